@@ -1,0 +1,112 @@
+package io.squall.core.sbatch;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * A job array: the task ids and how many may run at once. Written as {@code 0-15},
+ * {@code 1,3,5}, {@code 0-99:10}, with an optional {@code %N} throttle.
+ *
+ * @param maxRunning the throttle, or 0 for none
+ */
+public record ArraySpec(List<Integer> taskIds, int maxRunning) {
+  /** Slurm's default MaxArraySize: task ids go from 0 to 1000. */
+  public static final int MAX_ARRAY_SIZE = 1001;
+
+  public ArraySpec {
+    taskIds = List.copyOf(taskIds);
+  }
+
+  static ArraySpec parse(String text) {
+    String t = text.strip();
+    int maxRunning = 0;
+    int pct = t.indexOf('%');
+    if (pct >= 0) {
+      String throttle = t.substring(pct + 1);
+      if (throttle.isEmpty() || throttle.length() > 9 || !throttle.chars().allMatch(Character::isDigit)) {
+        throw new IllegalArgumentException("bad throttle '%" + throttle + "': expected %N with N a whole number");
+      }
+      maxRunning = Integer.parseInt(throttle);
+      t = t.substring(0, pct);
+    }
+    BitSet ids = new BitSet();
+    for (String part : t.split(",", -1)) {
+      addPart(part, ids);
+    }
+    List<Integer> list = new ArrayList<>();
+    ids.stream().forEach(list::add);
+    return new ArraySpec(list, maxRunning);
+  }
+
+  private static void addPart(String part, BitSet ids) {
+    if (part.isEmpty()) {
+      throw new IllegalArgumentException("empty element in the task list");
+    }
+    int step = 1;
+    int colon = part.indexOf(':');
+    String range = part;
+    if (colon >= 0) {
+      step = index(part.substring(colon + 1), "step");
+      if (step == 0) {
+        throw new IllegalArgumentException("step must be at least 1 in '" + part + "'");
+      }
+      range = part.substring(0, colon);
+    }
+    int dash = range.indexOf('-');
+    int lo = index(dash < 0 ? range : range.substring(0, dash), "task id");
+    int hi = dash < 0 ? lo : index(range.substring(dash + 1), "task id");
+    if (dash < 0 && colon >= 0) {
+      throw new IllegalArgumentException("a step needs a range (e.g. 0-99:10), not '" + part + "'");
+    }
+    if (hi < lo) {
+      throw new IllegalArgumentException("range '" + range + "' goes backwards");
+    }
+    if (hi >= MAX_ARRAY_SIZE) {
+      throw new IllegalArgumentException(
+          "task id " + hi + " is above the maximum " + (MAX_ARRAY_SIZE - 1) + " (MaxArraySize)");
+    }
+    for (int i = lo; i <= hi; i += step) {
+      ids.set(i);
+    }
+  }
+
+  private static int index(String s, String what) {
+    if (s.isEmpty() || s.length() > 9 || !s.chars().allMatch(Character::isDigit)) {
+      throw new IllegalArgumentException("bad " + what + " '" + s + "': expected a whole number");
+    }
+    return Integer.parseInt(s);
+  }
+
+  /** The task list as Slurm prints it: {@code 0-15}, {@code 1,3,5-7}, {@code 0,4,8,12}. */
+  public String taskList() {
+    return formatIds(taskIds);
+  }
+
+  /** Formats sorted ids as comma-separated runs ({@code 1,3,5-7}). */
+  public static String formatIds(List<Integer> sortedIds) {
+    StringBuilder sb = new StringBuilder();
+    int i = 0;
+    while (i < sortedIds.size()) {
+      int j = i;
+      while (j + 1 < sortedIds.size() && sortedIds.get(j + 1) == sortedIds.get(j) + 1) {
+        j++;
+      }
+      if (sb.length() > 0) {
+        sb.append(',');
+      }
+      sb.append(sortedIds.get(i));
+      if (j > i) {
+        sb.append('-').append(sortedIds.get(j));
+      }
+      i = j + 1;
+    }
+    return sb.toString();
+  }
+
+  /** As {@code --array} would be written back, throttle included. */
+  @Override
+  public String toString() {
+    return taskList() + (maxRunning > 0 ? "%" + maxRunning : "");
+  }
+}

@@ -1,0 +1,33 @@
+package io.squall.core.sbatch;
+
+/** Slurm memory sizes: a whole number with an optional K, M, G or T suffix; megabytes by default. */
+final class MemorySize {
+  private MemorySize() {}
+
+  /** @return megabytes, rounded up from kilobytes */
+  static long parseMb(String text) {
+    String t = text.strip();
+    if (t.isEmpty()) {
+      throw new IllegalArgumentException("empty memory size");
+    }
+    char last = Character.toUpperCase(t.charAt(t.length() - 1));
+    String digits = Character.isLetter(last) ? t.substring(0, t.length() - 1) : t;
+    if (last == 'B' && digits.length() > 0) {
+      // "16GB" is accepted by Slurm as 16G.
+      last = Character.toUpperCase(digits.charAt(digits.length() - 1));
+      digits = digits.substring(0, digits.length() - 1);
+    }
+    if (digits.isEmpty() || digits.length() > 12 || !digits.chars().allMatch(Character::isDigit)) {
+      throw new IllegalArgumentException("bad memory size '" + text + "': expected a number with K, M, G or T");
+    }
+    long n = Long.parseLong(digits);
+    return switch (Character.isLetter(last) ? last : 'M') {
+      case 'K' -> (n + 1023) / 1024;
+      case 'M' -> n;
+      case 'G' -> n * 1024;
+      case 'T' -> n * 1024 * 1024;
+      default -> throw new IllegalArgumentException(
+          "bad memory unit '" + last + "' in '" + text + "': use K, M, G or T");
+    };
+  }
+}

@@ -1,0 +1,42 @@
+package io.squall.core.sbatch;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a batch script and explicit options into a {@link JobRequest}, as sbatch does. Pure and
+ * thread-safe: "now" is passed in (it anchors {@code --begin=now+1hour}) and no file is read.
+ */
+public final class SbatchParser {
+  private final ZoneId zone;
+
+  /** @param zone the submitter's time zone, for {@code --begin=16:00} and dates */
+  public SbatchParser(ZoneId zone) {
+    this.zone = zone;
+  }
+
+  /** The request and what the user should be told but is not an error. */
+  public record Result(JobRequest request, List<String> warnings) {
+    public Result {
+      warnings = List.copyOf(warnings);
+    }
+  }
+
+  /**
+   * @param script the whole batch script
+   * @param scriptName the job name when none is given (sbatch uses the script's file name)
+   * @param explicitOptions options from the command line or API, overriding directives
+   * @param now the submission time
+   * @throws SbatchException naming the line or option, the directive and the reason
+   */
+  public Result parse(String script, String scriptName, List<String> explicitOptions, Instant now) {
+    DirectiveScanner.Scan scan = DirectiveScanner.scan(script);
+    List<String> warnings = new ArrayList<>(scan.warnings());
+    RequestBuilder builder = new RequestBuilder(now, zone, warnings);
+    builder.applyAll(scan.options(), false);
+    builder.applyAll(OptionTokenizer.tokenize(explicitOptions, "option"), true);
+    return new Result(builder.build(script, scriptName), warnings);
+  }
+}

@@ -1,0 +1,79 @@
+package io.squall.core.model;
+
+import io.squall.core.sbatch.JobRequest;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A job as the scheduler sees it.
+ *
+ * <p>An array job that still has tasks waiting is one PENDING job whose {@code pendingTasks} lists
+ * them (tasks become separate jobs only when they start, so a 1,000-task array costs one entry).
+ * A started task is its own job with {@code key.taskId()} set.
+ *
+ * @param key the job, or the array task
+ * @param partition the partition it runs in (running jobs); null while pending
+ * @param pendingTasks for the waiting remainder of an array: task ids not started yet; else empty
+ * @param allocation what the job holds on each node while it runs; empty otherwise
+ * @param startTime when it started (running or finished jobs)
+ * @param endTime when it ended (finished jobs)
+ * @param preemptedAt when a running job was told it is being preempted; it then has the
+ *     partition's grace time to end
+ * @param exitCode the batch script's exit code (finished jobs)
+ */
+public record Job(JobKey key, JobRequest request, String user, String account, String qos,
+    Instant submitTime, JobState state, String partition, List<Integer> pendingTasks,
+    List<GpuGrant> allocation, Instant startTime, Instant endTime, Instant preemptedAt,
+    Integer exitCode, int restartCount) {
+  public Job {
+    pendingTasks = List.copyOf(pendingTasks);
+    allocation = List.copyOf(allocation);
+  }
+
+  /** A newly submitted job (an array with all its tasks waiting, when the request has --array). */
+  public static Job pending(long id, JobRequest request, String user, String account, String qos, Instant submitTime) {
+    List<Integer> tasks = request.control().array() == null ? List.of() : request.control().array().taskIds();
+    return new Job(JobKey.of(id), request, user, account, qos, submitTime, JobState.PENDING, null, tasks,
+        List.of(), null, null, null, null, 0);
+  }
+
+  public boolean isArrayRemainder() {
+    return !pendingTasks.isEmpty();
+  }
+
+  /** The job after it started on these nodes. */
+  public Job started(JobKey startedKey, String inPartition, List<GpuGrant> grants, Instant at) {
+    return new Job(startedKey, request, user, account, qos, submitTime, JobState.RUNNING, inPartition, List.of(),
+        grants, at, null, null, null, restartCount);
+  }
+
+  /** The job after it ended in {@code finalState}. */
+  public Job finished(JobState finalState, Integer code, Instant at) {
+    return new Job(key, request, user, account, qos, submitTime, finalState, partition, List.of(), List.of(),
+        startTime, at, null, code, restartCount);
+  }
+
+  public Job withPendingTasks(List<Integer> remaining) {
+    return new Job(key, request, user, account, qos, submitTime, state, partition, remaining, allocation, startTime,
+        endTime, preemptedAt, exitCode, restartCount);
+  }
+
+  public Job preempting(Instant at) {
+    return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
+        startTime, endTime, at, exitCode, restartCount);
+  }
+
+  /** Back in the queue after preemption or a node failure: same id, one more restart. */
+  public Job requeued() {
+    return new Job(key, request, user, account, qos, submitTime, JobState.PENDING, null, List.of(), List.of(),
+        null, null, null, null, restartCount + 1);
+  }
+
+  public int gpusHeld() {
+    int n = 0;
+    for (GpuGrant g : allocation) {
+      n += g.gpuIndices().size();
+    }
+    return n;
+  }
+}

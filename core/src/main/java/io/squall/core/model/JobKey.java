@@ -1,0 +1,31 @@
+package io.squall.core.model;
+
+/**
+ * Names a job or one task of an array: {@code 42} or {@code 42_7}, as Slurm writes them.
+ *
+ * @param id the job id, or the array job id for a task
+ * @param taskId the array task id, or null
+ */
+public record JobKey(long id, Integer taskId) implements Comparable<JobKey> {
+  public static JobKey of(long id) {
+    return new JobKey(id, null);
+  }
+
+  public static JobKey task(long arrayJobId, int taskId) {
+    return new JobKey(arrayJobId, taskId);
+  }
+
+  @Override
+  public int compareTo(JobKey o) {
+    int c = Long.compare(id, o.id);
+    if (c != 0) {
+      return c;
+    }
+    return Integer.compare(taskId == null ? -1 : taskId, o.taskId == null ? -1 : o.taskId);
+  }
+
+  @Override
+  public String toString() {
+    return taskId == null ? Long.toString(id) : id + "_" + taskId;
+  }
+}

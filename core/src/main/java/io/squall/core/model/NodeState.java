@@ -1,0 +1,31 @@
+package io.squall.core.model;
+
+/** Slurm's node states, power saving included. */
+public enum NodeState {
+  /** Powered down (or not yet launched): costs nothing, can be resumed. */
+  CLOUD,
+  POWERING_UP,
+  IDLE,
+  MIXED,
+  ALLOCATED,
+  /** Running jobs may finish; no new work. */
+  DRAINING,
+  DOWN,
+  POWERING_DOWN;
+
+  /** Whether new work may be placed on the node now. */
+  public boolean acceptsWork() {
+    return switch (this) {
+      case IDLE, MIXED, ALLOCATED -> true;
+      case CLOUD, POWERING_UP, DRAINING, DOWN, POWERING_DOWN -> false;
+    };
+  }
+
+  /** Whether the node is (or is about to be) up: work can wait for it without new capacity. */
+  public boolean isUp() {
+    return switch (this) {
+      case POWERING_UP, IDLE, MIXED, ALLOCATED -> true;
+      case CLOUD, DRAINING, DOWN, POWERING_DOWN -> false;
+    };
+  }
+}

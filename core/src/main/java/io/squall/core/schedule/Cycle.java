@@ -1,0 +1,550 @@
+package io.squall.core.schedule;
+
+import io.squall.core.model.ClusterSnapshot;
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.Node;
+import io.squall.core.model.Partition;
+import io.squall.core.model.Qos;
+import io.squall.core.priority.FairShare;
+import io.squall.core.priority.MultifactorPriority;
+import io.squall.core.sbatch.Constraint;
+import io.squall.core.sbatch.Exclusive;
+import io.squall.core.sbatch.JobRequest;
+import io.squall.core.sbatch.TimeLimit;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The working state of one scheduling cycle; see the package documentation for the order of work. */
+final class Cycle {
+  private final SchedulerConfig config;
+  private final ClusterSnapshot snapshot;
+  private final Instant now;
+  private final long nowSec;
+  private final NodeTable table;
+  private final int[] groupOf;
+  private final int groupCount;
+  private final GangPlacer placer;
+  private final Map<String, Partition> partitions = new LinkedHashMap<>();
+  private final Map<String, int[]> partitionNodes = new HashMap<>();
+  private final Map<String, Integer> largestGpus = new HashMap<>();
+  private final List<List<Job>> runningOn = new ArrayList<>();
+  private final Map<String, Integer> qosGpusRunning = new HashMap<>();
+  private final Map<String, Double> qosGpuMinutesCommitted = new HashMap<>();
+  private final Map<Long, Integer> arrayTasksRunning = new HashMap<>();
+  private final Map<String, int[]> eligibleCache = new HashMap<>();
+  /** Shapes that failed to start now: resources only shrink within a cycle, so they fail again. */
+  private final Map<String, PendingReason> failedNow = new HashMap<>();
+  private final List<Action> actions = new ArrayList<>();
+  /** Why each candidate that did not start waits. */
+  private final Map<JobKey, PendingReason> waitingFor = new HashMap<>();
+  private Partition defaultPartition;
+  private int reservationsMade;
+
+  Cycle(SchedulerConfig config, ClusterSnapshot snapshot, Instant now) {
+    this.config = config;
+    this.snapshot = snapshot;
+    this.now = now;
+    this.nowSec = now.getEpochSecond();
+    List<Node> nodes = new ArrayList<>(snapshot.nodes());
+    nodes.sort(Comparator.comparing(Node::name));
+    this.table = new NodeTable(nodes, nowSec);
+    TreeMap<String, Integer> groups = new TreeMap<>();
+    for (Node n : nodes) {
+      groups.put(groupName(n), 0);
+    }
+    int g = 0;
+    for (Map.Entry<String, Integer> e : groups.entrySet()) {
+      e.setValue(g++);
+    }
+    this.groupCount = groups.size();
+    this.groupOf = new int[nodes.size()];
+    for (int i = 0; i < nodes.size(); i++) {
+      groupOf[i] = groups.get(groupName(nodes.get(i)));
+      runningOn.add(new ArrayList<>(2));
+    }
+    this.placer = new GangPlacer(table, groupOf, groupCount);
+    for (Partition p : snapshot.partitions()) {
+      partitions.put(p.name(), p);
+      if (defaultPartition == null && p.isDefault()) {
+        defaultPartition = p;
+      }
+      List<Integer> idx = new ArrayList<>();
+      int largest = 0;
+      for (String name : p.nodes()) {
+        Integer i = table.indexOf(name);
+        if (i != null) {
+          idx.add(i);
+          largest = Math.max(largest, nodes.get(i).gpus());
+        }
+      }
+      idx.sort(Comparator.comparingInt((Integer i) -> groupOf[i]).thenComparingInt(i -> i));
+      partitionNodes.put(p.name(), idx.stream().mapToInt(Integer::intValue).toArray());
+      largestGpus.put(p.name(), largest);
+    }
+  }
+
+  private static String groupName(Node n) {
+    return n.placementGroup() == null ? "" : n.placementGroup();
+  }
+
+  Plan run() {
+    List<Job> pending = new ArrayList<>();
+    for (Job job : snapshot.jobs()) {
+      if (job.state().holdsResources()) {
+        holdRunning(job);
+      } else if (job.state() == io.squall.core.model.JobState.PENDING) {
+        pending.add(job);
+      }
+    }
+    List<Candidate> candidates = rank(pending);
+    for (Candidate c : candidates) {
+      schedule(c);
+    }
+    preempt(candidates);
+    return new Plan(actions);
+  }
+
+  // ---------------------------------------------------------------- running jobs
+
+  private void holdRunning(Job job) {
+    Partition p = partitions.get(job.partition());
+    long end;
+    if (job.preemptedAt() != null) {
+      end = job.preemptedAt().getEpochSecond() + (p == null ? 0 : p.graceTimeSeconds());
+    } else {
+      int limit = p == null ? TimeLimit.UNLIMITED : GangShape.of(job.request(), p, 0).timeLimitMinutes();
+      end = limit == TimeLimit.UNLIMITED || job.startTime() == null ? Long.MAX_VALUE
+          : job.startTime().getEpochSecond() + limit * 60L;
+      if (end <= nowSec) {
+        actions.add(new Action.Timeout(job.key()));
+      }
+    }
+    boolean exclusive = job.request().resources().exclusive() != Exclusive.NO;
+    for (GpuGrant grant : job.allocation()) {
+      Integer i = table.indexOf(grant.node());
+      if (i != null) {
+        table.hold(i, grant, exclusive, end);
+        runningOn.get(i).add(job);
+      }
+    }
+    int gpus = job.gpusHeld();
+    qosGpusRunning.merge(job.qos(), gpus, Integer::sum);
+    if (end != Long.MAX_VALUE) {
+      qosGpuMinutesCommitted.merge(job.qos(), gpus * Math.max(0, end - nowSec) / 60.0, Double::sum);
+    } else {
+      qosGpuMinutesCommitted.merge(job.qos(), Double.POSITIVE_INFINITY, Double::sum);
+    }
+    if (job.key().taskId() != null) {
+      arrayTasksRunning.merge(job.key().id(), 1, Integer::sum);
+    }
+  }
+
+  // ---------------------------------------------------------------- ranking
+
+  /** A pending job that nothing but resources and priority holds back. */
+  private record Candidate(Job job, List<Partition> partitions, long priority) {}
+
+  private List<Candidate> rank(List<Job> pending) {
+    FairShare fairShare = FairShare.compute(snapshot.accounts(), snapshot.users(), snapshot.usage().decayedTo(now));
+    int maxFactor = snapshot.partitions().stream().mapToInt(Partition::priorityJobFactor).max().orElse(1);
+    int maxQos = snapshot.qos().values().stream().mapToInt(Qos::priority).max().orElse(0);
+    MultifactorPriority priority = new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos);
+    DependencyCheck dependencies = new DependencyCheck(snapshot.jobs(), now);
+    List<Candidate> out = new ArrayList<>();
+    for (Job job : pending) {
+      PendingReason blocked = blocker(job, dependencies);
+      if (blocked != null) {
+        actions.add(new Action.Wait(job.key(), blocked, null));
+        continue;
+      }
+      List<Partition> usable = new ArrayList<>();
+      PendingReason limit = null;
+      for (Partition p : partitionsOf(job)) {
+        PendingReason r = partitionLimit(job, p);
+        if (r == null) {
+          usable.add(p);
+        } else if (limit == null) {
+          limit = r;
+        }
+      }
+      if (usable.isEmpty()) {
+        actions.add(new Action.Wait(job.key(), limit == null ? PendingReason.PARTITION_CONFIG : limit, null));
+        continue;
+      }
+      Partition first = usable.get(0);
+      Instant begin = job.request().timing().begin();
+      Instant eligible = begin != null && begin.isAfter(job.submitTime()) ? begin : job.submitTime();
+      int nodes = GangShape.of(job.request(), first, largestGpus.get(first.name())).nodes();
+      long prio = priority.priority(job, eligible, nodes, first, snapshot.qos().get(job.qos()), now);
+      out.add(new Candidate(job, usable, prio));
+    }
+    out.sort(Comparator.comparingLong((Candidate c) -> -c.priority()).thenComparing(c -> c.job().key()));
+    return out;
+  }
+
+  private List<Partition> partitionsOf(Job job) {
+    List<String> names = job.request().placement().partitions();
+    if (names.isEmpty()) {
+      return defaultPartition == null ? List.of() : List.of(defaultPartition);
+    }
+    List<Partition> out = new ArrayList<>();
+    for (String n : names) {
+      Partition p = partitions.get(n);
+      if (p != null) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /** What holds the job back before resources are looked at, or null. */
+  private PendingReason blocker(Job job, DependencyCheck dependencies) {
+    JobRequest r = job.request();
+    if (r.control().hold()) {
+      return PendingReason.JOB_HELD_USER;
+    }
+    if (r.timing().begin() != null && now.isBefore(r.timing().begin())) {
+      return PendingReason.BEGIN_TIME;
+    }
+    if (r.timing().deadline() != null && !now.isBefore(r.timing().deadline())) {
+      return PendingReason.DEADLINE;
+    }
+    switch (dependencies.check(job, job.isArrayRemainder() ? job.pendingTasks().get(0) : job.key().taskId())) {
+      case WAITING -> {
+        return PendingReason.DEPENDENCY;
+      }
+      case NEVER -> {
+        return PendingReason.DEPENDENCY_NEVER_SATISFIED;
+      }
+      case SATISFIED -> { }
+    }
+    if (r.placement().reservation() != null) {
+      // Advanced reservations are not modelled yet; such a job waits and says why.
+      return PendingReason.RESERVATION;
+    }
+    if (job.qos() != null && !snapshot.qos().isEmpty() && !snapshot.qos().containsKey(job.qos())) {
+      return PendingReason.INVALID_QOS;
+    }
+    Integer max = r.control().array() == null ? null : r.control().array().maxRunning();
+    if (job.isArrayRemainder() && max != null && max > 0 && arrayTasksRunning.getOrDefault(job.key().id(), 0) >= max) {
+      return PendingReason.JOB_ARRAY_TASK_LIMIT;
+    }
+    return null;
+  }
+
+  private PendingReason partitionLimit(Job job, Partition p) {
+    if (!p.allowAccounts().isEmpty() && !p.allowAccounts().contains(job.account())) {
+      return PendingReason.INVALID_ACCOUNT;
+    }
+    if (!p.allowQos().isEmpty() && !p.allowQos().contains(job.qos())) {
+      return PendingReason.INVALID_QOS;
+    }
+    GangShape s = GangShape.of(job.request(), p, largestGpus.get(p.name()));
+    if (p.maxTimeMinutes() != null
+        && (s.timeLimitMinutes() == TimeLimit.UNLIMITED || s.timeLimitMinutes() > p.maxTimeMinutes())) {
+      return PendingReason.PARTITION_TIME_LIMIT;
+    }
+    if (p.maxNodes() != null && s.nodes() > p.maxNodes()) {
+      return PendingReason.PARTITION_NODE_LIMIT;
+    }
+    for (String required : job.request().placement().nodelist()) {
+      Integer i = table.indexOf(required);
+      if (i == null || !contains(partitionNodes.get(p.name()), i) || !table.nodes.get(i).state().acceptsWork()) {
+        return PendingReason.REQ_NODE_NOT_AVAIL;
+      }
+    }
+    return null;
+  }
+
+  private static boolean contains(int[] sorted, int value) {
+    for (int v : sorted) {
+      if (v == value) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- placement
+
+  private void schedule(Candidate c) {
+    Job job = c.job();
+    List<Integer> tasks = job.isArrayRemainder() ? job.pendingTasks() : null;
+    int started = 0;
+    PendingReason reason = null;
+    while (true) {
+      if (tasks != null) {
+        Integer max = job.request().control().array().maxRunning();
+        int running = arrayTasksRunning.getOrDefault(job.key().id(), 0);
+        if (started >= tasks.size()) {
+          return;
+        }
+        if (max != null && max > 0 && running >= max) {
+          reason = PendingReason.JOB_ARRAY_TASK_LIMIT;
+          break;
+        }
+      }
+      JobKey key = tasks == null ? job.key() : JobKey.task(job.key().id(), tasks.get(started));
+      PendingReason failed = tryStart(c, key);
+      if (failed != null) {
+        reason = failed;
+        break;
+      }
+      started++;
+      if (tasks == null) {
+        return;
+      }
+      arrayTasksRunning.merge(job.key().id(), 1, Integer::sum);
+    }
+    Instant expected = null;
+    if (reason == PendingReason.RESOURCES || reason == PendingReason.PRIORITY) {
+      expected = reserveOrDemand(c);
+    }
+    actions.add(new Action.Wait(job.key(), reason, expected));
+    waitingFor.put(job.key(), reason);
+  }
+
+  /** Starts the job now in its first partition that has room; otherwise says why not. */
+  private PendingReason tryStart(Candidate c, JobKey key) {
+    PendingReason reason = null;
+    for (Partition p : c.partitions()) {
+      GangShape shape = GangShape.of(c.job().request(), p, largestGpus.get(p.name()));
+      PendingReason qosLimit = qosLimit(c.job(), shape);
+      if (qosLimit != null) {
+        reason = reason == null ? qosLimit : reason;
+        continue;
+      }
+      List<GangPlacer.Request> requests = requests(c.job(), p, shape);
+      for (int alt = 0; alt < requests.size(); alt++) {
+        GangPlacer.Request request = requests.get(alt);
+        String failKey = failKey(p, request, c.job(), alt);
+        PendingReason known = failedNow.get(failKey);
+        if (known != null) {
+          reason = worse(reason, known);
+          continue;
+        }
+        int[] nodes = placer.placeNow(request, false);
+        if (nodes != null) {
+          start(c.job(), key, p, shape, nodes);
+          return null;
+        }
+        PendingReason why = placer.placeNow(request, true) != null ? PendingReason.PRIORITY : PendingReason.RESOURCES;
+        failedNow.put(failKey, why);
+        reason = worse(reason, why);
+      }
+    }
+    return reason == null ? PendingReason.RESOURCES : reason;
+  }
+
+  /** Resources explains more than Priority, and a QOS limit more than either. */
+  private static PendingReason worse(PendingReason a, PendingReason b) {
+    if (a == null) {
+      return b;
+    }
+    return a == PendingReason.PRIORITY ? b : a;
+  }
+
+  private void start(Job job, JobKey key, Partition p, GangShape shape, int[] nodes) {
+    List<GpuGrant> grants = new ArrayList<>(nodes.length);
+    for (int i : nodes) {
+      grants.add(table.allocate(i, shape));
+      runningOn.get(i).add(job);
+    }
+    long limit = shape.limitSeconds();
+    Instant end = limit == Long.MAX_VALUE ? null : now.plusSeconds(limit);
+    qosGpusRunning.merge(job.qos(), shape.totalGpus(), Integer::sum);
+    qosGpuMinutesCommitted.merge(job.qos(),
+        end == null ? Double.POSITIVE_INFINITY : shape.totalGpus() * shape.limitSeconds() / 60.0, Double::sum);
+    actions.add(new Action.Start(key, p.name(), grants, end));
+  }
+
+  private PendingReason qosLimit(Job job, GangShape shape) {
+    Qos q = snapshot.qos().get(job.qos());
+    if (q == null) {
+      return null;
+    }
+    if (q.grpGpus() != null && qosGpusRunning.getOrDefault(q.name(), 0) + shape.totalGpus() > q.grpGpus()) {
+      return PendingReason.QOS_GRP_GRES;
+    }
+    if (q.grpGpuMinutes() != null) {
+      double used = snapshot.usage().qosGpuSeconds().getOrDefault(q.name(), 0.0) / 60.0;
+      double wanted = shape.limitSeconds() == Long.MAX_VALUE ? Double.POSITIVE_INFINITY
+          : shape.totalGpus() * shape.limitSeconds() / 60.0;
+      if (used + qosGpuMinutesCommitted.getOrDefault(q.name(), 0.0) + wanted > q.grpGpuMinutes()) {
+        return PendingReason.QOS_GRP_GRES_MINUTES;
+      }
+    }
+    return null;
+  }
+
+  /** One placement request per alternative of the job's constraint (a matching OR has several). */
+  private List<GangPlacer.Request> requests(Job job, Partition p, GangShape shape) {
+    JobRequest.Placement place = job.request().placement();
+    List<Constraint> alternatives = place.constraint() == null ? java.util.Collections.singletonList(null)
+        : place.constraint().alternatives();
+    int[] required = new int[place.nodelist().size()];
+    for (int k = 0; k < required.length; k++) {
+      required[k] = table.indexOf(place.nodelist().get(k));
+    }
+    int maxGroups = Integer.MAX_VALUE;
+    if (place.switches() != null) {
+      Duration wait = place.switchesWaitMinutes() != null ? Duration.ofMinutes(place.switchesWaitMinutes())
+          : config.maxSwitchWait();
+      if (now.isBefore(job.submitTime().plus(wait))) {
+        maxGroups = place.switches();
+      }
+    }
+    List<GangPlacer.Request> out = new ArrayList<>(alternatives.size());
+    for (int a = 0; a < alternatives.size(); a++) {
+      Constraint alt = alternatives.get(a);
+      int[] eligible = eligible(job, p, shape, alt, a);
+      out.add(new GangPlacer.Request(shape, eligible, required, alt == null ? List.of() : alt.counts(), maxGroups));
+    }
+    return out;
+  }
+
+  /** Nodes of the partition that accept work and match GPU type, constraint and exclusions. */
+  private int[] eligible(Job job, Partition p, GangShape shape, Constraint alt, int altIndex) {
+    JobRequest.Placement place = job.request().placement();
+    String key = p.name() + '|' + shape.gpuType() + '|' + place.constraintText() + '#' + altIndex + '|' + place.exclude();
+    return eligibleCache.computeIfAbsent(key, k -> {
+      List<Integer> out = new ArrayList<>();
+      for (int i : partitionNodes.get(p.name())) {
+        Node n = table.nodes.get(i);
+        if (n.state().acceptsWork()
+            && (shape.gpuType() == null || shape.gpuType().equalsIgnoreCase(n.gpuType()))
+            && (alt == null || alt.admits(n.features()))
+            && !place.exclude().contains(n.name())) {
+          out.add(i);
+        }
+      }
+      return out.stream().mapToInt(Integer::intValue).toArray();
+    });
+  }
+
+  /** Everything that decides whether a placement can succeed now (the eligible nodes included). */
+  private static String failKey(Partition p, GangPlacer.Request r, Job job, int altIndex) {
+    GangShape s = r.shape();
+    JobRequest.Placement place = job.request().placement();
+    return p.name() + '|' + s.nodes() + '|' + s.gpusPerNode() + '|' + s.gpuType() + '|' + s.cpusPerNode() + '|'
+        + s.memoryMb() + '|' + s.exclusive() + '|' + s.timeLimitMinutes() + '|' + place.constraintText() + '|'
+        + '#' + altIndex + '|' + place.nodelist() + '|' + place.exclude() + '|' + r.maxGroups();
+  }
+
+  /**
+   * For a job that cannot start: a backfill reservation while the depth allows, and capacity
+   * demand when no existing node could ever hold it.
+   *
+   * @return the reserved start, or null
+   */
+  private Instant reserveOrDemand(Candidate c) {
+    Partition p = c.partitions().get(0);
+    GangShape shape = GangShape.of(c.job().request(), p, largestGpus.get(p.name()));
+    List<GangPlacer.Request> requests = requests(c.job(), p, shape);
+    if (!fitsExistingNodes(p, shape, requests)) {
+      Constraint alt = c.job().request().placement().constraint() == null ? null
+          : c.job().request().placement().constraint().alternatives().get(0);
+      actions.add(new Action.CapacityDemand(c.job().key(), p.name(), shape.nodes(), shape.gpusPerNode(),
+          shape.gpuType(), shape.cpusPerNode(), shape.memoryMb(), features(alt), true));
+      return null;
+    }
+    if (reservationsMade >= config.reservationDepth()) {
+      return null;
+    }
+    reservationsMade++;
+    for (GangPlacer.Request r : requests) {
+      GangPlacer.Reservation res = placer.reserve(r);
+      if (res != null) {
+        return Instant.ofEpochSecond(res.start());
+      }
+    }
+    return null;
+  }
+
+  /** Whether enough up nodes of the partition could hold the shape if they were empty. */
+  private boolean fitsExistingNodes(Partition p, GangShape shape, List<GangPlacer.Request> requests) {
+    for (GangPlacer.Request r : requests) {
+      int holders = 0;
+      for (int i : r.eligible()) {
+        if (table.couldHold(i, shape)) {
+          holders++;
+        }
+      }
+      if (holders >= shape.nodes()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static List<String> features(Constraint alt) {
+    List<String> out = new ArrayList<>();
+    collect(alt, out);
+    return out;
+  }
+
+  private static void collect(Constraint c, List<String> out) {
+    if (c instanceof Constraint.Feature f) {
+      out.add(f.name());
+    } else if (c instanceof Constraint.And a) {
+      a.terms().forEach(t -> collect(t, out));
+    } else if (c instanceof Constraint.Matching m) {
+      collect(m.inner(), out);
+    }
+  }
+
+  // ---------------------------------------------------------------- preemption
+
+  private void preempt(List<Candidate> candidates) {
+    Preemptor preemptor = new Preemptor(table, groupOf, groupCount, runningOn, partitions, snapshot.qos(), now);
+    int tried = 0;
+    for (Candidate c : candidates) {
+      if (tried >= config.preemptionDepth()) {
+        return;
+      }
+      if (!isBlockedByResources(c.job().key()) || !mayPreempt(c)) {
+        continue;
+      }
+      tried++;
+      Partition p = c.partitions().get(0);
+      GangShape shape = GangShape.of(c.job().request(), p, largestGpus.get(p.name()));
+      if (qosLimit(c.job(), shape) != null) {
+        continue;
+      }
+      for (GangPlacer.Request r : requests(c.job(), p, shape)) {
+        List<Preemptor.Victim> victims = preemptor.victimsFor(c.job(), p, shape, r.eligible());
+        if (!victims.isEmpty()) {
+          for (Preemptor.Victim v : victims) {
+            var signal = v.job().request().control().signal();
+            actions.add(new Action.Preempt(v.job().key(), c.job().key(), v.mode(),
+                signal == null ? "TERM" : signal.name(), v.graceSeconds()));
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  private boolean isBlockedByResources(JobKey key) {
+    PendingReason r = waitingFor.get(key);
+    return r == PendingReason.RESOURCES || r == PendingReason.PRIORITY;
+  }
+
+  private boolean mayPreempt(Candidate c) {
+    Qos q = snapshot.qos().get(c.job().qos());
+    if (q != null && !q.preempt().isEmpty()) {
+      return true;
+    }
+    int tier = c.partitions().get(0).priorityTier();
+    return partitions.values().stream().anyMatch(p -> p.priorityTier() < tier);
+  }
+}

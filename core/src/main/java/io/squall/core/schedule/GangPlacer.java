@@ -1,0 +1,218 @@
+package io.squall.core.schedule;
+
+import io.squall.core.sbatch.Constraint;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Chooses nodes for a gang: all of them or none, on one placement group when one has room
+ * (the fullest group that still fits, to keep large groups free for large gangs), else on the
+ * fewest groups. Single-node jobs go where the fewest GPUs stay free (best fit), so that small
+ * jobs pack and whole nodes stay available for gangs.
+ */
+final class GangPlacer {
+  private static final int MAX_START_CANDIDATES = 8;
+  private final NodeTable table;
+  private final int[] groupOf;
+  private final int groupCount;
+
+  /** @param groupOf the placement group index of each node of the table */
+  GangPlacer(NodeTable table, int[] groupOf, int groupCount) {
+    this.table = table;
+    this.groupOf = groupOf;
+    this.groupCount = groupCount;
+  }
+
+  /** Where a gang may go: statically eligible nodes (grouped), the nodes it must include, count rules. */
+  record Request(GangShape shape, int[] eligible, int[] required, List<Constraint.Feature> counts, int maxGroups) {}
+
+  /** A reservation: the start and the nodes held for the gang from then. */
+  record Reservation(long start, int[] nodes) {}
+
+  /**
+   * @param ignoreReservations true only to explain a failure (Priority rather than Resources)
+   * @return the chosen node indices, or null when the gang cannot start now
+   */
+  int[] placeNow(Request r, boolean ignoreReservations) {
+    GangShape s = r.shape();
+    for (int i : r.required()) {
+      if (!fits(i, s, ignoreReservations)) {
+        return null;
+      }
+    }
+    if (s.nodes() == 1 && r.required().length == 0 && r.counts().isEmpty()) {
+      return bestSingle(r, ignoreReservations);
+    }
+    int[] perGroup = new int[groupCount];
+    List<Integer> fitting = new ArrayList<>();
+    for (int i : r.eligible()) {
+      if (fits(i, s, ignoreReservations)) {
+        fitting.add(i);
+        perGroup[groupOf[i]]++;
+      }
+    }
+    return choose(r, fitting, perGroup);
+  }
+
+  private boolean fits(int i, GangShape s, boolean ignoreReservations) {
+    return ignoreReservations ? table.fitsNowIgnoringReservations(i, s) : table.fitsNow(i, s);
+  }
+
+  private int[] bestSingle(Request r, boolean ignoreReservations) {
+    GangShape s = r.shape();
+    int best = -1;
+    int bestSpare = Integer.MAX_VALUE;
+    for (int i : r.eligible()) {
+      int spare = table.freeGpus(i) - s.gpusPerNode();
+      if (spare < 0 || spare >= bestSpare || !fits(i, s, ignoreReservations)) {
+        continue;
+      }
+      best = i;
+      bestSpare = spare;
+      if (spare == 0) {
+        break;
+      }
+    }
+    return best < 0 ? null : new int[] {best};
+  }
+
+  /** Picks N nodes among those that fit: required ones, then one group if possible, else fewest groups. */
+  private int[] choose(Request r, List<Integer> fitting, int[] perGroup) {
+    int n = r.shape().nodes();
+    if (fitting.size() < n) {
+      return null;
+    }
+    List<Integer> chosen = new ArrayList<>();
+    for (int i : r.required()) {
+      chosen.add(i);
+    }
+    Set<Integer> required = Set.copyOf(chosen);
+    int preferredGroup = r.required().length > 0 ? groupOf[r.required()[0]] : bestGroup(perGroup, n);
+    List<Integer> order = new ArrayList<>();
+    if (preferredGroup >= 0) {
+      fitting.stream().filter(i -> groupOf[i] == preferredGroup).forEach(order::add);
+    }
+    if (preferredGroup < 0 || order.size() < n) {
+      // Span groups, largest first: that uses the fewest groups.
+      Integer[] groups = new Integer[groupCount];
+      for (int g = 0; g < groupCount; g++) {
+        groups[g] = g;
+      }
+      Arrays.sort(groups, Comparator.comparingInt((Integer g) -> -perGroup[g]).thenComparingInt(g -> g));
+      for (int g : groups) {
+        if (g != preferredGroup && perGroup[g] > 0) {
+          fitting.stream().filter(i -> groupOf[i] == g).forEach(order::add);
+        }
+      }
+    }
+    if (!r.counts().isEmpty()) {
+      // Nodes with counted features first, so "a*2" is met when it can be.
+      order.sort(Comparator.comparingInt(i -> hasCounted(i, r.counts()) ? 0 : 1));
+    }
+    for (int i : order) {
+      if (chosen.size() >= n) {
+        break;
+      }
+      if (!required.contains(i)) {
+        chosen.add(i);
+      }
+    }
+    if (chosen.size() < n || groupsUsed(chosen) > r.maxGroups() || !countsMet(chosen, r.counts())) {
+      return null;
+    }
+    return chosen.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** The group with the fewest fitting nodes that still holds n of them; -1 if none does. */
+  private int bestGroup(int[] perGroup, int n) {
+    int best = -1;
+    for (int g = 0; g < groupCount; g++) {
+      if (perGroup[g] >= n && (best < 0 || perGroup[g] < perGroup[best])) {
+        best = g;
+      }
+    }
+    return best;
+  }
+
+  private int groupsUsed(List<Integer> nodes) {
+    return (int) nodes.stream().mapToInt(i -> groupOf[i]).distinct().count();
+  }
+
+  private boolean hasCounted(int i, List<Constraint.Feature> counts) {
+    Set<String> features = table.nodes.get(i).features();
+    return counts.stream().anyMatch(f -> features.contains(f.name()));
+  }
+
+  private boolean countsMet(List<Integer> nodes, List<Constraint.Feature> counts) {
+    for (Constraint.Feature f : counts) {
+      long have = nodes.stream().filter(i -> table.nodes.get(i).features().contains(f.name())).count();
+      if (have < f.count()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Finds the earliest time the gang fits for its whole limit on the timeline, preferring one
+   * group, and books it there.
+   *
+   * @return the reservation, or null when the gang can never fit on these nodes
+   */
+  Reservation reserve(Request r) {
+    GangShape s = r.shape();
+    List<long[]> starts = new ArrayList<>();
+    for (int i : r.eligible()) {
+      long t = table.earliestStart(i, s);
+      if (t >= 0) {
+        starts.add(new long[] {t, i});
+      }
+    }
+    for (int i : r.required()) {
+      if (table.earliestStart(i, s) < 0) {
+        return null;
+      }
+    }
+    if (starts.size() < s.nodes()) {
+      return null;
+    }
+    starts.sort(Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> a[1]));
+    // At least N nodes must be free by the start, so the N-th earliest time is the first
+    // candidate. A few later candidates cover nodes free at their own earliest time but taken
+    // again by another reservation later.
+    List<Long> times = new ArrayList<>();
+    for (int k = s.nodes() - 1; k < starts.size() && times.size() < MAX_START_CANDIDATES; k++) {
+      long t = starts.get(k)[0];
+      if (times.isEmpty() || times.get(times.size() - 1) != t) {
+        times.add(t);
+      }
+    }
+    for (long t : times) {
+      List<Integer> fitting = new ArrayList<>();
+      int[] perGroup = new int[groupCount];
+      for (long[] st : starts) {
+        int i = (int) st[1];
+        if (st[0] <= t && table.fits(i, s, t)) {
+          fitting.add(i);
+          perGroup[groupOf[i]]++;
+        }
+      }
+      boolean requiredOk = true;
+      for (int i : r.required()) {
+        requiredOk &= table.fits(i, s, t);
+      }
+      Request unlimitedGroups = new Request(s, r.eligible(), r.required(), r.counts(), Integer.MAX_VALUE);
+      int[] nodes = requiredOk ? choose(unlimitedGroups, fitting, perGroup) : null;
+      if (nodes != null) {
+        for (int i : nodes) {
+          table.reserve(i, s, t);
+        }
+        return new Reservation(t, nodes);
+      }
+    }
+    return null;
+  }
+}

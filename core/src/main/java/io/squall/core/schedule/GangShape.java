@@ -1,0 +1,94 @@
+package io.squall.core.schedule;
+
+import io.squall.core.model.Partition;
+import io.squall.core.sbatch.Exclusive;
+import io.squall.core.sbatch.JobRequest;
+import io.squall.core.sbatch.TimeLimit;
+
+/**
+ * What a job needs on each of its nodes in one partition, derived from its request as Slurm
+ * derives it: GPUs from {@code --gres}/{@code --gpus-per-node}, else {@code --gpus-per-task}
+ * times tasks per node, else {@code --gpus} spread evenly; CPUs from {@code --cpus-per-gpu}, else
+ * tasks per node times {@code --cpus-per-task}; memory from {@code --mem}, {@code --mem-per-cpu}
+ * or {@code --mem-per-gpu}. A {@code --nodes=min-max} range is scheduled at its minimum.
+ *
+ * @param memoryMb per node; {@link #WHOLE_NODE} for {@code --mem=0}
+ * @param timeLimitMinutes resolved against the partition's DefaultTime and MaxTime; may be UNLIMITED
+ */
+record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, long memoryMb,
+    boolean exclusive, int timeLimitMinutes) {
+  static final long WHOLE_NODE = -1;
+
+  /** @param largestNodeGpus the most GPUs any node of the partition has, to spread {@code --gpus} */
+  static GangShape of(JobRequest request, Partition partition, int largestNodeGpus) {
+    JobRequest.Resources r = request.resources();
+    int gpusTotal = r.gpus() == null ? 0 : r.gpus();
+    int nodes;
+    if (r.nodesMin() != null) {
+      nodes = r.nodesMin();
+    } else if (r.ntasks() != null && r.ntasksPerNode() != null) {
+      nodes = ceil(r.ntasks(), r.ntasksPerNode());
+    } else if (gpusTotal > 0 && r.gpusPerNode() == null) {
+      nodes = ceil(gpusTotal, Math.max(1, largestNodeGpus));
+    } else {
+      nodes = 1;
+    }
+    int tasksPerNode;
+    if (r.ntasksPerNode() != null) {
+      tasksPerNode = r.ntasksPerNode();
+    } else if (r.ntasks() != null) {
+      tasksPerNode = ceil(r.ntasks(), nodes);
+    } else {
+      tasksPerNode = 1;
+    }
+    int gpus;
+    if (r.gpusPerNode() != null) {
+      gpus = r.gpusPerNode();
+    } else if (r.gpusPerTask() != null) {
+      gpus = r.gpusPerTask() * tasksPerNode;
+    } else if (gpusTotal > 0) {
+      gpus = ceil(gpusTotal, nodes);
+    } else {
+      gpus = 0;
+    }
+    if (r.ntasksPerGpu() != null && r.ntasks() == null && r.ntasksPerNode() == null) {
+      tasksPerNode = r.ntasksPerGpu() * gpus;
+    }
+    int cpus = r.cpusPerGpu() != null && gpus > 0
+        ? r.cpusPerGpu() * gpus
+        : tasksPerNode * (r.cpusPerTask() == null ? 1 : r.cpusPerTask());
+    long memory = 0;
+    if (r.memPerNodeMb() != null) {
+      memory = r.memPerNodeMb() == 0 ? WHOLE_NODE : r.memPerNodeMb();
+    } else if (r.memPerCpuMb() != null) {
+      memory = r.memPerCpuMb() * cpus;
+    } else if (r.memPerGpuMb() != null) {
+      memory = r.memPerGpuMb() * gpus;
+    }
+    Integer asked = request.timing().timeLimitMinutes();
+    int time;
+    if (asked != null) {
+      time = asked;
+    } else if (partition.defaultTimeMinutes() != null) {
+      time = partition.defaultTimeMinutes();
+    } else if (partition.maxTimeMinutes() != null) {
+      time = partition.maxTimeMinutes();
+    } else {
+      time = TimeLimit.UNLIMITED;
+    }
+    return new GangShape(nodes, gpus, r.gpuType(), cpus, memory, r.exclusive() != Exclusive.NO, time);
+  }
+
+  private static int ceil(int a, int b) {
+    return (a + b - 1) / b;
+  }
+
+  /** Seconds of the time limit, or {@link Long#MAX_VALUE} for UNLIMITED. */
+  long limitSeconds() {
+    return timeLimitMinutes == TimeLimit.UNLIMITED ? Long.MAX_VALUE : timeLimitMinutes * 60L;
+  }
+
+  int totalGpus() {
+    return nodes * gpusPerNode;
+  }
+}

@@ -1,0 +1,213 @@
+package io.squall.core.schedule;
+
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.Node;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The nodes during one cycle: what is free now (GPU indices as a bit mask, CPUs, memory) and
+ * each node's timeline of bookings (running jobs until their limit, reservations of blocked
+ * jobs), so that a job can be checked against the future as well as the present. Mutable and
+ * owned by one cycle; times are epoch seconds, {@link Long#MAX_VALUE} meaning never.
+ */
+final class NodeTable {
+  /** Resources held on one node over {@code [start, end)}. */
+  record Booking(long start, long end, int gpus, int cpus, long memoryMb) {}
+
+  final List<Node> nodes;
+  private final Map<String, Integer> index = new HashMap<>();
+  final long[] freeMask;
+  final int[] freeCpus;
+  final long[] freeMemory;
+  /** Bookings per node; null until the node has one. */
+  private final List<Booking>[] bookings;
+  /** Whether a node has a booking that starts after now (a reservation): the slow path must look. */
+  private final boolean[] hasFuture;
+  private final long now;
+
+  @SuppressWarnings("unchecked")
+  NodeTable(List<Node> nodes, long now) {
+    this.nodes = nodes;
+    this.now = now;
+    int n = nodes.size();
+    freeMask = new long[n];
+    freeCpus = new int[n];
+    freeMemory = new long[n];
+    bookings = new List[n];
+    hasFuture = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      Node node = nodes.get(i);
+      index.put(node.name(), i);
+      freeMask[i] = node.gpus() == 64 ? -1L : (1L << node.gpus()) - 1;
+      freeCpus[i] = node.cpus();
+      freeMemory[i] = node.memoryMb();
+    }
+  }
+
+  Integer indexOf(String name) {
+    return index.get(name);
+  }
+
+  int size() {
+    return nodes.size();
+  }
+
+  int freeGpus(int i) {
+    return Long.bitCount(freeMask[i]);
+  }
+
+  boolean isIdle(int i) {
+    Node n = nodes.get(i);
+    return freeGpus(i) == n.gpus() && freeCpus[i] == n.cpus() && freeMemory[i] == n.memoryMb();
+  }
+
+  /** What a shape takes of this node: the whole node when exclusive or {@code --mem=0}. */
+  private int needGpus(int i, GangShape s) {
+    return s.exclusive() ? nodes.get(i).gpus() : s.gpusPerNode();
+  }
+
+  private int needCpus(int i, GangShape s) {
+    return s.exclusive() ? nodes.get(i).cpus() : s.cpusPerNode();
+  }
+
+  private long needMemory(int i, GangShape s) {
+    return s.exclusive() || s.memoryMb() == GangShape.WHOLE_NODE ? nodes.get(i).memoryMb() : s.memoryMb();
+  }
+
+  /** Whether the node could ever hold the shape (when empty). */
+  boolean couldHold(int i, GangShape s) {
+    Node n = nodes.get(i);
+    return n.gpus() >= s.gpusPerNode() && n.cpus() >= s.cpusPerNode()
+        && (s.memoryMb() == GangShape.WHOLE_NODE || n.memoryMb() >= s.memoryMb());
+  }
+
+  /** Whether the shape fits free resources now, ignoring reservations. */
+  boolean fitsNowIgnoringReservations(int i, GangShape s) {
+    return freeGpus(i) >= needGpus(i, s) && freeCpus[i] >= needCpus(i, s) && freeMemory[i] >= needMemory(i, s);
+  }
+
+  /** Whether the shape can start now and run its whole limit without touching a reservation. */
+  boolean fitsNow(int i, GangShape s) {
+    if (!fitsNowIgnoringReservations(i, s)) {
+      return false;
+    }
+    return !hasFuture[i] || fits(i, s, now);
+  }
+
+  /** Whether the shape fits on the node's timeline over {@code [start, start + limit)}. */
+  boolean fits(int i, GangShape s, long start) {
+    long end = plus(start, s.limitSeconds());
+    Node n = nodes.get(i);
+    int gpus = needGpus(i, s);
+    int cpus = needCpus(i, s);
+    long mem = needMemory(i, s);
+    List<Booking> list = bookings[i];
+    if (list == null) {
+      return n.gpus() >= gpus && n.cpus() >= cpus && n.memoryMb() >= mem;
+    }
+    // Usage only rises at a booking's start, so checking at start and at every later booking
+    // start inside the window covers the whole window.
+    if (!fitsAt(i, start, gpus, cpus, mem)) {
+      return false;
+    }
+    for (Booking b : list) {
+      if (b.start() > start && b.start() < end && !fitsAt(i, b.start(), gpus, cpus, mem)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean fitsAt(int i, long t, int gpus, int cpus, long mem) {
+    Node n = nodes.get(i);
+    int g = n.gpus();
+    int c = n.cpus();
+    long m = n.memoryMb();
+    for (Booking b : bookings[i]) {
+      if (b.start() <= t && t < b.end()) {
+        g -= b.gpus();
+        c -= b.cpus();
+        m -= b.memoryMb();
+      }
+    }
+    return g >= gpus && c >= cpus && m >= mem;
+  }
+
+  /** The earliest start at or after now when the shape fits for its whole limit; -1 if never. */
+  long earliestStart(int i, GangShape s) {
+    if (!couldHold(i, s)) {
+      return -1;
+    }
+    if (fits(i, s, now)) {
+      return now;
+    }
+    long best = Long.MAX_VALUE;
+    for (Booking b : bookings[i]) {
+      long t = b.end();
+      if (t > now && t < best && t != Long.MAX_VALUE && fits(i, s, t)) {
+        best = t;
+      }
+    }
+    return best == Long.MAX_VALUE ? -1 : best;
+  }
+
+  /** Books the shape on the node from now, taking the lowest free GPU indices. */
+  GpuGrant allocate(int i, GangShape s) {
+    int gpus = s.gpusPerNode();
+    List<Integer> indices = new ArrayList<>(gpus);
+    long mask = freeMask[i];
+    for (int k = 0; k < gpus; k++) {
+      int bit = Long.numberOfTrailingZeros(mask);
+      indices.add(bit);
+      mask &= mask - 1;
+    }
+    int cpus = needCpus(i, s);
+    long mem = needMemory(i, s);
+    if (s.exclusive()) {
+      mask = 0;
+    }
+    freeMask[i] = mask;
+    freeCpus[i] -= cpus;
+    freeMemory[i] -= mem;
+    book(i, new Booking(now, plus(now, s.limitSeconds()), needGpus(i, s), cpus, mem));
+    return new GpuGrant(nodes.get(i).name(), indices, s.cpusPerNode(), mem);
+  }
+
+  /** Records what a running job holds, until {@code end}. */
+  void hold(int i, GpuGrant grant, boolean exclusive, long end) {
+    Node n = nodes.get(i);
+    long mask = 0;
+    for (int g : grant.gpuIndices()) {
+      mask |= 1L << g;
+    }
+    int gpus = exclusive ? n.gpus() : grant.gpuIndices().size();
+    int cpus = exclusive ? n.cpus() : grant.cpus();
+    long mem = exclusive ? n.memoryMb() : grant.memoryMb();
+    freeMask[i] = exclusive ? 0 : freeMask[i] & ~mask;
+    freeCpus[i] -= cpus;
+    freeMemory[i] -= mem;
+    book(i, new Booking(now, Math.max(end, now + 1), gpus, cpus, mem));
+  }
+
+  /** Reserves the shape on the node from {@code start}, for a job that has to wait. */
+  void reserve(int i, GangShape s, long start) {
+    book(i, new Booking(start, plus(start, s.limitSeconds()), needGpus(i, s), needCpus(i, s), needMemory(i, s)));
+    if (start > now) {
+      hasFuture[i] = true;
+    }
+  }
+
+  private void book(int i, Booking b) {
+    if (bookings[i] == null) {
+      bookings[i] = new ArrayList<>(4);
+    }
+    bookings[i].add(b);
+  }
+
+  static long plus(long t, long seconds) {
+    return seconds == Long.MAX_VALUE || t > Long.MAX_VALUE - seconds ? Long.MAX_VALUE : t + seconds;
+  }
+}

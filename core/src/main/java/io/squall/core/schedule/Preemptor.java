@@ -1,0 +1,161 @@
+package io.squall.core.schedule;
+
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.Job;
+import io.squall.core.model.Node;
+import io.squall.core.model.Partition;
+import io.squall.core.model.PreemptMode;
+import io.squall.core.model.Qos;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Finds running jobs to preempt for a blocked job: those in a partition of a lower PriorityTier
+ * (whose PreemptMode is not OFF) or in a QOS the job's QOS may preempt. Per node it takes the
+ * victims that lose the least work (GPU-seconds run so far) until the gang's share fits, then
+ * picks the cheapest nodes, one placement group first. A victim is chosen once per cycle.
+ */
+final class Preemptor {
+  /** A victim and how it is to be stopped. */
+  record Victim(Job job, PreemptMode mode, int graceSeconds) {}
+
+  private final NodeTable table;
+  private final int[] groupOf;
+  private final int groupCount;
+  private final List<List<Job>> runningOn;
+  private final Map<String, Partition> partitions;
+  private final Map<String, Qos> qos;
+  private final Instant now;
+  private final Set<Job> taken = new HashSet<>();
+
+  Preemptor(NodeTable table, int[] groupOf, int groupCount, List<List<Job>> runningOn,
+      Map<String, Partition> partitions, Map<String, Qos> qos, Instant now) {
+    this.table = table;
+    this.groupOf = groupOf;
+    this.groupCount = groupCount;
+    this.runningOn = runningOn;
+    this.partitions = partitions;
+    this.qos = qos;
+    this.now = now;
+  }
+
+  /** @return the victims to stop, or an empty list when preempting cannot make room */
+  List<Victim> victimsFor(Job job, Partition partition, GangShape shape, int[] eligible) {
+    Qos jobQos = qos.get(job.qos());
+    record NodeCost(int node, double cost, List<Victim> victims) {}
+    List<List<NodeCost>> byGroup = new ArrayList<>();
+    for (int g = 0; g < groupCount; g++) {
+      byGroup.add(new ArrayList<>());
+    }
+    for (int i : eligible) {
+      List<Victim> candidates = new ArrayList<>();
+      for (Job running : runningOn.get(i)) {
+        Victim v = asVictim(running, partition, jobQos);
+        if (v != null && !taken.contains(running)) {
+          candidates.add(v);
+        }
+      }
+      if (candidates.isEmpty()) {
+        continue;
+      }
+      candidates.sort(Comparator.comparingDouble((Victim v) -> lostWork(v.job())).thenComparing(v -> v.job().key()));
+      int gpus = table.freeGpus(i);
+      int cpus = table.freeCpus[i];
+      long mem = table.freeMemory[i];
+      Node node = table.nodes.get(i);
+      List<Victim> chosen = new ArrayList<>();
+      double cost = 0;
+      for (Victim v : candidates) {
+        if (fits(node, shape, gpus, cpus, mem)) {
+          break;
+        }
+        for (GpuGrant grant : v.job().allocation()) {
+          if (grant.node().equals(node.name())) {
+            boolean exclusive = v.job().request().resources().exclusive() != io.squall.core.sbatch.Exclusive.NO;
+            gpus += exclusive ? node.gpus() : grant.gpuIndices().size();
+            cpus += exclusive ? node.cpus() : grant.cpus();
+            mem += exclusive ? node.memoryMb() : grant.memoryMb();
+          }
+        }
+        chosen.add(v);
+        cost += lostWork(v.job());
+      }
+      if (!chosen.isEmpty() && fits(node, shape, Math.min(gpus, node.gpus()), Math.min(cpus, node.cpus()),
+          Math.min(mem, node.memoryMb()))) {
+        byGroup.get(groupOf[i]).add(new NodeCost(i, cost, chosen));
+      }
+    }
+    // Cheapest group that can hold the gang alone; else cheapest nodes anywhere.
+    List<NodeCost> best = null;
+    double bestCost = Double.MAX_VALUE;
+    List<NodeCost> all = new ArrayList<>();
+    for (List<NodeCost> group : byGroup) {
+      group.sort(Comparator.comparingDouble(NodeCost::cost).thenComparingInt(NodeCost::node));
+      all.addAll(group);
+      if (group.size() >= shape.nodes()) {
+        List<NodeCost> pick = group.subList(0, shape.nodes());
+        double cost = pick.stream().mapToDouble(NodeCost::cost).sum();
+        if (cost < bestCost) {
+          best = pick;
+          bestCost = cost;
+        }
+      }
+    }
+    if (best == null) {
+      all.sort(Comparator.comparingDouble(NodeCost::cost).thenComparingInt(NodeCost::node));
+      if (all.size() < shape.nodes()) {
+        return List.of();
+      }
+      best = all.subList(0, shape.nodes());
+    }
+    Set<Victim> victims = new LinkedHashSet<>();
+    best.forEach(nc -> victims.addAll(nc.victims()));
+    victims.forEach(v -> taken.add(v.job()));
+    return List.copyOf(victims);
+  }
+
+  private static boolean fits(Node node, GangShape s, int gpus, int cpus, long mem) {
+    boolean whole = s.exclusive();
+    long needMem = whole || s.memoryMb() == GangShape.WHOLE_NODE ? node.memoryMb() : s.memoryMb();
+    return gpus >= (whole ? node.gpus() : s.gpusPerNode()) && cpus >= (whole ? node.cpus() : s.cpusPerNode())
+        && mem >= needMem;
+  }
+
+  /** Whether the running job may be preempted for a job of this partition and QOS, and how. */
+  private Victim asVictim(Job running, Partition partition, Qos jobQos) {
+    if (running.preemptedAt() != null) {
+      return null;
+    }
+    Partition theirs = partitions.get(running.partition());
+    PreemptMode mode = null;
+    int grace = 0;
+    if (theirs != null && theirs.priorityTier() < partition.priorityTier() && theirs.preemptMode() != PreemptMode.OFF) {
+      mode = theirs.preemptMode();
+      grace = theirs.graceTimeSeconds();
+    } else if (jobQos != null && jobQos.preempt().contains(running.qos())) {
+      Qos theirQos = qos.get(running.qos());
+      mode = theirQos == null ? PreemptMode.REQUEUE : theirQos.preemptMode();
+      grace = theirs == null ? 0 : theirs.graceTimeSeconds();
+    }
+    if (mode == null || mode == PreemptMode.OFF) {
+      return null;
+    }
+    if (mode == PreemptMode.REQUEUE && Boolean.FALSE.equals(running.request().control().requeue())) {
+      mode = PreemptMode.CANCEL;
+    }
+    return new Victim(running, mode, grace);
+  }
+
+  /** Work lost by stopping the job now: GPU-seconds since it started (all of its nodes). */
+  private double lostWork(Job job) {
+    long seconds = job.startTime() == null ? 0 : Math.max(0, Duration.between(job.startTime(), now).toSeconds());
+    return (double) Math.max(1, job.gpusHeld()) * seconds;
+  }
+}

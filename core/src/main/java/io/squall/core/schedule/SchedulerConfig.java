@@ -1,0 +1,27 @@
+package io.squall.core.schedule;
+
+import io.squall.core.priority.PriorityWeights;
+import java.time.Duration;
+
+/**
+ * Tunables of a cycle.
+ *
+ * @param reservationDepth how many blocked jobs get a backfill reservation (Slurm's
+ *     bf_max_job_test in spirit); jobs below that depth only start if they fit around them
+ * @param preemptionDepth how many blocked jobs may look for preemption victims per cycle
+ * @param maxSwitchWait how long {@code --switches} waits by default (Slurm's max_switch_wait)
+ */
+public record SchedulerConfig(PriorityWeights weights, int reservationDepth, int preemptionDepth,
+    Duration maxSwitchWait) {
+  public static SchedulerConfig defaults() {
+    return new SchedulerConfig(PriorityWeights.defaults(), 100, 16, Duration.ofMinutes(5));
+  }
+
+  public SchedulerConfig withWeights(PriorityWeights w) {
+    return new SchedulerConfig(w, reservationDepth, preemptionDepth, maxSwitchWait);
+  }
+
+  public SchedulerConfig withReservationDepth(int depth) {
+    return new SchedulerConfig(weights, depth, preemptionDepth, maxSwitchWait);
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * One scheduling cycle: a pure function of a {@link io.squall.core.model.ClusterSnapshot} and
+ * "now" that returns a {@link io.squall.core.schedule.Plan}.
+ *
+ * <p>Order of work: running jobs past their limit time out; pending jobs are checked for what
+ * blocks them (hold, begin time, dependencies, partition and QOS limits); the rest are sorted by
+ * multifactor priority (ties by job key) and placed in order, each gang whole or not at all on
+ * the fewest placement groups. A job that cannot start gets a reservation on the availability
+ * timeline built from running jobs' time limits (up to a configured depth); a lower job starts
+ * now only if it fits on every node it uses for its whole time limit around those reservations
+ * (backfill). Jobs still blocked may preempt lower-tier or preemptable-QOS work, choosing the
+ * victims that lose the least work. Jobs that fit on no existing node become capacity demand.
+ *
+ * <p>Determinism: lists are iterated in order and ties broken by job key and node name; the
+ * same snapshot and instant always give an equal plan.
+ */
+package io.squall.core.schedule;

@@ -187,7 +187,9 @@ final class Cycle {
       long prio = priority.priority(job, eligible, nodes, first, snapshot.qos().get(job.qos()), now);
       out.add(new Candidate(job, usable, prio));
     }
-    out.sort(Comparator.comparingLong((Candidate c) -> -c.priority()).thenComparing(c -> c.job().key()));
+    // As in Slurm: higher PriorityTier partitions first, then priority, then job id.
+    out.sort(Comparator.comparingInt((Candidate c) -> -c.partitions().get(0).priorityTier())
+        .thenComparingLong(c -> -c.priority()).thenComparing(c -> c.job().key()));
     return out;
   }
 

@@ -1,0 +1,117 @@
+package io.squall.core.schedule;
+
+import io.squall.core.model.ClusterSnapshot;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.model.PreemptMode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Drives the real scheduler over many cycles with a manual clock: applies each plan to an
+ * in-memory cluster (starts, timeouts, preemptions) and ends jobs after their true run time.
+ */
+final class Harness {
+  private final Scheduler scheduler;
+  private ClusterSnapshot snapshot;
+  private Instant now;
+  private final Map<JobKey, Duration> runtimes = new HashMap<>();
+  final List<Plan> plans = new ArrayList<>();
+  final Map<JobKey, Instant> started = new LinkedHashMap<>();
+
+  Harness(SchedulerConfig config, ClusterSnapshot snapshot, Instant start) {
+    this.scheduler = new Scheduler(config);
+    this.snapshot = snapshot;
+    this.now = start;
+  }
+
+  /** How long a job (or every task of an array) really runs once started. */
+  Harness runtime(long id, Duration d) {
+    runtimes.put(JobKey.of(id), d);
+    return this;
+  }
+
+  Instant now() {
+    return now;
+  }
+
+  ClusterSnapshot snapshot() {
+    return snapshot;
+  }
+
+  Job job(JobKey key) {
+    return snapshot.jobs().stream().filter(j -> j.key().equals(key)).findFirst().orElseThrow();
+  }
+
+  /** One cycle at the current time; the plan is applied at once. */
+  Plan cycle() {
+    finishDueJobs();
+    Plan plan = scheduler.cycle(snapshot, now);
+    plans.add(plan);
+    apply(plan);
+    return plan;
+  }
+
+  /** Cycles every {@code step} until {@code until}. */
+  void runUntil(Instant until, Duration step) {
+    while (!now.isAfter(until)) {
+      cycle();
+      now = now.plus(step);
+    }
+  }
+
+  void advance(Duration d) {
+    now = now.plus(d);
+  }
+
+  private void finishDueJobs() {
+    List<Job> jobs = new ArrayList<>();
+    for (Job j : snapshot.jobs()) {
+      Duration d = runtimes.get(JobKey.of(j.key().id()));
+      if (j.state() == JobState.RUNNING && d != null && !now.isBefore(j.startTime().plus(d))) {
+        jobs.add(j.finished(JobState.COMPLETED, 0, j.startTime().plus(d)));
+      } else if (j.state() == JobState.RUNNING && j.preemptedAt() != null) {
+        jobs.add(j.requeued());
+      } else {
+        jobs.add(j);
+      }
+    }
+    snapshot = snapshot.withJobs(jobs);
+  }
+
+  private void apply(Plan plan) {
+    Map<JobKey, Job> jobs = new LinkedHashMap<>();
+    snapshot.jobs().forEach(j -> jobs.put(j.key(), j));
+    for (Action a : plan.actions()) {
+      if (a instanceof Action.Start s) {
+        JobKey parent = JobKey.of(s.job().id());
+        Job source = jobs.get(s.job().taskId() == null ? s.job() : parent);
+        if (s.job().taskId() != null) {
+          List<Integer> rest = new ArrayList<>(source.pendingTasks());
+          rest.remove(s.job().taskId());
+          if (rest.isEmpty()) {
+            jobs.remove(parent);
+          } else {
+            jobs.put(parent, source.withPendingTasks(rest));
+          }
+          jobs.put(s.job(), source.withPendingTasks(List.of()).started(s.job(), s.partition(), s.grants(), now));
+        } else {
+          jobs.put(s.job(), source.started(s.job(), s.partition(), s.grants(), now));
+        }
+      } else if (a instanceof Action.Timeout t) {
+        jobs.put(t.job(), jobs.get(t.job()).finished(JobState.TIMEOUT, null, now));
+      } else if (a instanceof Action.Preempt p) {
+        Job victim = jobs.get(p.job());
+        jobs.put(p.job(), p.mode() == PreemptMode.CANCEL ? victim.finished(JobState.CANCELLED, null, now)
+            : victim.preempting(now));
+      }
+    }
+    snapshot = snapshot.withJobs(new ArrayList<>(jobs.values()));
+  }
+}

@@ -1,0 +1,272 @@
+package io.squall.core.schedule;
+
+import static io.squall.core.schedule.Fixtures.T0;
+import static io.squall.core.schedule.Fixtures.job;
+import static io.squall.core.schedule.Fixtures.names;
+import static io.squall.core.schedule.Fixtures.nodes;
+import static io.squall.core.schedule.Fixtures.simple;
+import static io.squall.core.schedule.Fixtures.snapshot;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.core.model.ClusterSnapshot;
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.model.Node;
+import io.squall.core.model.Partition;
+import io.squall.core.model.PreemptMode;
+import io.squall.core.model.Qos;
+import io.squall.core.model.UsageLedger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SchedulerScenarioTest {
+  private final Scheduler scheduler = new Scheduler(SchedulerConfig.defaults());
+
+  private static Job running(long id, String options, Instant started, List<GpuGrant> grants) {
+    return job(id, options, started.minusSeconds(60)).started(JobKey.of(id), "gpu", grants, started);
+  }
+
+  private static List<GpuGrant> wholeNodes(String... names) {
+    List<GpuGrant> out = new ArrayList<>();
+    for (String n : names) {
+      out.add(new GpuGrant(n, List.of(0, 1, 2, 3, 4, 5, 6, 7), 1, 0));
+    }
+    return out;
+  }
+
+  private static Action.Wait waitOf(Plan plan, long id) {
+    return plan.waits().stream().filter(w -> w.job().equals(JobKey.of(id))).findFirst().orElseThrow();
+  }
+
+  private static Action.Start startOf(Plan plan, JobKey key) {
+    return plan.starts().stream().filter(s -> s.job().equals(key)).findFirst().orElse(null);
+  }
+
+  @Test
+  void gangWaitsBehindReservationWhileShortJobsBackfillAndStartsOnTime() {
+    // Two of four nodes are busy for another hour; a 4-node gang must wait for them.
+    Job big = running(1, "-N 2 --gres=gpu:8 -t 90", T0.minus(Duration.ofMinutes(30)), wholeNodes("gpu001", "gpu002"));
+    List<Job> jobs = new ArrayList<>(List.of(big, job(2, "-N 4 --gres=gpu:8 -t 120")));
+    for (long id = 10; id < 20; id++) {
+      jobs.add(job(id, "--gres=gpu:1 -t 30")); // ends before the reservation: may backfill
+    }
+    jobs.add(job(30, "--gres=gpu:1 -t 180")); // would delay the gang: must wait
+    Harness h = new Harness(SchedulerConfig.defaults(), simple(4, 4, jobs), T0)
+        .runtime(1, Duration.ofMinutes(90)).runtime(2, Duration.ofMinutes(100)); // job 1 runs to its limit
+    for (long id = 10; id < 20; id++) {
+      h.runtime(id, Duration.ofMinutes(25));
+    }
+    Plan first = h.cycle();
+
+    Instant reserved = T0.plus(Duration.ofMinutes(60));
+    assertThat(waitOf(first, 2).reason()).isEqualTo(PendingReason.RESOURCES);
+    assertThat(waitOf(first, 2).expectedStart()).isEqualTo(reserved);
+    for (long id = 10; id < 20; id++) {
+      assertThat(startOf(first, JobKey.of(id))).as("job %d backfills", id).isNotNull();
+    }
+    assertThat(waitOf(first, 30).reason()).isEqualTo(PendingReason.PRIORITY);
+
+    h.runUntil(T0.plus(Duration.ofMinutes(70)), Duration.ofMinutes(5));
+    assertThat(h.job(JobKey.of(2)).startTime()).isEqualTo(reserved);
+    assertThat(h.job(JobKey.of(2)).allocation()).hasSize(4);
+  }
+
+  @Test
+  void singleGpuJobsShareANodeWithDistinctGpuIndices() {
+    Plan plan = scheduler.cycle(simple(2, 2, List.of(job(1, "--gres=gpu:3"), job(2, "--gres=gpu:2"))), T0);
+    GpuGrant a = startOf(plan, JobKey.of(1)).grants().get(0);
+    GpuGrant b = startOf(plan, JobKey.of(2)).grants().get(0);
+    assertThat(a.node()).isEqualTo(b.node());
+    assertThat(a.gpuIndices()).containsExactly(0, 1, 2);
+    assertThat(b.gpuIndices()).containsExactly(3, 4);
+  }
+
+  @Test
+  void gangGoesToOnePlacementGroupWhenOneHasRoomAndSpansFewestOtherwise() {
+    // Groups of 4: pg0 = gpu001-004, pg1 = gpu005-008, pg2 = gpu009-012.
+    Plan plan = scheduler.cycle(simple(12, 4, List.of(job(1, "-N 3 --gres=gpu:8"), job(2, "-N 6 --gres=gpu:8"))), T0);
+    // The 6-node gang ranks first (job size factor) and spans the fewest groups: all of pg0, two of pg1.
+    List<String> big = startOf(plan, JobKey.of(2)).grants().stream().map(GpuGrant::node).toList();
+    assertThat(big).containsExactly("gpu001", "gpu002", "gpu003", "gpu004", "gpu005", "gpu006");
+    // The 3-node gang fits in one group: pg2 (pg1 has only two nodes left).
+    List<String> small = startOf(plan, JobKey.of(1)).grants().stream().map(GpuGrant::node).toList();
+    assertThat(small).containsExactly("gpu009", "gpu010", "gpu011");
+  }
+
+  @Test
+  void switchesKeepsAGangInOneGroupUntilItsWaitRunsOut() {
+    Job gang = job(1, "-N 5 --gres=gpu:8 --switches=1@10");
+    ClusterSnapshot s = simple(8, 4, List.of(gang));
+    assertThat(scheduler.cycle(s, T0).starts()).isEmpty();
+    assertThat(scheduler.cycle(s, T0.plus(Duration.ofMinutes(11))).starts()).hasSize(1);
+  }
+
+  @Test
+  void arrayTasksStartLazilyWithinTheirThrottle() {
+    Plan plan = scheduler.cycle(simple(4, 4, List.of(job(7, "--array=0-9%3 --gres=gpu:1"))), T0);
+    assertThat(plan.starts()).extracting(Action.Start::job)
+        .containsExactly(JobKey.task(7, 0), JobKey.task(7, 1), JobKey.task(7, 2));
+    assertThat(waitOf(plan, 7).reason()).isEqualTo(PendingReason.JOB_ARRAY_TASK_LIMIT);
+  }
+
+  @Test
+  void dependenciesHoldUntilSatisfiedAndReportWhenTheyNeverCanBe() {
+    Job ok = job(1, "-t 5").started(JobKey.of(1), "gpu", List.of(), T0).finished(JobState.COMPLETED, 0, T0);
+    Job failed = job(2, "-t 5").started(JobKey.of(2), "gpu", List.of(), T0).finished(JobState.FAILED, 3, T0);
+    Job stillPending = job(3, "--hold");
+    List<Job> jobs = List.of(ok, failed, stillPending,
+        job(10, "--dependency=afterok:1"), job(11, "--dependency=afterok:2"),
+        job(12, "--dependency=afternotok:2"), job(13, "--dependency=afterany:3"),
+        job(14, "--dependency=afterok:2?afterok:1"), job(15, "--dependency=afterok:999"));
+    Plan plan = scheduler.cycle(simple(2, 2, jobs), T0);
+    assertThat(startOf(plan, JobKey.of(10))).isNotNull();
+    assertThat(waitOf(plan, 11).reason()).isEqualTo(PendingReason.DEPENDENCY_NEVER_SATISFIED);
+    assertThat(startOf(plan, JobKey.of(12))).isNotNull();
+    assertThat(waitOf(plan, 13).reason()).isEqualTo(PendingReason.DEPENDENCY);
+    assertThat(startOf(plan, JobKey.of(14))).isNotNull();
+    assertThat(waitOf(plan, 15).reason()).isEqualTo(PendingReason.DEPENDENCY_NEVER_SATISFIED);
+    assertThat(waitOf(plan, 3).reason()).isEqualTo(PendingReason.JOB_HELD_USER);
+  }
+
+  @Test
+  void singletonWaitsForTheEarlierJobOfTheSameNameAndUser() {
+    Job first = job(1, "-J train --gres=gpu:1").started(JobKey.of(1), "gpu",
+        List.of(new GpuGrant("gpu001", List.of(0), 1, 0)), T0);
+    Plan plan = scheduler.cycle(simple(2, 2, List.of(first, job(2, "-J train --dependency=singleton"))), T0);
+    assertThat(waitOf(plan, 2).reason()).isEqualTo(PendingReason.DEPENDENCY);
+  }
+
+  @Test
+  void beginTimeAndPartitionLimitsAreExplained() {
+    List<Node> nodes = nodes("gpu", 2, 2);
+    Partition limited = Partition.of("gpu", names(nodes)).asDefault().withLimits(60, null, 1);
+    Plan plan = scheduler.cycle(snapshot(nodes, List.of(limited), List.of(
+        job(1, "--begin=now+1hour"), job(2, "-t 90"), job(3, "-N 2 -t 10"), job(4, "-p nosuch"))), T0);
+    assertThat(waitOf(plan, 1).reason()).isEqualTo(PendingReason.BEGIN_TIME);
+    assertThat(waitOf(plan, 2).reason()).isEqualTo(PendingReason.PARTITION_TIME_LIMIT);
+    assertThat(waitOf(plan, 3).reason()).isEqualTo(PendingReason.PARTITION_NODE_LIMIT);
+    assertThat(waitOf(plan, 4).reason()).isEqualTo(PendingReason.PARTITION_CONFIG);
+  }
+
+  @Test
+  void runningJobPastItsLimitTimesOut() {
+    Job late = running(1, "-t 10 --gres=gpu:1", T0.minus(Duration.ofMinutes(11)),
+        List.of(new GpuGrant("gpu001", List.of(0), 1, 0)));
+    Plan plan = scheduler.cycle(simple(1, 1, List.of(late)), T0);
+    assertThat(plan.of(Action.Timeout.class)).extracting(Action.Timeout::job).containsExactly(JobKey.of(1));
+  }
+
+  @Test
+  void jobsThatFitNoExistingNodeBecomeCapacityDemand() {
+    Plan plan = scheduler.cycle(simple(4, 4, List.of(job(1, "-N 16 --gres=gpu:8"), job(2, "--gres=gpu:16"))), T0);
+    assertThat(plan.of(Action.CapacityDemand.class)).extracting(Action.CapacityDemand::job, Action.CapacityDemand::nodes,
+        Action.CapacityDemand::gpusPerNode).containsExactly(
+            org.assertj.core.groups.Tuple.tuple(JobKey.of(1), 16, 8), org.assertj.core.groups.Tuple.tuple(JobKey.of(2), 1, 16));
+    assertThat(waitOf(plan, 1).reason()).isEqualTo(PendingReason.RESOURCES);
+  }
+
+  @Test
+  void higherTierPartitionPreemptsTheVictimThatLosesLeastWork() {
+    List<Node> nodes = nodes("gpu", 2, 2);
+    Partition low = Partition.of("spot", names(nodes)).withPriority(1, 1, PreemptMode.REQUEUE, 30);
+    Partition high = Partition.of("gpu", names(nodes)).asDefault().withPriority(1, 2, PreemptMode.OFF, 0);
+    Job old = job(1, "-p spot --gres=gpu:8").started(JobKey.of(1), "spot", wholeNodes("gpu001"),
+        T0.minus(Duration.ofHours(5)));
+    Job young = job(2, "-p spot --gres=gpu:8 --no-requeue").started(JobKey.of(2), "spot", wholeNodes("gpu002"),
+        T0.minus(Duration.ofMinutes(10)));
+    Plan plan = scheduler.cycle(snapshot(nodes, List.of(low, high), List.of(old, young, job(3, "-p gpu --gres=gpu:8"))), T0);
+    assertThat(plan.of(Action.Preempt.class)).containsExactly(
+        new Action.Preempt(JobKey.of(2), JobKey.of(3), PreemptMode.CANCEL, "TERM", 30));
+  }
+
+  @Test
+  void qosPreemptListLetsUrgentWorkPreemptScavengerWork() {
+    List<Node> nodes = nodes("gpu", 1, 1);
+    ClusterSnapshot base = snapshot(nodes, List.of(Partition.of("gpu", names(nodes)).asDefault()), List.of());
+    Map<String, Qos> qos = Map.of("normal", Qos.normal(),
+        "urgent", new Qos("urgent", 100, Set.of("scavenger"), PreemptMode.REQUEUE, null, null),
+        "scavenger", new Qos("scavenger", 0, Set.of(), PreemptMode.REQUEUE, null, null));
+    Job scav = new Job(JobKey.of(1), Fixtures.request("--gres=gpu:8 --signal=USR1@60"), "bob", "research", "scavenger",
+        T0, JobState.PENDING, null, List.of(), List.of(), null, null, null, null, 0)
+        .started(JobKey.of(1), "gpu", wholeNodes("gpu001"), T0.minusSeconds(600));
+    Job urgent = new Job(JobKey.of(2), Fixtures.request("--gres=gpu:8"), "alice", "ml", "urgent", T0, JobState.PENDING,
+        null, List.of(), List.of(), null, null, null, null, 0);
+    ClusterSnapshot s = new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(),
+        List.of(scav, urgent), base.usage());
+    assertThat(scheduler.cycle(s, T0).of(Action.Preempt.class)).containsExactly(
+        new Action.Preempt(JobKey.of(1), JobKey.of(2), PreemptMode.REQUEUE, "USR1", 0));
+  }
+
+  @Test
+  void preemptedGangRequeuesAndThePreemptorStartsNextCycle() {
+    List<Node> nodes = nodes("gpu", 2, 2);
+    Partition low = Partition.of("spot", names(nodes)).withPriority(1, 1, PreemptMode.REQUEUE, 0);
+    Partition high = Partition.of("gpu", names(nodes)).asDefault().withPriority(1, 2, PreemptMode.OFF, 0);
+    Job victim = job(1, "-p spot -N 2 --gres=gpu:8").started(JobKey.of(1), "spot", wholeNodes("gpu001", "gpu002"),
+        T0.minusSeconds(60));
+    Harness h = new Harness(SchedulerConfig.defaults(),
+        snapshot(nodes, List.of(low, high), List.of(victim, job(2, "-p gpu -N 2 --gres=gpu:8"))), T0);
+    h.cycle();
+    h.advance(Duration.ofSeconds(30));
+    Plan second = h.cycle();
+    assertThat(startOf(second, JobKey.of(2))).isNotNull();
+    assertThat(h.job(JobKey.of(1)).state()).isEqualTo(JobState.PENDING);
+    assertThat(h.job(JobKey.of(1)).restartCount()).isEqualTo(1);
+  }
+
+  @Test
+  void qosGpuLimitHoldsJobsBack() {
+    ClusterSnapshot base = simple(2, 2, List.of(job(1, "--gres=gpu:8"), job(2, "--gres=gpu:8")));
+    Map<String, Qos> qos = Map.of("normal", new Qos("normal", 0, Set.of(), PreemptMode.REQUEUE, 8, null));
+    ClusterSnapshot s = new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(),
+        base.jobs(), base.usage());
+    Plan plan = scheduler.cycle(s, T0);
+    assertThat(plan.starts()).hasSize(1);
+    assertThat(waitOf(plan, 2).reason()).isEqualTo(PendingReason.QOS_GRP_GRES);
+  }
+
+  @Test
+  void fairShareFavoursTheAccountThatUsedLess() {
+    Job heavy = Fixtures.jobOf(1, "alice", "ml", "--gres=gpu:8");
+    Job light = Fixtures.jobOf(2, "bob", "research", "--gres=gpu:8");
+    ClusterSnapshot s = simple(1, 1, List.of(heavy, light))
+        .withUsage(UsageLedger.empty(T0, Duration.ofDays(7)).plus("ml", "alice", "normal", 1e6));
+    Plan plan = scheduler.cycle(s, T0);
+    assertThat(plan.starts()).extracting(Action.Start::job).containsExactly(JobKey.of(2));
+  }
+
+  @Test
+  void constraintsAndNodeListsSelectNodes() {
+    List<Node> nodes = new ArrayList<>(nodes("gpu", 4, 4));
+    nodes.set(3, new Node("gpu004", 8, "h100", 96, 1_000_000, Set.of("h100", "ib"), "gpu-pg0",
+        io.squall.core.model.NodeState.IDLE));
+    ClusterSnapshot s = snapshot(nodes, List.of(Partition.of("gpu", names(nodes)).asDefault()),
+        List.of(job(1, "--constraint=ib --gres=gpu:8"), job(2, "-w gpu002 --gres=gpu:8"), job(3, "-x gpu001,gpu003 --gres=gpu:1")));
+    Plan plan = scheduler.cycle(s, T0);
+    assertThat(startOf(plan, JobKey.of(1)).grants().get(0).node()).isEqualTo("gpu004");
+    assertThat(startOf(plan, JobKey.of(2)).grants().get(0).node()).isEqualTo("gpu002");
+    assertThat(waitOf(plan, 3).reason()).isEqualTo(PendingReason.RESOURCES);
+  }
+
+  @Test
+  void theSameSnapshotGivesTheSamePlanWhateverTheListOrder() {
+    List<Job> jobs = new ArrayList<>();
+    for (long id = 1; id <= 40; id++) {
+      jobs.add(job(id, "-N " + (1 + id % 3) + " --gres=gpu:" + (1 + id % 8) + " -t " + (10 + id)));
+    }
+    Plan a = scheduler.cycle(simple(6, 3, jobs), T0);
+    Collections.shuffle(jobs, new java.util.Random(42));
+    Plan b = scheduler.cycle(simple(6, 3, jobs), T0);
+    assertThat(b.actions().stream().filter(x -> !(x instanceof Action.Wait)).toList())
+        .isEqualTo(a.actions().stream().filter(x -> !(x instanceof Action.Wait)).toList());
+    assertThat(Set.copyOf(b.waits())).isEqualTo(Set.copyOf(a.waits()));
+  }
+}

@@ -43,6 +43,7 @@ final class Cycle {
   private final Map<String, int[]> eligibleCache = new HashMap<>();
   /** Shapes that failed to start now: resources only shrink within a cycle, so they fail again. */
   private final Map<String, PendingReason> failedNow = new HashMap<>();
+  private final Map<String, Boolean> holdsShape = new HashMap<>();
   private final List<Action> actions = new ArrayList<>();
   /** Why each candidate that did not start waits. */
   private final Map<JobKey, PendingReason> waitingFor = new HashMap<>();
@@ -150,8 +151,23 @@ final class Cycle {
 
   // ---------------------------------------------------------------- ranking
 
-  /** A pending job that nothing but resources and priority holds back. */
-  private record Candidate(Job job, List<Partition> partitions, long priority) {}
+  /**
+   * A pending job that nothing but resources and priority holds back. Ordered as Slurm orders its
+   * queue: higher PriorityTier first, then higher priority, then job id.
+   */
+  private record Candidate(Job job, List<Partition> partitions, long priority, int tier)
+      implements Comparable<Candidate> {
+    @Override
+    public int compareTo(Candidate o) {
+      if (tier != o.tier) {
+        return Integer.compare(o.tier, tier);
+      }
+      if (priority != o.priority) {
+        return Long.compare(o.priority, priority);
+      }
+      return job.key().compareTo(o.job.key());
+    }
+  }
 
   private List<Candidate> rank(List<Job> pending) {
     FairShare fairShare = FairShare.compute(snapshot.accounts(), snapshot.users(), snapshot.usage().decayedTo(now));
@@ -185,11 +201,9 @@ final class Cycle {
       Instant eligible = begin != null && begin.isAfter(job.submitTime()) ? begin : job.submitTime();
       int nodes = GangShape.of(job.request(), first, largestGpus.get(first.name())).nodes();
       long prio = priority.priority(job, eligible, nodes, first, snapshot.qos().get(job.qos()), now);
-      out.add(new Candidate(job, usable, prio));
+      out.add(new Candidate(job, usable, prio, first.priorityTier()));
     }
-    // As in Slurm: higher PriorityTier partitions first, then priority, then job id.
-    out.sort(Comparator.comparingInt((Candidate c) -> -c.partitions().get(0).priorityTier())
-        .thenComparingLong(c -> -c.priority()).thenComparing(c -> c.job().key()));
+    java.util.Collections.sort(out);
     return out;
   }
 
@@ -452,7 +466,7 @@ final class Cycle {
     Partition p = c.partitions().get(0);
     GangShape shape = GangShape.of(c.job().request(), p, largestGpus.get(p.name()));
     List<GangPlacer.Request> requests = requests(c.job(), p, shape);
-    if (!fitsExistingNodes(p, shape, requests)) {
+    if (!fitsExistingNodes(p, c.job(), shape, requests)) {
       Constraint alt = c.job().request().placement().constraint() == null ? null
           : c.job().request().placement().constraint().alternatives().get(0);
       actions.add(new Action.CapacityDemand(c.job().key(), p.name(), shape.nodes(), shape.gpusPerNode(),
@@ -472,16 +486,23 @@ final class Cycle {
     return null;
   }
 
-  /** Whether enough up nodes of the partition could hold the shape if they were empty. */
-  private boolean fitsExistingNodes(Partition p, GangShape shape, List<GangPlacer.Request> requests) {
-    for (GangPlacer.Request r : requests) {
-      int holders = 0;
-      for (int i : r.eligible()) {
-        if (table.couldHold(i, shape)) {
-          holders++;
+  /**
+   * Whether enough up nodes of the partition could hold the shape if they were empty. It depends
+   * on the shape and the eligible nodes only, so it is worked out once per cycle for each.
+   */
+  private boolean fitsExistingNodes(Partition p, Job job, GangShape shape, List<GangPlacer.Request> requests) {
+    for (int alt = 0; alt < requests.size(); alt++) {
+      GangPlacer.Request r = requests.get(alt);
+      boolean fits = holdsShape.computeIfAbsent(failKey(p, r, job, alt), k -> {
+        int holders = 0;
+        for (int i : r.eligible()) {
+          if (table.couldHold(i, shape) && ++holders >= shape.nodes()) {
+            return true;
+          }
         }
-      }
-      if (holders >= shape.nodes()) {
+        return false;
+      });
+      if (fits) {
         return true;
       }
     }

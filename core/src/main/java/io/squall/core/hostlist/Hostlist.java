@@ -134,18 +134,26 @@ public final class Hostlist {
     // prefix + width -> sorted numbers; names without a trailing number stand alone.
     Map<String, TreeMap<Long, Boolean>> runs = new TreeMap<>();
     Map<String, String> plain = new TreeMap<>();
+    // Zero-padded widths seen per prefix: an unpadded number as wide as one of them (100 next to
+    // 099) belongs to the same run, as in Slurm.
+    Map<String, java.util.Set<Integer>> paddedWidths = new TreeMap<>();
     for (String name : names) {
-      int digits = name.length();
-      while (digits > 0 && Character.isDigit(name.charAt(digits - 1))) {
-        digits--;
+      int digits = trailingDigitsStart(name);
+      if (digits < name.length() && name.length() - digits > 1 && name.charAt(digits) == '0') {
+        paddedWidths.computeIfAbsent(name.substring(0, digits), k -> new java.util.TreeSet<>()).add(name.length() - digits);
       }
+    }
+    for (String name : names) {
+      int digits = trailingDigitsStart(name);
       if (digits == name.length() || name.length() - digits > 18) {
         plain.put(name, name);
         continue;
       }
       String prefix = name.substring(0, digits);
       String number = name.substring(digits);
-      int width = number.length() > 1 && number.charAt(0) == '0' ? number.length() : 0;
+      boolean padded = number.length() > 1 && number.charAt(0) == '0';
+      int width = padded || paddedWidths.getOrDefault(prefix, java.util.Set.of()).contains(number.length())
+          ? number.length() : 0;
       runs.computeIfAbsent(prefix + '\u0000' + width, k -> new TreeMap<>())
           .put(Long.parseLong(number), Boolean.TRUE);
     }
@@ -162,6 +170,14 @@ public final class Hostlist {
       pieces.put(prefix + '\u0000' + width, prefix + "[" + ranges(numbers, width) + "]");
     }
     return String.join(",", pieces.values());
+  }
+
+  private static int trailingDigitsStart(String name) {
+    int digits = name.length();
+    while (digits > 0 && Character.isDigit(name.charAt(digits - 1))) {
+      digits--;
+    }
+    return digits;
   }
 
   private static String ranges(List<Long> numbers, int width) {

@@ -14,7 +14,7 @@ import java.util.Locale;
  * Slurm's {@code --begin}/{@code --deadline} times: {@code now[+N[units]]} (seconds by default;
  * units seconds, minutes, hours, days, weeks), {@code HH:MM[:SS]} (the next such time),
  * {@code YYYY-MM-DD[THH:MM[:SS]]}, {@code MM/DD[/YY]}, and {@code midnight}, {@code noon},
- * {@code fika} (15:00), {@code teatime} (16:00), {@code today}, {@code tomorrow}.
+ * {@code elevenses} (11:00), {@code fika} (15:00), {@code teatime} (16:00), {@code today}, {@code tomorrow}.
  * Times are read in the submitter's zone, relative to the injected "now".
  */
 final class BeginTime {
@@ -46,6 +46,9 @@ final class BeginTime {
         case "teatime" -> {
           return nextTime(here, LocalTime.of(16, 0));
         }
+        case "elevenses" -> {
+          return nextTime(here, LocalTime.of(11, 0));
+        }
         default -> { }
       }
       if (t.matches("\\d{1,2}:\\d{2}(:\\d{2})?")) {
@@ -59,8 +62,12 @@ final class BeginTime {
       }
       if (t.matches("\\d{1,2}/\\d{1,2}(/\\d{2})?")) {
         String[] p = t.split("/");
-        int year = p.length == 3 ? 2000 + Integer.parseInt(p[2]) : here.getYear();
-        return LocalDate.of(year, Integer.parseInt(p[0]), Integer.parseInt(p[1])).atStartOfDay(zone).toInstant();
+        LocalDate date = LocalDate.of(p.length == 3 ? 2000 + Integer.parseInt(p[2]) : here.getYear(),
+            Integer.parseInt(p[0]), Integer.parseInt(p[1]));
+        if (p.length == 2 && date.isBefore(here.toLocalDate())) {
+          date = date.plusYears(1); // a date without a year that has passed means next year, as in Slurm
+        }
+        return date.atStartOfDay(zone).toInstant();
       }
     } catch (DateTimeException e) {
       throw new IllegalArgumentException("not a valid date or time: " + e.getMessage());

@@ -20,6 +20,11 @@ public record CommandLine(List<String> options, String script, List<String> afte
     List<String> options = new ArrayList<>();
     for (int i = 0; i < words.size(); i++) {
       String w = words.get(i);
+      if (w.equals("--")) {
+        // getopt: "--" ends the options; the next word is the script.
+        return i + 1 < words.size() ? new CommandLine(options, words.get(i + 1), words.subList(i + 2, words.size()))
+            : new CommandLine(options, null, List.of());
+      }
       if (!w.startsWith("-") || w.equals("-")) {
         return new CommandLine(options, w, words.subList(i + 1, words.size()));
       }

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Finds the {@code #SBATCH} directives of a script and splits them into words the way sbatch
- * does: quotes group, an unquoted {@code #} starting a word begins a trailing comment.
+ * does: quotes group, a backslash escapes, an unquoted {@code #} begins a trailing comment.
  */
 final class DirectiveScanner {
   static final String MAGIC = "#SBATCH";
@@ -52,7 +52,13 @@ final class DirectiveScanner {
     char quote = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (quote != 0) {
+      if (c == '\\' && quote != '\'' && i + 1 < text.length()) {
+        // A backslash keeps the next character as it is (sbatch's _get_argument).
+        if (word == null) {
+          word = new StringBuilder();
+        }
+        word.append(text.charAt(++i));
+      } else if (quote != 0) {
         if (c == quote) {
           quote = 0;
         } else {
@@ -68,7 +74,8 @@ final class DirectiveScanner {
           words.add(word.toString());
           word = null;
         }
-      } else if (c == '#' && word == null) {
+      } else if (c == '#') {
+        // An unquoted # starts a comment, even inside a word (as in sbatch).
         break;
       } else {
         if (word == null) {

@@ -33,6 +33,9 @@ final class RequestBuilder {
   private final List<String> warnings;
   /** The last value given for each option: the one that counts. */
   private final Map<SbatchOption, OptionValue> given = new EnumMap<>(SbatchOption.class);
+  /** When each option was last given, counting across sources: the later one wins. */
+  private final Map<SbatchOption, Integer> order = new EnumMap<>(SbatchOption.class);
+  private int sequence;
 
   RequestBuilder(Instant now, ZoneId zone, List<String> warnings) {
     this.now = now;
@@ -60,6 +63,7 @@ final class RequestBuilder {
       }
       check(o);
       given.put(o.option(), o);
+      order.put(o.option(), sequence++);
     }
   }
 
@@ -184,21 +188,9 @@ final class RequestBuilder {
     return new JobRequest(name != null ? name : defaultName, script, resources, placement, timing, files, control);
   }
 
-  /** Explicit options come after every directive; within a source, the later position. */
-  private static boolean isLater(OptionValue a, OptionValue b) {
-    if (b == null) {
-      return true;
-    }
-    if (a.where().equals(b.where())) {
-      return false;
-    }
-    if (a.where().equals("option")) {
-      return true;
-    }
-    if (b.where().equals("option")) {
-      return false;
-    }
-    return Integer.parseInt(a.where().substring(5)) > Integer.parseInt(b.where().substring(5));
+  /** Whether {@code a} was given after {@code b} (explicit options come after every directive). */
+  private boolean isLater(OptionValue a, OptionValue b) {
+    return b == null || order.get(a.option()) > order.get(b.option());
   }
 
   // --- single-value checks; each returns the parsed value and throws with the directive quoted ---
@@ -290,10 +282,8 @@ final class RequestBuilder {
 
   private static int time(OptionValue o) {
     int minutes = parse(o, TimeLimit::parseMinutes);
-    if (minutes == 0) {
-      throw o.error("a time limit of zero is not allowed");
-    }
-    return minutes;
+    // "A time limit of zero requests that no time limit be imposed" (sbatch(1)).
+    return minutes == 0 ? TimeLimit.UNLIMITED : minutes;
   }
 
   private static List<String> hostlist(OptionValue o) {
@@ -341,7 +331,7 @@ final class RequestBuilder {
     if (o.value() == null) {
       return Exclusive.NODE;
     }
-    return switch (o.value().strip()) {
+    return switch (o.value().strip().toLowerCase(Locale.ROOT)) {
       case "user" -> Exclusive.USER;
       case "mcs" -> Exclusive.MCS;
       case "topo" -> Exclusive.TOPO;

@@ -68,12 +68,12 @@ public enum SbatchOption {
   static final List<String> SLURM_ONLY = List.of(
       "acctg-freq", "batch", "bb", "bbf", "burst-buffer", "clusters", "cluster-constraint",
       "container", "core-spec", "cores-per-socket", "cpu-freq", "delay-boot", "extra",
-      "extra-node-info", "get-user-env", "gid", "gpu-freq", "gres-flags", "ignore-pbs",
+      "export-file", "extra-node-info", "get-user-env", "gpus-per-socket", "help", "gid", "gpu-freq", "gres-flags", "ignore-pbs",
       "immediate", "kill-on-invalid-dep", "licenses", "mcs-label", "mem-bind", "mincpus",
       "network", "no-kill", "nodefile", "ntasks-per-core", "ntasks-per-socket", "overcommit",
-      "oversubscribe", "parsable", "power", "prefer", "profile", "propagate", "quiet",
+      "oversubscribe", "parsable", "power", "prefer", "profile", "propagate", "quiet", "reboot",
       "resv-ports", "sockets-per-node", "spread-job", "test-only", "thread-spec",
-      "threads-per-core", "tmp", "tres-per-task", "uid", "use-min-nodes", "verbose", "wait",
+      "threads-per-core", "tmp", "tres-per-task", "uid", "usage", "use-min-nodes", "verbose", "version", "wait",
       "wckey", "wrap");
 
   private static final Map<Character, SbatchOption> BY_SHORT = new HashMap<>();

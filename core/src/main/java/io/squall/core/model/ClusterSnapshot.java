@@ -25,10 +25,6 @@ public record ClusterSnapshot(List<Node> nodes, List<Partition> partitions, Map<
     return new ClusterSnapshot(nodes, partitions, qos, accounts, users, newJobs, usage);
   }
 
-  public ClusterSnapshot withNodes(List<Node> newNodes) {
-    return new ClusterSnapshot(newNodes, partitions, qos, accounts, users, jobs, usage);
-  }
-
   public ClusterSnapshot withUsage(UsageLedger newUsage) {
     return new ClusterSnapshot(nodes, partitions, qos, accounts, users, jobs, newUsage);
   }

@@ -20,12 +20,4 @@ public enum NodeState {
       case CLOUD, POWERING_UP, DRAINING, DOWN, POWERING_DOWN -> false;
     };
   }
-
-  /** Whether the node is (or is about to be) up: work can wait for it without new capacity. */
-  public boolean isUp() {
-    return switch (this) {
-      case POWERING_UP, IDLE, MIXED, ALLOCATED -> true;
-      case CLOUD, DRAINING, DOWN, POWERING_DOWN -> false;
-    };
-  }
 }

@@ -58,6 +58,19 @@ public sealed interface Constraint {
     }
   }
 
+  /** The features an alternative asks every node for (ORs aside), e.g. to describe capacity to launch. */
+  default List<String> requiredFeatures() {
+    List<String> out = new ArrayList<>();
+    if (this instanceof Feature f) {
+      out.add(f.name());
+    } else if (this instanceof And a) {
+      a.terms().forEach(t -> out.addAll(t.requiredFeatures()));
+    } else if (this instanceof Matching m) {
+      out.addAll(m.inner().requiredFeatures());
+    }
+    return out;
+  }
+
   /**
    * The alternatives among which one must hold for every node: for a matching OR
    * {@code [a|b]&c} these are {@code a&c} and {@code b&c}; otherwise just this constraint.

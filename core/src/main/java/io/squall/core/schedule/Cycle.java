@@ -155,7 +155,7 @@ final class Cycle {
    * A pending job that nothing but resources and priority holds back. Ordered as Slurm orders its
    * queue: higher PriorityTier first, then higher priority, then job id.
    */
-  private record Candidate(Job job, List<Partition> partitions, long priority, int tier)
+  private record Candidate(Job job, List<Partition> partitions, List<GangShape> shapes, long priority, int tier)
       implements Comparable<Candidate> {
     @Override
     public int compareTo(Candidate o) {
@@ -183,11 +183,14 @@ final class Cycle {
         continue;
       }
       List<Partition> usable = new ArrayList<>();
+      List<GangShape> shapes = new ArrayList<>();
       PendingReason limit = null;
       for (Partition p : partitionsOf(job)) {
-        PendingReason r = partitionLimit(job, p);
+        GangShape shape = GangShape.of(job.request(), p, largestGpus.get(p.name()));
+        PendingReason r = partitionLimit(job, p, shape);
         if (r == null) {
           usable.add(p);
+          shapes.add(shape);
         } else if (limit == null) {
           limit = r;
         }
@@ -199,9 +202,8 @@ final class Cycle {
       Partition first = usable.get(0);
       Instant begin = job.request().timing().begin();
       Instant eligible = begin != null && begin.isAfter(job.submitTime()) ? begin : job.submitTime();
-      int nodes = GangShape.of(job.request(), first, largestGpus.get(first.name())).nodes();
-      long prio = priority.priority(job, eligible, nodes, first, snapshot.qos().get(job.qos()), now);
-      out.add(new Candidate(job, usable, prio, first.priorityTier()));
+      long prio = priority.priority(job, eligible, shapes.get(0).nodes(), first, snapshot.qos().get(job.qos()), now);
+      out.add(new Candidate(job, usable, shapes, prio, first.priorityTier()));
     }
     java.util.Collections.sort(out);
     return out;
@@ -257,14 +259,13 @@ final class Cycle {
     return null;
   }
 
-  private PendingReason partitionLimit(Job job, Partition p) {
+  private PendingReason partitionLimit(Job job, Partition p, GangShape s) {
     if (!p.allowAccounts().isEmpty() && !p.allowAccounts().contains(job.account())) {
       return PendingReason.INVALID_ACCOUNT;
     }
     if (!p.allowQos().isEmpty() && !p.allowQos().contains(job.qos())) {
       return PendingReason.INVALID_QOS;
     }
-    GangShape s = GangShape.of(job.request(), p, largestGpus.get(p.name()));
     if (p.maxTimeMinutes() != null
         && (s.timeLimitMinutes() == TimeLimit.UNLIMITED || s.timeLimitMinutes() > p.maxTimeMinutes())) {
       return PendingReason.PARTITION_TIME_LIMIT;
@@ -332,8 +333,9 @@ final class Cycle {
   /** Starts the job now in its first partition that has room; otherwise says why not. */
   private PendingReason tryStart(Candidate c, JobKey key) {
     PendingReason reason = null;
-    for (Partition p : c.partitions()) {
-      GangShape shape = GangShape.of(c.job().request(), p, largestGpus.get(p.name()));
+    for (int k = 0; k < c.partitions().size(); k++) {
+      Partition p = c.partitions().get(k);
+      GangShape shape = c.shapes().get(k);
       PendingReason qosLimit = qosLimit(c.job(), shape);
       if (qosLimit != null) {
         reason = reason == null ? qosLimit : reason;
@@ -464,13 +466,14 @@ final class Cycle {
    */
   private Instant reserveOrDemand(Candidate c) {
     Partition p = c.partitions().get(0);
-    GangShape shape = GangShape.of(c.job().request(), p, largestGpus.get(p.name()));
+    GangShape shape = c.shapes().get(0);
     List<GangPlacer.Request> requests = requests(c.job(), p, shape);
     if (!fitsExistingNodes(p, c.job(), shape, requests)) {
       Constraint alt = c.job().request().placement().constraint() == null ? null
           : c.job().request().placement().constraint().alternatives().get(0);
       actions.add(new Action.CapacityDemand(c.job().key(), p.name(), shape.nodes(), shape.gpusPerNode(),
-          shape.gpuType(), shape.cpusPerNode(), shape.memoryMb(), features(alt), true));
+          shape.gpuType(), shape.cpusPerNode(), shape.memoryMb(), alt == null ? List.of() : alt.requiredFeatures(),
+          true));
       return null;
     }
     if (reservationsMade >= config.reservationDepth()) {
@@ -509,22 +512,6 @@ final class Cycle {
     return false;
   }
 
-  private static List<String> features(Constraint alt) {
-    List<String> out = new ArrayList<>();
-    collect(alt, out);
-    return out;
-  }
-
-  private static void collect(Constraint c, List<String> out) {
-    if (c instanceof Constraint.Feature f) {
-      out.add(f.name());
-    } else if (c instanceof Constraint.And a) {
-      a.terms().forEach(t -> collect(t, out));
-    } else if (c instanceof Constraint.Matching m) {
-      collect(m.inner(), out);
-    }
-  }
-
   // ---------------------------------------------------------------- preemption
 
   private void preempt(List<Candidate> candidates) {
@@ -539,7 +526,7 @@ final class Cycle {
       }
       tried++;
       Partition p = c.partitions().get(0);
-      GangShape shape = GangShape.of(c.job().request(), p, largestGpus.get(p.name()));
+      GangShape shape = c.shapes().get(0);
       if (qosLimit(c.job(), shape) != null) {
         continue;
       }

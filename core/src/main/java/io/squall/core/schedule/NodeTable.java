@@ -59,21 +59,16 @@ final class NodeTable {
     return Long.bitCount(freeMask[i]);
   }
 
-  boolean isIdle(int i) {
-    Node n = nodes.get(i);
-    return freeGpus(i) == n.gpus() && freeCpus[i] == n.cpus() && freeMemory[i] == n.memoryMb();
-  }
-
   /** What a shape takes of this node: the whole node when exclusive or {@code --mem=0}. */
-  private int needGpus(int i, GangShape s) {
+  int needGpus(int i, GangShape s) {
     return s.exclusive() ? nodes.get(i).gpus() : s.gpusPerNode();
   }
 
-  private int needCpus(int i, GangShape s) {
+  int needCpus(int i, GangShape s) {
     return s.exclusive() ? nodes.get(i).cpus() : s.cpusPerNode();
   }
 
-  private long needMemory(int i, GangShape s) {
+  long needMemory(int i, GangShape s) {
     return s.exclusive() || s.memoryMb() == GangShape.WHOLE_NODE ? nodes.get(i).memoryMb() : s.memoryMb();
   }
 

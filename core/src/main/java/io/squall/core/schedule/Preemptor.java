@@ -6,6 +6,7 @@ import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.squall.core.model.PreemptMode;
 import io.squall.core.model.Qos;
+import io.squall.core.sbatch.Exclusive;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,12 +74,12 @@ final class Preemptor {
       List<Victim> chosen = new ArrayList<>();
       double cost = 0;
       for (Victim v : candidates) {
-        if (fits(node, shape, gpus, cpus, mem)) {
+        if (fits(i, shape, gpus, cpus, mem)) {
           break;
         }
         for (GpuGrant grant : v.job().allocation()) {
           if (grant.node().equals(node.name())) {
-            boolean exclusive = v.job().request().resources().exclusive() != io.squall.core.sbatch.Exclusive.NO;
+            boolean exclusive = v.job().request().resources().exclusive() != Exclusive.NO;
             gpus += exclusive ? node.gpus() : grant.gpuIndices().size();
             cpus += exclusive ? node.cpus() : grant.cpus();
             mem += exclusive ? node.memoryMb() : grant.memoryMb();
@@ -87,7 +88,7 @@ final class Preemptor {
         chosen.add(v);
         cost += lostWork(v.job());
       }
-      if (!chosen.isEmpty() && fits(node, shape, Math.min(gpus, node.gpus()), Math.min(cpus, node.cpus()),
+      if (!chosen.isEmpty() && fits(i, shape, Math.min(gpus, node.gpus()), Math.min(cpus, node.cpus()),
           Math.min(mem, node.memoryMb()))) {
         byGroup.get(groupOf[i]).add(new NodeCost(i, cost, chosen));
       }
@@ -121,11 +122,8 @@ final class Preemptor {
     return List.copyOf(victims);
   }
 
-  private static boolean fits(Node node, GangShape s, int gpus, int cpus, long mem) {
-    boolean whole = s.exclusive();
-    long needMem = whole || s.memoryMb() == GangShape.WHOLE_NODE ? node.memoryMb() : s.memoryMb();
-    return gpus >= (whole ? node.gpus() : s.gpusPerNode()) && cpus >= (whole ? node.cpus() : s.cpusPerNode())
-        && mem >= needMem;
+  private boolean fits(int i, GangShape s, int gpus, int cpus, long mem) {
+    return gpus >= table.needGpus(i, s) && cpus >= table.needCpus(i, s) && mem >= table.needMemory(i, s);
   }
 
   /** Whether the running job may be preempted for a job of this partition and QOS, and how. */

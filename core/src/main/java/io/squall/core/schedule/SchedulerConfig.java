@@ -17,10 +17,6 @@ public record SchedulerConfig(PriorityWeights weights, int reservationDepth, int
     return new SchedulerConfig(PriorityWeights.defaults(), 100, 16, Duration.ofMinutes(5));
   }
 
-  public SchedulerConfig withWeights(PriorityWeights w) {
-    return new SchedulerConfig(w, reservationDepth, preemptionDepth, maxSwitchWait);
-  }
-
   public SchedulerConfig withReservationDepth(int depth) {
     return new SchedulerConfig(weights, depth, preemptionDepth, maxSwitchWait);
   }

@@ -2,6 +2,7 @@ package io.squall.core.topology;
 
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
+import io.squall.core.model.Node;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +22,19 @@ public record TopologyConf(Map<String, String> groupOfNode, Map<String, String> 
     groupOfNode = Map.copyOf(groupOfNode);
     parentOfSwitch = Map.copyOf(parentOfSwitch);
     blockSizes = List.copyOf(blockSizes);
+  }
+
+  /**
+   * The nodes with their placement group taken from this topology (leaf switch or block); nodes
+   * the file does not name keep the group they had.
+   */
+  public List<Node> assignGroups(List<Node> nodes) {
+    List<Node> out = new ArrayList<>(nodes.size());
+    for (Node n : nodes) {
+      String group = groupOfNode.getOrDefault(n.name(), n.placementGroup());
+      out.add(new Node(n.name(), n.gpus(), n.gpuType(), n.cpus(), n.memoryMb(), n.features(), group, n.state()));
+    }
+    return out;
   }
 
   /** @throws IllegalArgumentException with {@code line N: ...} for a line that cannot be read */

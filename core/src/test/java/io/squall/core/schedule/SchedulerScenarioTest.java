@@ -157,6 +157,17 @@ class SchedulerScenarioTest {
   }
 
   @Test
+  void partitionsRefuseAccountsAndQosTheyDoNotAllow() {
+    List<Node> nodes = nodes("gpu", 1, 1);
+    Partition onlyResearch = Partition.of("gpu", names(nodes)).asDefault().withAllowed(Set.of("research"), Set.of());
+    Partition onlyHigh = Partition.of("gpu", names(nodes)).asDefault().withAllowed(Set.of(), Set.of("high"));
+    assertThat(waitOf(scheduler.cycle(snapshot(nodes, List.of(onlyResearch), List.of(job(1, ""))), T0), 1).reason())
+        .isEqualTo(PendingReason.INVALID_ACCOUNT);
+    assertThat(waitOf(scheduler.cycle(snapshot(nodes, List.of(onlyHigh), List.of(job(1, ""))), T0), 1).reason())
+        .isEqualTo(PendingReason.INVALID_QOS);
+  }
+
+  @Test
   void runningJobPastItsLimitTimesOut() {
     Job late = running(1, "-t 10 --gres=gpu:1", T0.minus(Duration.ofMinutes(11)),
         List.of(new GpuGrant("gpu001", List.of(0), 1, 0)));

@@ -20,6 +20,14 @@ class TopologyConfTest {
   }
 
   @Test
+  void nodesTakeTheirPlacementGroupFromTheTopology() {
+    TopologyConf t = TopologyConf.parse("SwitchName=leaf1 Nodes=gpu[001-002]\n");
+    var nodes = io.squall.core.schedule.FixturesAccess.nodes(3);
+    assertThat(t.assignGroups(nodes)).extracting(io.squall.core.model.Node::placementGroup)
+        .containsExactly("leaf1", "leaf1", nodes.get(2).placementGroup());
+  }
+
+  @Test
   void blocksBecomePlacementGroups() {
     TopologyConf t = TopologyConf.parse("BlockName=b1 Nodes=n[01-16]\nBlockName=b2 Nodes=n[17-32]\nBlockSizes=16,32\n");
     assertThat(t.groupOfNode()).containsEntry("n16", "b1").containsEntry("n17", "b2");

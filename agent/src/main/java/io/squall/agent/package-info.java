@@ -1,0 +1,2 @@
+/** The node agent. */
+package io.squall.agent;

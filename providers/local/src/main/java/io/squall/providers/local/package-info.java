@@ -1,0 +1,2 @@
+/** The local provider: nodes as agent processes on this host. */
+package io.squall.providers.local;

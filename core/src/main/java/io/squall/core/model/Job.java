@@ -53,6 +53,12 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
         startTime, at, null, code, restartCount);
   }
 
+  /** The job with its request changed after submission (held or released). */
+  public Job withRequest(JobRequest newRequest) {
+    return new Job(key, newRequest, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
+        startTime, endTime, preemptedAt, exitCode, restartCount);
+  }
+
   public Job withPendingTasks(List<Integer> remaining) {
     return new Job(key, request, user, account, qos, submitTime, state, partition, remaining, allocation, startTime,
         endTime, preemptedAt, exitCode, restartCount);

@@ -51,6 +51,11 @@ public record SignalSpec(String name, int number, int seconds, boolean batchOnly
     return new SignalSpec(name, number, seconds, batchOnly, reservation);
   }
 
+  /** The name of a signal ({@code USR1} for 10), or its number as text when it has none here. */
+  public static String signalName(int number) {
+    return number > 0 && number < NAMES.size() ? NAMES.get(number) : Integer.toString(number);
+  }
+
   /** Resolves {@code USR1}, {@code SIGUSR1} or {@code 10}. */
   public static int signalNumber(String text) {
     String s = text.strip().toUpperCase(java.util.Locale.ROOT);

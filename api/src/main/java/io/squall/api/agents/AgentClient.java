@@ -1,0 +1,79 @@
+package io.squall.api.agents;
+
+import io.micronaut.json.JsonMapper;
+import io.squall.api.config.SquallConfig;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The controller's calls to node agents (docs/agent-protocol.md). Blocking; callers run it off
+ * the writer thread, as batch side effects.
+ */
+@Singleton
+public final class AgentClient {
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+  private final JsonMapper json;
+  private final String token;
+
+  public AgentClient(JsonMapper json, SquallConfig config) {
+    this.json = json;
+    this.token = config.getAgentToken();
+  }
+
+  /** Sends a job to one node of its allocation. @throws AgentUnreachable when the agent does not take it */
+  public void launch(String address, Map<String, Object> launch) {
+    send(address, "POST", "/jobs", launch);
+  }
+
+  /** Signals every process of the job on the node; SIGKILL follows after {@code killWaitSeconds} when > 0. */
+  public void signal(String address, String job, String signal, long killWaitSeconds) {
+    send(address, "POST", "/jobs/" + job + "/signal", Map.of("signal", signal, "kill_wait_seconds", killWaitSeconds));
+  }
+
+  /** The job is over: the agent kills what is left of it and forgets it. */
+  public void forget(String address, String job) {
+    send(address, "DELETE", "/jobs/" + job, null);
+  }
+
+  private void send(String address, String method, String path, Object body) {
+    if (address == null) {
+      throw new AgentUnreachable("the node has no registered agent");
+    }
+    try {
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(address + path)).timeout(TIMEOUT)
+          .header("Authorization", "Bearer " + token);
+      if (body == null) {
+        b.method(method, HttpRequest.BodyPublishers.noBody());
+      } else {
+        b.header("Content-Type", "application/json")
+            .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));
+      }
+      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() / 100 != 2) {
+        throw new AgentUnreachable("agent at " + address + " answered " + r.statusCode() + ": " + r.body());
+      }
+    } catch (IOException e) {
+      throw new AgentUnreachable("agent at " + address + " unreachable: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AgentUnreachable("interrupted");
+    }
+  }
+
+  /** An agent did not take a call. */
+  public static final class AgentUnreachable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public AgentUnreachable(String message) {
+      super(message);
+    }
+  }
+
+}

@@ -1,0 +1,162 @@
+package io.squall.api.agents;
+
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.config.SquallConfig;
+import io.squall.api.jobs.JobLifecycle;
+import io.squall.api.state.ApiException;
+import io.squall.api.state.Batch;
+import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.Node;
+import io.squall.core.model.NodeState;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What node agents tell the controller (registration, heartbeats, exits, failed launches) and
+ * what their silence means (a node past its heartbeat timeout goes DOWN and its jobs are requeued
+ * or fail with NODE_FAIL).
+ */
+@Singleton
+public final class AgentReports {
+  private final StateWriter writer;
+  private final JobLifecycle lifecycle;
+  private final ClusterLayout layout;
+  private final SquallConfig config;
+
+  public AgentReports(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config) {
+    this.writer = writer;
+    this.lifecycle = lifecycle;
+    this.layout = layout;
+    this.config = config;
+  }
+
+  /** What an agent says about its node when it registers. */
+  public record Registration(String name, String address, int gpus, String gpuType, int cpus, long memoryMb,
+      List<String> features, String placementGroup, List<String> running) {}
+
+  /** A batch script's exit as an agent reports it. */
+  public record Exit(String job, int exitCode, Integer signal) {}
+
+  public CompletableFuture<Void> register(Registration r) {
+    return writer.write(b -> {
+      Node configured = layout.node(r.name());
+      if (configured == null) {
+        throw ApiException.notFound("node " + r.name() + " is not configured in any partition");
+      }
+      NodeStatus known = b.node(r.name());
+      String group = r.placementGroup() == null || r.placementGroup().isBlank() ? configured.placementGroup()
+          : r.placementGroup();
+      Node reported = new Node(r.name(), r.gpus(), r.gpuType() == null ? configured.gpuType() : r.gpuType(),
+          r.cpus() > 0 ? r.cpus() : configured.cpus(), r.memoryMb() > 0 ? r.memoryMb() : configured.memoryMb(),
+          r.features() == null || r.features().isEmpty() ? configured.features() : Set.copyOf(r.features()), group,
+          known.state() == NodeState.DOWN || known.state() == NodeState.CLOUD ? NodeState.IDLE : known.state());
+      b.update(new NodeStatus(reported, null, r.address(), b.now(), known.version()), true);
+      // An agent that registers again has lost whatever it ran before: those jobs are gone.
+      for (StoredJob j : runningOn(b, r.name())) {
+        if (!r.running().contains(j.key().toString()) && batchNode(j).equals(r.name())) {
+          lifecycle.nodeFailed(b, j, "node " + r.name() + " restarted and lost the job");
+        }
+      }
+      return null;
+    });
+  }
+
+  /** @throws ApiException 404 when the node is unknown or DOWN: the agent registers again */
+  public CompletableFuture<Void> heartbeat(String name) {
+    return writer.write(b -> {
+      NodeStatus n = b.node(name);
+      if (n == null || n.address() == null || n.state() == NodeState.DOWN) {
+        throw ApiException.notFound("node " + name + " is not registered");
+      }
+      b.update(n.heardAt(b.now()), false);
+      return null;
+    });
+  }
+
+  public CompletableFuture<Void> exits(String node, List<Exit> exits) {
+    return writer.write(b -> {
+      for (Exit e : exits) {
+        JobKey key = parseKey(e.job());
+        StoredJob j = key == null ? null : b.job(key);
+        // Late or repeated reports (the job was requeued, or the report was resent) change nothing.
+        if (j != null && j.job().state().holdsResources() && batchNode(j).equals(node)) {
+          lifecycle.ended(b, j, e.exitCode(), e.signal());
+        }
+      }
+      return null;
+    });
+  }
+
+  /** A node did not take a job's launch: the node is suspect, the job goes back to the queue. */
+  public void launchFailed(JobKey key, String node, String why) {
+    writer.write(b -> {
+      StoredJob j = b.job(key);
+      NodeStatus n = b.node(node);
+      if (n != null && n.state() != NodeState.DOWN) {
+        b.update(n.withState(NodeState.DOWN, "launch failed: " + why), true);
+      }
+      if (j != null && j.job().state().holdsResources()) {
+        lifecycle.nodeFailed(b, j, "launch on " + node + " failed: " + why);
+      }
+      return null;
+    });
+  }
+
+  /** Marks nodes whose agents are silent beyond the timeout DOWN; their jobs are requeued or fail. */
+  public CompletableFuture<Void> checkTimeouts() {
+    return writer.write(b -> {
+      Instant deadline = b.now().minus(config.getNodeTimeout());
+      for (NodeStatus n : List.copyOf(writer.state().nodes())) {
+        if (n.address() == null || n.state() == NodeState.DOWN || n.lastHeartbeat().isAfter(deadline)) {
+          continue;
+        }
+        String why = "Not responding (no heartbeat for " + config.getNodeTimeout().toSeconds() + " s)";
+        b.update(n.withState(NodeState.DOWN, why), true);
+        for (StoredJob j : runningOn(b, n.name())) {
+          lifecycle.nodeFailed(b, j, "node " + n.name() + " failed: " + why);
+        }
+      }
+      return null;
+    });
+  }
+
+  private List<StoredJob> runningOn(Batch b, String node) {
+    List<StoredJob> jobs = new ArrayList<>();
+    for (StoredJob committed : writer.state().jobs()) {
+      StoredJob j = b.job(committed.key());
+      if (j != null && j.job().state().holdsResources()) {
+        for (GpuGrant g : j.job().allocation()) {
+          if (g.node().equals(node)) {
+            jobs.add(j);
+            break;
+          }
+        }
+      }
+    }
+    return jobs;
+  }
+
+  private static String batchNode(StoredJob j) {
+    return j.job().allocation().isEmpty() ? "" : j.job().allocation().get(0).node();
+  }
+
+  /** {@code 42} or {@code 42_3}; null for anything else. */
+  public static JobKey parseKey(String text) {
+    try {
+      int u = text.indexOf('_');
+      return u < 0 ? JobKey.of(Long.parseLong(text)) : JobKey.task(Long.parseLong(text.substring(0, u)),
+          Integer.parseInt(text.substring(u + 1)));
+    } catch (NumberFormatException | NullPointerException e) {
+      return null;
+    }
+  }
+
+}

@@ -1,0 +1,63 @@
+package io.squall.api.auth;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.squall.api.config.SquallConfig;
+import io.squall.api.config.UserConfig;
+import java.security.MessageDigest;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every {@code /v1} call carries {@code Authorization: Bearer TOKEN}. User tokens come from
+ * {@code squall.users}; {@code /v1/agent/*} takes only the agent token, and the agent token is
+ * good for nothing else.
+ */
+@ServerFilter("/v1/**")
+public final class TokenFilter {
+  private final Map<String, Caller> users = new HashMap<>();
+  private final byte[] agentToken;
+
+  public TokenFilter(List<UserConfig> userConfigs, SquallConfig config) {
+    for (UserConfig u : userConfigs) {
+      users.put(u.getToken(), new Caller(u.getName(), u.getAccount(), u.isOperator(), false));
+    }
+    agentToken = config.getAgentToken().getBytes(StandardCharsets.UTF_8);
+  }
+
+  @RequestFilter
+  @Nullable
+  public HttpResponse<?> authenticate(HttpRequest<?> request) {
+    Optional<String> header = request.getHeaders().getAuthorization();
+    if (header.isEmpty() || !header.get().startsWith("Bearer ")) {
+      return refuse("missing API token: send 'Authorization: Bearer TOKEN' (SQUALL_TOKEN for the CLI)");
+    }
+    String token = header.get().substring("Bearer ".length()).trim();
+    boolean agentPath = request.getPath().startsWith("/v1/agent/");
+    boolean isAgent = MessageDigest.isEqual(agentToken, token.getBytes(StandardCharsets.UTF_8));
+    if (agentPath) {
+      if (!isAgent) {
+        return refuse("the node agent calls need the agent token");
+      }
+      request.setAttribute(Caller.ATTRIBUTE, Caller.agentCaller());
+      return null;
+    }
+    Caller caller = users.get(token);
+    if (caller == null) {
+      return refuse("unknown API token");
+    }
+    request.setAttribute(Caller.ATTRIBUTE, caller);
+    return null;
+  }
+
+  private static HttpResponse<?> refuse(String message) {
+    return HttpResponse.status(HttpStatus.UNAUTHORIZED).body(Map.of("error", message));
+  }
+}

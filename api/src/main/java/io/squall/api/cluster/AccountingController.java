@@ -1,0 +1,117 @@
+package io.squall.api.cluster;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.RequestAttribute;
+import io.squall.api.agents.BatchEnvironment;
+import io.squall.api.auth.Caller;
+import io.squall.api.config.SquallConfig;
+import io.squall.api.state.ApiException;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.core.hostlist.Hostlist;
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.Job;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code GET /v1/accounting}: jobs that ran in a time window, with elapsed time and GPU-hours, like sacct. */
+@Controller("/v1/accounting")
+@Tag(name = "accounting")
+public final class AccountingController {
+  private final StateWriter writer;
+  private final InstantSource clock;
+  private final SquallConfig config;
+
+  public AccountingController(StateWriter writer, InstantSource clock, SquallConfig config) {
+    this.writer = writer;
+    this.clock = clock;
+    this.config = config;
+  }
+
+  @Operation(summary = "Running and finished jobs overlapping [start, end]; default: since midnight today")
+  @Get
+  public Map<String, Object> accounting(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @Nullable @QueryValue String user, @Nullable @QueryValue String account, @Nullable @QueryValue String job,
+      @Nullable @QueryValue String start, @Nullable @QueryValue String end, @Nullable @QueryValue String state) {
+    Instant now = clock.instant();
+    Instant from = start == null ? LocalDate.now(clock.withZone(config.zoneId())).atStartOfDay(config.zoneId()).toInstant()
+        : instant("start", start);
+    Instant to = end == null ? now : instant("end", end);
+    Set<String> states = state == null ? Set.of() : Set.of(state.toUpperCase(Locale.ROOT).split(","));
+    Long jobId = job == null ? null : parseId(job);
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (StoredJob s : writer.state().jobs()) {
+      Job j = s.job();
+      if (j.startTime() == null || !caller.mayControl(j.user())
+          || user != null && !Set.of(user.split(",")).contains(j.user())
+          || account != null && !j.account().equals(account)
+          || jobId != null && j.key().id() != jobId
+          || !states.isEmpty() && !states.contains(j.state().name())
+          || j.startTime().isAfter(to)
+          || j.endTime() != null && j.endTime().isBefore(from)) {
+        continue;
+      }
+      out.add(row(s, now));
+    }
+    return Map.of("jobs", out);
+  }
+
+  private static Map<String, Object> row(StoredJob s, Instant now) {
+    Job j = s.job();
+    Instant endOrNow = j.endTime() != null ? j.endTime() : now;
+    long elapsed = Math.max(0, Duration.between(j.startTime(), endOrNow).toSeconds());
+    List<String> nodes = new ArrayList<>();
+    for (GpuGrant g : s.ranOn()) {
+      nodes.add(g.node());
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("job_id", j.key().toString());
+    m.put("name", BatchEnvironment.jobName(s));
+    m.put("user", j.user());
+    m.put("account", j.account());
+    m.put("partition", j.partition());
+    m.put("state", j.state().name());
+    m.put("exit_code", j.exitCode());
+    m.put("exit_signal", s.exitSignal());
+    m.put("submit_time", j.submitTime().toString());
+    m.put("start_time", j.startTime().toString());
+    m.put("end_time", j.endTime() == null ? null : j.endTime().toString());
+    m.put("elapsed_seconds", elapsed);
+    m.put("num_nodes", nodes.size());
+    m.put("num_gpus", s.gpusRanOn());
+    m.put("gpu_hours", Math.round(s.gpusRanOn() * elapsed / 3600.0 * 1000) / 1000.0);
+    m.put("nodes", nodes.isEmpty() ? null : Hostlist.compress(nodes));
+    m.put("restart_count", j.restartCount());
+    return m;
+  }
+
+  private static Instant instant(String name, String text) {
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw ApiException.badRequest(name + "=" + text + ": expected an ISO-8601 instant such as 2026-11-21T09:00:00Z");
+    }
+  }
+
+  private static long parseId(String job) {
+    try {
+      return Long.parseLong(job.contains("_") ? job.substring(0, job.indexOf('_')) : job);
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("job=" + job + ": Invalid job id specified");
+    }
+  }
+}

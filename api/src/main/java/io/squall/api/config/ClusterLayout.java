@@ -1,0 +1,126 @@
+package io.squall.api.config;
+
+import io.micronaut.context.annotation.Context;
+import io.squall.core.hostlist.Hostlist;
+import io.squall.core.hostlist.HostlistException;
+import io.squall.core.model.Account;
+import io.squall.core.model.Node;
+import io.squall.core.model.NodeState;
+import io.squall.core.model.Partition;
+import io.squall.core.model.PreemptMode;
+import io.squall.core.model.Qos;
+import io.squall.core.model.UserAssociation;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The cluster as configured: partitions, their nodes (from the node templates), accounts, users
+ * and QOS, in the core's types. Checked once at start-up so a bad configuration stops the
+ * controller with a message that names the setting.
+ */
+@Context
+public final class ClusterLayout {
+  private final List<Partition> partitions = new ArrayList<>();
+  private final Map<String, Node> nodes = new LinkedHashMap<>();
+  private final Map<String, List<String>> partitionsOfNode = new LinkedHashMap<>();
+  private final List<Account> accounts = new ArrayList<>();
+  private final List<UserAssociation> users = new ArrayList<>();
+  private final Map<String, Qos> qos;
+
+  public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
+      List<UserConfig> userConfigs, SquallConfig config) {
+    List<PartitionConfig> sorted = new ArrayList<>(partitionConfigs);
+    sorted.sort(Comparator.comparing(PartitionConfig::getName));
+    if (sorted.isEmpty()) {
+      throw new IllegalStateException("squall.partitions: configure at least one partition");
+    }
+    boolean anyDefault = sorted.stream().anyMatch(PartitionConfig::isDefault);
+    for (PartitionConfig p : sorted) {
+      List<String> names = nodeNames(p);
+      addNodes(p, names);
+      Partition partition = Partition.of(p.getName(), names)
+          .withLimits(p.getMaxTimeMinutes(), p.getDefaultTimeMinutes(), p.getMaxNodes())
+          .withPriority(p.getPriorityJobFactor(), p.getPriorityTier(), PreemptMode.REQUEUE, 0);
+      partitions.add(p.isDefault() || (!anyDefault && p == sorted.get(0)) ? partition.asDefault() : partition);
+    }
+    Set<String> accountNames = new TreeSet<>();
+    for (AccountConfig a : accountConfigs) {
+      accounts.add(new Account(a.getName(), a.getParent(), a.getShares()));
+      accountNames.add(a.getName());
+    }
+    for (UserConfig u : userConfigs) {
+      if (u.getToken() == null || u.getToken().isBlank() || u.getAccount() == null) {
+        throw new IllegalStateException("squall.users." + u.getName() + ": needs a token and an account");
+      }
+      if (!accountNames.contains(u.getAccount())) {
+        throw new IllegalStateException("squall.users." + u.getName() + ".account: no account '"
+            + u.getAccount() + "' under squall.accounts");
+      }
+      users.add(new UserAssociation(u.getName(), u.getAccount(), u.getShares()));
+    }
+    accounts.sort(Comparator.comparing(Account::name));
+    users.sort(Comparator.comparing(UserAssociation::user));
+    Qos normal = Qos.normal();
+    qos = Map.of(config.getDefaultQos(), new Qos(config.getDefaultQos(), normal.priority(), normal.preempt(),
+        normal.preemptMode(), null, null));
+  }
+
+  private static List<String> nodeNames(PartitionConfig p) {
+    if (p.getNodes() == null || p.getNodes().isBlank()) {
+      throw new IllegalStateException("squall.partitions." + p.getName() + ".nodes: give the nodes as a hostlist, e.g. node-[1-4]");
+    }
+    try {
+      return Hostlist.expand(p.getNodes());
+    } catch (HostlistException e) {
+      throw new IllegalStateException("squall.partitions." + p.getName() + ".nodes: " + e.getMessage(), e);
+    }
+  }
+
+  private void addNodes(PartitionConfig p, List<String> names) {
+    int groups = Math.max(1, Math.min(p.getPlacementGroups(), names.size()));
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
+      partitionsOfNode.computeIfAbsent(name, k -> new ArrayList<>()).add(p.getName());
+      if (nodes.containsKey(name)) {
+        continue; // a node may serve several partitions; its first template wins
+      }
+      String group = groups == 1 ? p.getName() : p.getName() + "-pg" + (i * groups / names.size() + 1);
+      nodes.put(name, new Node(name, p.getGpus(), p.getGpuType(), p.getCpus(), p.getMemoryMb(),
+          Set.copyOf(p.getFeatures()), group, NodeState.DOWN));
+    }
+  }
+
+  public List<Partition> partitions() {
+    return List.copyOf(partitions);
+  }
+
+  /** Every configured node (state DOWN: a node is up only once its agent registers). */
+  public List<Node> nodes() {
+    return List.copyOf(nodes.values());
+  }
+
+  public Node node(String name) {
+    return nodes.get(name);
+  }
+
+  public List<String> partitionsOf(String node) {
+    return partitionsOfNode.getOrDefault(node, List.of());
+  }
+
+  public List<Account> accounts() {
+    return List.copyOf(accounts);
+  }
+
+  public List<UserAssociation> users() {
+    return List.copyOf(users);
+  }
+
+  public Map<String, Qos> qos() {
+    return qos;
+  }
+}

@@ -1,0 +1,141 @@
+package io.squall.api.config;
+
+import io.micronaut.context.annotation.EachProperty;
+import io.micronaut.context.annotation.Parameter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One partition and the template of its nodes ({@code squall.partitions.NAME.*}). Its nodes are
+ * the hostlist {@code nodes}, split in order into {@code placement-groups} equal groups.
+ */
+@EachProperty("squall.partitions")
+public class PartitionConfig {
+  private final String name;
+  private boolean isDefault;
+  private String nodes;
+  private int gpus = 8;
+  private String gpuType = "h100";
+  private int cpus = 32;
+  private long memoryMb = 262144;
+  private List<String> features = new ArrayList<>();
+  private int placementGroups = 1;
+  private Integer maxTimeMinutes;
+  private Integer defaultTimeMinutes;
+  private Integer maxNodes;
+  private int priorityTier = 1;
+  private int priorityJobFactor = 1;
+
+  public PartitionConfig(@Parameter String name) {
+    this.name = name;
+  }
+
+  public String getName() {
+    return name;
+  }
+
+  public boolean isDefault() {
+    return isDefault;
+  }
+
+  public void setDefault(boolean isDefault) {
+    this.isDefault = isDefault;
+  }
+
+  /** A Slurm hostlist: {@code node-[1-4]}. */
+  public String getNodes() {
+    return nodes;
+  }
+
+  public void setNodes(String nodes) {
+    this.nodes = nodes;
+  }
+
+  public int getGpus() {
+    return gpus;
+  }
+
+  public void setGpus(int gpus) {
+    this.gpus = gpus;
+  }
+
+  public String getGpuType() {
+    return gpuType;
+  }
+
+  public void setGpuType(String gpuType) {
+    this.gpuType = gpuType;
+  }
+
+  public int getCpus() {
+    return cpus;
+  }
+
+  public void setCpus(int cpus) {
+    this.cpus = cpus;
+  }
+
+  public long getMemoryMb() {
+    return memoryMb;
+  }
+
+  public void setMemoryMb(long memoryMb) {
+    this.memoryMb = memoryMb;
+  }
+
+  public List<String> getFeatures() {
+    return features;
+  }
+
+  public void setFeatures(List<String> features) {
+    this.features = features;
+  }
+
+  public int getPlacementGroups() {
+    return placementGroups;
+  }
+
+  public void setPlacementGroups(int placementGroups) {
+    this.placementGroups = placementGroups;
+  }
+
+  public Integer getMaxTimeMinutes() {
+    return maxTimeMinutes;
+  }
+
+  public void setMaxTimeMinutes(Integer maxTimeMinutes) {
+    this.maxTimeMinutes = maxTimeMinutes;
+  }
+
+  public Integer getDefaultTimeMinutes() {
+    return defaultTimeMinutes;
+  }
+
+  public void setDefaultTimeMinutes(Integer defaultTimeMinutes) {
+    this.defaultTimeMinutes = defaultTimeMinutes;
+  }
+
+  public Integer getMaxNodes() {
+    return maxNodes;
+  }
+
+  public void setMaxNodes(Integer maxNodes) {
+    this.maxNodes = maxNodes;
+  }
+
+  public int getPriorityTier() {
+    return priorityTier;
+  }
+
+  public void setPriorityTier(int priorityTier) {
+    this.priorityTier = priorityTier;
+  }
+
+  public int getPriorityJobFactor() {
+    return priorityJobFactor;
+  }
+
+  public void setPriorityJobFactor(int priorityJobFactor) {
+    this.priorityJobFactor = priorityJobFactor;
+  }
+}

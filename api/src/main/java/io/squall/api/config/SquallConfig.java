@@ -1,0 +1,112 @@
+package io.squall.api.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+
+/** The controller's settings ({@code squall.*} in application.yml, or SQUALL_* environment variables). */
+@ConfigurationProperties("squall")
+public class SquallConfig {
+  private String clusterName = "squall";
+  private Path dataDir = Path.of("squall-data");
+  private String zone = ZoneId.systemDefault().getId();
+  private Duration schedulerInterval = Duration.ofSeconds(1);
+  private Duration killWait = Duration.ofSeconds(30);
+  private String agentToken = "change-me-agent-token";
+  private Duration heartbeatInterval = Duration.ofSeconds(5);
+  private Duration nodeTimeout = Duration.ofSeconds(30);
+  private String provider = "local";
+  private String defaultQos = "normal";
+
+  public String getClusterName() {
+    return clusterName;
+  }
+
+  public void setClusterName(String clusterName) {
+    this.clusterName = clusterName;
+  }
+
+  /** Where the H2 database, gathered job output and local nodes' work directories live. */
+  public Path getDataDir() {
+    return dataDir;
+  }
+
+  public void setDataDir(Path dataDir) {
+    this.dataDir = dataDir;
+  }
+
+  /** The zone sbatch times (--begin=16:00) are read in. */
+  public ZoneId zoneId() {
+    return ZoneId.of(zone);
+  }
+
+  public String getZone() {
+    return zone;
+  }
+
+  public void setZone(String zone) {
+    this.zone = zone;
+  }
+
+  /** The longest a submitted job waits for a scheduling cycle; submissions also wake it. */
+  public Duration getSchedulerInterval() {
+    return schedulerInterval;
+  }
+
+  public void setSchedulerInterval(Duration schedulerInterval) {
+    this.schedulerInterval = schedulerInterval;
+  }
+
+  /** Slurm's KillWait: between SIGTERM and SIGKILL when a job is cancelled or times out. */
+  public Duration getKillWait() {
+    return killWait;
+  }
+
+  public void setKillWait(Duration killWait) {
+    this.killWait = killWait;
+  }
+
+  /** The bearer token node agents present; never give it to users. */
+  public String getAgentToken() {
+    return agentToken;
+  }
+
+  public void setAgentToken(String agentToken) {
+    this.agentToken = agentToken;
+  }
+
+  public Duration getHeartbeatInterval() {
+    return heartbeatInterval;
+  }
+
+  public void setHeartbeatInterval(Duration heartbeatInterval) {
+    this.heartbeatInterval = heartbeatInterval;
+  }
+
+  /** A node whose agent has been silent this long goes DOWN and its jobs are requeued or fail. */
+  public Duration getNodeTimeout() {
+    return nodeTimeout;
+  }
+
+  public void setNodeTimeout(Duration nodeTimeout) {
+    this.nodeTimeout = nodeTimeout;
+  }
+
+  /** {@code local} starts the partitions' nodes as agent processes here; {@code none} waits for agents started elsewhere. */
+  public String getProvider() {
+    return provider;
+  }
+
+  public void setProvider(String provider) {
+    this.provider = provider;
+  }
+
+  public String getDefaultQos() {
+    return defaultQos;
+  }
+
+  public void setDefaultQos(String defaultQos) {
+    this.defaultQos = defaultQos;
+  }
+}

@@ -1,0 +1,266 @@
+package io.squall.api.jobs;
+
+import io.micronaut.http.HttpStatus;
+import io.squall.api.auth.Caller;
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.config.SquallConfig;
+import io.squall.api.scheduling.SchedulerLoop;
+import io.squall.api.state.ApiException;
+import io.squall.api.state.Batch;
+import io.squall.api.state.Requests;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.api.state.Submission;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.model.Partition;
+import io.squall.core.sbatch.JobRequest;
+import io.squall.core.sbatch.SbatchException;
+import io.squall.core.sbatch.SbatchParser;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** What users do to jobs: submit, cancel, signal, hold, release, requeue. */
+@Singleton
+public final class JobCommands {
+  private final StateWriter writer;
+  private final JobLifecycle lifecycle;
+  private final ClusterLayout layout;
+  private final SquallConfig config;
+  private final InstantSource clock;
+  private final Provider<SchedulerLoop> scheduler;
+
+  public JobCommands(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
+      InstantSource clock, Provider<SchedulerLoop> scheduler) {
+    this.writer = writer;
+    this.lifecycle = lifecycle;
+    this.layout = layout;
+    this.config = config;
+    this.clock = clock;
+    this.scheduler = scheduler;
+  }
+
+  /** A parsed, checked submission: ready to queue (or to test with --test-only). */
+  public record Accepted(JobRequest request, List<String> warnings, String account) {}
+
+  /** Parses and checks a submission; runs on the caller's thread. @throws ApiException 400 with the parser's message */
+  public Accepted check(Caller caller, SubmitInput in) {
+    SbatchParser.Result parsed;
+    try {
+      parsed = new SbatchParser(config.zoneId()).parse(in.script(), in.scriptName(), in.options(), clock.instant());
+    } catch (SbatchException e) {
+      Map<String, Object> details = new LinkedHashMap<>();
+      details.put("where", e.where());
+      details.put("directive", e.directive());
+      details.put("reason", e.reason());
+      throw new ApiException(HttpStatus.BAD_REQUEST, e.getMessage(), details);
+    }
+    JobRequest r = parsed.request();
+    String account = r.control().account() != null ? r.control().account() : caller.account();
+    if (!caller.operator() && !account.equals(caller.account())) {
+      throw ApiException.badRequest("--account=" + account + ": Invalid account or account/partition combination"
+          + " specified (user " + caller.user() + " may use account " + caller.account() + ")");
+    }
+    if (layout.accounts().stream().noneMatch(a -> a.name().equals(account))) {
+      throw ApiException.badRequest("--account=" + account + ": no such account");
+    }
+    if (r.control().qos() != null && !layout.qos().containsKey(r.control().qos())) {
+      throw ApiException.badRequest("--qos=" + r.control().qos() + ": Invalid qos specification");
+    }
+    List<Partition> partitions = layout.partitions();
+    for (String p : r.placement().partitions()) {
+      if (partitions.stream().noneMatch(x -> x.name().equals(p))) {
+        throw ApiException.badRequest("--partition=" + p + ": invalid partition name specified");
+      }
+    }
+    return new Accepted(r, parsed.warnings(), account);
+  }
+
+  /** Queues a checked submission; completes with the job id once it is durable. */
+  public CompletableFuture<Long> submit(Caller caller, SubmitInput in, Accepted accepted) {
+    return writer.write(b -> {
+      long id = b.allocateJobId();
+      Submission s = new Submission(id, in.scriptName(), in.script(), in.options(), in.scriptArgs(), in.environment(),
+          in.submitDir(), b.now());
+      String qos = accepted.request().control().qos() != null ? accepted.request().control().qos() : config.getDefaultQos();
+      Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), qos, b.now());
+      b.submission(s);
+      b.insert(new StoredJob(job, s, accepted.request().control().hold() ? "JobHeldUser" : "None", null, null, null,
+          null, List.of(), null));
+      b.event(job.key(), JobState.PENDING, "submitted by " + caller.user());
+      b.afterCommit(() -> scheduler.get().wake());
+      return id;
+    });
+  }
+
+  /** scancel: ends pending jobs at once, stops running ones (SIGTERM, SIGKILL after KillWait). */
+  public CompletableFuture<List<StoredJob>> cancel(Caller caller, String id) {
+    return act(caller, id, new JobAction() {
+      @Override
+      public boolean allows(StoredJob j) {
+        return !j.job().state().isFinished() && j.ending() == null;
+      }
+
+      @Override
+      public void apply(Batch b, StoredJob j) {
+        lifecycle.stop(b, j, JobState.CANCELLED, "cancelled by " + caller.user());
+      }
+    }, "the job has already ended");
+  }
+
+  /** scancel -s SIG: signals a running job's processes and changes nothing else. */
+  public CompletableFuture<List<StoredJob>> signal(Caller caller, String id, String signal) {
+    return act(caller, id, new JobAction() {
+      @Override
+      public boolean allows(StoredJob j) {
+        return j.job().state().holdsResources();
+      }
+
+      @Override
+      public void apply(Batch b, StoredJob j) {
+        lifecycle.signal(b, j, signal, caller.user());
+      }
+    }, "the job is not running");
+  }
+
+  public CompletableFuture<List<StoredJob>> hold(Caller caller, String id) {
+    return act(caller, id, new JobAction() {
+      @Override
+      public boolean allows(StoredJob j) {
+        return j.job().state() == JobState.PENDING && !j.held();
+      }
+
+      @Override
+      public void apply(Batch b, StoredJob j) {
+        b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), true))).withReason("JobHeldUser", null));
+        b.event(j.key(), JobState.PENDING, "held by " + caller.user());
+      }
+    }, "only pending jobs that are not held can be held");
+  }
+
+  public CompletableFuture<List<StoredJob>> release(Caller caller, String id) {
+    return act(caller, id, new JobAction() {
+      @Override
+      public boolean allows(StoredJob j) {
+        return j.job().state() == JobState.PENDING && j.held();
+      }
+
+      @Override
+      public void apply(Batch b, StoredJob j) {
+        b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), false))).withReason("None", null));
+        b.event(j.key(), JobState.PENDING, "released by " + caller.user());
+        b.afterCommit(() -> scheduler.get().wake());
+      }
+    }, "the job is not held");
+  }
+
+  /** scontrol requeue: a running job is stopped and queued again; a finished one is queued again. */
+  public CompletableFuture<List<StoredJob>> requeue(Caller caller, String id) {
+    return act(caller, id, new JobAction() {
+      @Override
+      public boolean allows(StoredJob j) {
+        return j.job().state() != JobState.PENDING && j.ending() == null;
+      }
+
+      @Override
+      public void apply(Batch b, StoredJob j) {
+        if (j.job().state().isFinished()) {
+          b.update(j.withJob(j.job().requeued()).withReason("None", null));
+          b.event(j.key(), JobState.PENDING, "requeued by " + caller.user());
+        } else {
+          lifecycle.stop(b, j, JobState.REQUEUED, "requeued by " + caller.user());
+        }
+        b.afterCommit(() -> scheduler.get().wake());
+      }
+    }, "the job is pending or already being stopped");
+  }
+
+  private interface JobAction {
+    /** Whether the job's state allows the action. */
+    boolean allows(StoredJob job);
+
+    /** Stages the action on a job it allows. */
+    void apply(Batch b, StoredJob job);
+  }
+
+  /** Runs an action on the job (or every task of an array) the id names, if the caller may. */
+  private CompletableFuture<List<StoredJob>> act(Caller caller, String id, JobAction action, String refusal) {
+    JobKey key = parseJobId(id);
+    return writer.write(b -> {
+      List<StoredJob> targets = targets(b, key);
+      if (targets.isEmpty()) {
+        throw ApiException.notFound("Invalid job id specified: " + id);
+      }
+      for (StoredJob j : targets) {
+        if (!caller.mayControl(j.job().user())) {
+          throw new ApiException(HttpStatus.FORBIDDEN, "Access/permission denied: job " + j.key() + " belongs to "
+              + j.job().user());
+        }
+      }
+      List<StoredJob> allowed = targets.stream().filter(action::allows).toList();
+      if (allowed.isEmpty()) {
+        throw ApiException.conflict("job " + id + ": " + refusal);
+      }
+      List<StoredJob> after = new ArrayList<>();
+      for (StoredJob j : allowed) {
+        if (b.job(j.key()) == null) {
+          splitOff(b, j);
+        }
+        action.apply(b, j);
+        after.add(b.job(j.key()));
+      }
+      return after;
+    });
+  }
+
+  /**
+   * The jobs an id names: {@code 42} is the job, or every task of array 42; {@code 42_3} is one
+   * task. A task that has not started yet is returned as its own pending job, not yet staged.
+   */
+  private static List<StoredJob> targets(Batch b, JobKey key) {
+    if (key.taskId() == null) {
+      return b.jobsWithId(key.id());
+    }
+    StoredJob task = b.job(key);
+    if (task != null) {
+      return List.of(task);
+    }
+    StoredJob rest = b.job(JobKey.of(key.id()));
+    if (rest == null || !rest.job().pendingTasks().contains(key.taskId())) {
+      return List.of();
+    }
+    Job own = new Job(key, rest.request(), rest.job().user(), rest.job().account(), rest.job().qos(),
+        rest.job().submitTime(), JobState.PENDING, null, List.of(), List.of(), null, null, null, null,
+        rest.job().restartCount());
+    return List.of(new StoredJob(own, rest.submission(), rest.reason(), null, null, null, null, List.of(), null));
+  }
+
+  /** Takes a pending task off its array's remainder so that an action can apply to it alone. */
+  private static void splitOff(Batch b, StoredJob task) {
+    StoredJob rest = b.job(JobKey.of(task.key().id()));
+    List<Integer> others = new ArrayList<>(rest.job().pendingTasks());
+    others.remove(task.key().taskId());
+    if (others.isEmpty()) {
+      b.remove(rest.key());
+    } else {
+      b.update(rest.withJob(rest.job().withPendingTasks(others)));
+    }
+    b.insert(task);
+  }
+
+  /** @throws ApiException 400 unless the id is {@code 42} or {@code 42_3} */
+  public static JobKey parseJobId(String id) {
+    JobKey key = io.squall.api.agents.AgentReports.parseKey(id);
+    if (key == null || key.id() <= 0) {
+      throw ApiException.badRequest("Invalid job id specified: '" + id + "' (expected 42 or 42_3)");
+    }
+    return key;
+  }
+}

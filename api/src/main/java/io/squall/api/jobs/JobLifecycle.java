@@ -1,0 +1,209 @@
+package io.squall.api.jobs;
+
+import io.squall.api.agents.AgentClient;
+import io.squall.api.agents.AgentReports;
+import io.squall.api.agents.BatchEnvironment;
+import io.squall.api.config.SquallConfig;
+import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.state.Batch;
+import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StoredJob;
+import io.squall.core.hostlist.Hostlist;
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transitions of a job's life, each staged in a batch with its event and, after the commit,
+ * its effect on the nodes: start, stop (cancel, time limit), end (the batch script exited),
+ * requeue (same id, one more restart).
+ */
+@Singleton
+public final class JobLifecycle {
+  private static final Logger LOG = LoggerFactory.getLogger(JobLifecycle.class);
+  private final SecureRandom random = new SecureRandom();
+  private final AgentClient agents;
+  private final BatchEnvironment environment;
+  private final SquallConfig config;
+  private final SquallMetrics metrics;
+  private final Provider<AgentReports> reports;
+
+  public JobLifecycle(AgentClient agents, BatchEnvironment environment, SquallConfig config, SquallMetrics metrics,
+      Provider<AgentReports> reports) {
+    this.agents = agents;
+    this.environment = environment;
+    this.config = config;
+    this.metrics = metrics;
+    this.reports = reports;
+  }
+
+  /**
+   * Starts a pending job (or one task of a pending array) on {@code grants}. The caller has
+   * checked the job is pending and the nodes are up.
+   */
+  public void start(Batch b, JobKey key, String partition, List<GpuGrant> grants) {
+    JobKey parentKey = JobKey.of(key.id());
+    StoredJob source = b.job(key.taskId() == null ? key : parentKey);
+    Job started;
+    if (key.taskId() != null && source.job().isArrayRemainder()) {
+      List<Integer> rest = new ArrayList<>(source.job().pendingTasks());
+      rest.remove(key.taskId());
+      if (rest.isEmpty()) {
+        b.remove(parentKey);
+      } else {
+        b.update(source.withJob(source.job().withPendingTasks(rest)));
+      }
+      started = source.job().withPendingTasks(List.of()).started(key, partition, grants, b.now());
+      StoredJob task = new StoredJob(started, source.submission(), "None", null, null, null, null, List.of(), null);
+      b.insert(task.startedWith(started, credential()));
+    } else {
+      started = source.job().started(key, partition, grants, b.now());
+      b.update(source.startedWith(started, credential()));
+    }
+    List<String> nodes = grants.stream().map(GpuGrant::node).toList();
+    b.event(key, JobState.RUNNING, "started on " + Hostlist.compress(nodes));
+    StoredJob launched = b.job(key);
+    Map<String, String> addresses = new LinkedHashMap<>();
+    for (String n : nodes) {
+      addresses.put(n, b.node(n).address());
+    }
+    b.afterCommit(() -> launch(launched, addresses));
+  }
+
+  private void launch(StoredJob job, Map<String, String> addresses) {
+    metrics.jobStarted();
+    Map<String, Map<String, Object>> launches = environment.launches(job, addresses);
+    // Helper nodes first, so the batch node's srun finds every node ready.
+    List<String> order = new ArrayList<>(launches.keySet());
+    order.add(order.remove(0));
+    for (String node : order) {
+      try {
+        agents.launch(addresses.get(node), launches.get(node));
+      } catch (AgentClient.AgentUnreachable e) {
+        LOG.warn("job {}: launch on {} failed: {}", job.key(), node, e.getMessage());
+        reports.get().launchFailed(job.key(), node, e.getMessage());
+        return;
+      }
+    }
+  }
+
+  /**
+   * Stops a job: a pending one ends at once in {@code finalState}; a running one is sent SIGTERM
+   * (SIGKILL after KillWait) and ends when its batch script exits. {@code REQUEUED} as the final
+   * state puts it back in the queue then.
+   */
+  public void stop(Batch b, StoredJob j, JobState finalState, String why) {
+    if (j.job().state() == JobState.PENDING) {
+      b.update(j.withJob(j.job().finished(finalState, null, b.now())).ending(null, why));
+      b.event(j.key(), finalState, why);
+      return;
+    }
+    if (!j.job().state().holdsResources() || j.ending() != null) {
+      return;
+    }
+    b.update(j.ending(finalState, why));
+    b.event(j.key(), j.job().state(), why + ": stopping (SIGTERM, SIGKILL after " + config.getKillWait().toSeconds() + " s)");
+    Map<String, String> addresses = addresses(b, j);
+    b.afterCommit(() -> addresses.forEach((node, address) -> {
+      try {
+        agents.signal(address, j.key().toString(), "TERM", config.getKillWait().toSeconds());
+      } catch (AgentClient.AgentUnreachable e) {
+        LOG.warn("job {}: cannot signal on {}: {}", j.key(), node, e.getMessage());
+      }
+    }));
+  }
+
+  /** scancel -s: sends a signal to every process of a running job and changes nothing else. */
+  public void signal(Batch b, StoredJob j, String signal, String byUser) {
+    b.event(j.key(), j.job().state(), "signal " + signal + " sent by " + byUser);
+    Map<String, String> addresses = addresses(b, j);
+    b.afterCommit(() -> addresses.forEach((node, address) -> {
+      try {
+        agents.signal(address, j.key().toString(), signal, 0);
+      } catch (AgentClient.AgentUnreachable e) {
+        LOG.warn("job {}: cannot signal on {}: {}", j.key(), node, e.getMessage());
+      }
+    }));
+  }
+
+  /** The batch script exited: the job ends as its exit status (or its pending stop) says. */
+  public void ended(Batch b, StoredJob j, int exitCode, Integer signal) {
+    JobState finalState = j.ending() != null ? j.ending() : exitCode == 0 ? JobState.COMPLETED : JobState.FAILED;
+    String why = j.ending() != null ? j.reason() : exitCode == 0 ? "None" : "NonZeroExitCode";
+    if (finalState == JobState.REQUEUED) {
+      requeue(b, j, why);
+      return;
+    }
+    release(b, j);
+    b.update(j.withJob(j.job().finished(finalState, exitCode, b.now())).ending(null, why).withExitSignal(signal));
+    b.event(j.key(), finalState, "exit code " + exitCode + (signal == null ? "" : ", signal " + signal)
+        + (why.equals("None") ? "" : " (" + why + ")"));
+  }
+
+  /** Back to the queue with the same id and one more restart; its nodes are told to kill what is left. */
+  public void requeue(Batch b, StoredJob j, String why) {
+    release(b, j);
+    b.update(j.withJob(j.job().requeued()).ending(null, why));
+    b.event(j.key(), JobState.REQUEUED, why);
+    b.event(j.key(), JobState.PENDING, "requeued (restart " + (j.job().restartCount() + 1) + ")");
+  }
+
+  /** The job's nodes failed under it: requeue it unless it asked not to be (--no-requeue), else NODE_FAIL. */
+  public void nodeFailed(Batch b, StoredJob j, String why) {
+    if (Boolean.FALSE.equals(j.request().control().requeue())) {
+      release(b, j);
+      b.update(j.withJob(j.job().finished(JobState.NODE_FAIL, null, b.now())).ending(null, why));
+      b.event(j.key(), JobState.NODE_FAIL, why);
+    } else {
+      requeue(b, j, why);
+    }
+  }
+
+  /** Charges the job's GPU time to fair-share and tells its nodes to clean up. */
+  private void release(Batch b, StoredJob j) {
+    if (j.job().startTime() != null && j.job().state().holdsResources()) {
+      double seconds = Math.max(0, java.time.Duration.between(j.job().startTime(), b.now()).toMillis() / 1000.0);
+      b.usage(b.usage().decayedTo(b.now()).plus(j.job().account(), j.job().user(), j.job().qos(),
+          seconds * j.job().gpusHeld()));
+    }
+    Map<String, String> addresses = addresses(b, j);
+    b.afterCommit(() -> {
+      metrics.jobFinished();
+      addresses.forEach((node, address) -> {
+        try {
+          agents.forget(address, j.key().toString());
+        } catch (AgentClient.AgentUnreachable e) {
+          LOG.debug("job {}: {} did not take the clean-up: {}", j.key(), node, e.getMessage());
+        }
+      });
+    });
+  }
+
+  private static Map<String, String> addresses(Batch b, StoredJob j) {
+    Map<String, String> addresses = new LinkedHashMap<>();
+    for (GpuGrant g : j.job().allocation()) {
+      NodeStatus n = b.node(g.node());
+      if (n != null && n.address() != null) {
+        addresses.put(g.node(), n.address());
+      }
+    }
+    return addresses;
+  }
+
+  private String credential() {
+    byte[] bytes = new byte[16];
+    random.nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+}

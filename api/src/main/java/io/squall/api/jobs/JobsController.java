@@ -1,0 +1,256 @@
+package io.squall.api.jobs;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Consumes;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.RequestAttribute;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.serde.annotation.Serdeable;
+import io.micronaut.serde.config.naming.SnakeCaseStrategy;
+import io.squall.api.auth.Caller;
+import io.squall.api.state.ApiException;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.api.store.JobEventRepository;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.sbatch.SignalSpec;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+/** {@code /v1/jobs}: submit, list, show, cancel, hold, release, requeue. */
+@Controller("/v1/jobs")
+@Tag(name = "jobs")
+public final class JobsController {
+  /** Query parameters of a text/x-shellscript submission that are not sbatch options. */
+  private static final Set<String> NOT_OPTIONS = Set.of("submit_dir", "script_name", "test_only");
+
+  private final JobCommands commands;
+  private final JobViews views;
+  private final StateWriter writer;
+  private final TestOnly testOnly;
+  private final JobEventRepository events;
+  private final InstantSource clock;
+
+  public JobsController(JobCommands commands, JobViews views, StateWriter writer, TestOnly testOnly,
+      JobEventRepository events, InstantSource clock) {
+    this.commands = commands;
+    this.views = views;
+    this.writer = writer;
+    this.testOnly = testOnly;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  /** A JSON submission. */
+  @Serdeable(naming = SnakeCaseStrategy.class)
+  public record SubmitBody(@Nullable String script, @Nullable Map<String, Object> options, @Nullable List<String> argv,
+      @Nullable String submitDir, @Nullable String scriptName, @Nullable Map<String, String> environment,
+      @Nullable List<String> scriptArgs, @Nullable Boolean testOnly) {}
+
+  @Operation(summary = "Submit a batch script given as JSON {script, options, argv, ...}")
+  @Post(consumes = MediaType.APPLICATION_JSON)
+  public CompletableFuture<HttpResponse<Map<String, Object>>> submitJson(
+      @RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body SubmitBody body) {
+    if (body.script() == null || body.script().isEmpty()) {
+      throw ApiException.badRequest("script: the batch script is required");
+    }
+    List<String> options = new ArrayList<>();
+    if (body.options() != null) {
+      body.options().forEach((k, v) -> options.addAll(option(k, v)));
+    }
+    if (body.argv() != null) {
+      options.addAll(body.argv());
+    }
+    boolean test = Boolean.TRUE.equals(body.testOnly()) || options.remove("--test-only");
+    SubmitInput in = new SubmitInput(body.script(), body.scriptName() == null ? "script" : body.scriptName(), options,
+        body.scriptArgs() == null ? List.of() : body.scriptArgs(),
+        body.environment() == null ? Map.of() : body.environment(),
+        body.submitDir() == null ? System.getProperty("user.home") : body.submitDir(), test);
+    return submit(caller, in);
+  }
+
+  @Operation(summary = "Submit a batch script as the body; sbatch long options as query parameters")
+  @Post(consumes = "text/x-shellscript")
+  public CompletableFuture<HttpResponse<Map<String, Object>>> submitScript(
+      @RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body String script, HttpRequest<?> request) {
+    List<String> options = new ArrayList<>();
+    Map<String, List<String>> params = new LinkedHashMap<>();
+    request.getParameters().forEach((k, v) -> params.put(k, v));
+    params.forEach((k, values) -> {
+      if (!NOT_OPTIONS.contains(k)) {
+        values.forEach(v -> options.addAll(option(k, v)));
+      }
+    });
+    String testParam = request.getParameters().get("test_only");
+    boolean test = (testParam != null && !testParam.equals("false")) || options.remove("--test-only");
+    String dir = request.getParameters().get("submit_dir");
+    String name = request.getParameters().get("script_name");
+    SubmitInput in = new SubmitInput(script, name == null ? "script" : name, options, List.of(), Map.of(),
+        dir == null ? System.getProperty("user.home") : dir, test);
+    return submit(caller, in);
+  }
+
+  private CompletableFuture<HttpResponse<Map<String, Object>>> submit(Caller caller, SubmitInput in) {
+    JobCommands.Accepted accepted = commands.check(caller, in);
+    if (in.testOnly()) {
+      return writer.read(state -> {
+        Job probe = Job.pending(TestOnly.probeKey(state).id(), accepted.request(), caller.user(), accepted.account(),
+            "normal", clock.instant());
+        return HttpResponse.ok(testOnly.evaluate(state, probe, clock.instant()));
+      });
+    }
+    return commands.submit(caller, in, accepted).thenApply(id -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("job_id", id);
+      m.put("warnings", accepted.warnings());
+      return HttpResponse.status(HttpStatus.CREATED).body(m);
+    });
+  }
+
+  /** {@code --name=value}, or {@code --name} for a flag (an empty value or true). */
+  private static List<String> option(String name, Object value) {
+    String flag = name.startsWith("-") ? name : "--" + name;
+    if (value == null || Boolean.TRUE.equals(value) || "".equals(value) || "true".equals(value) && isFlag(name)) {
+      return List.of(flag);
+    }
+    if (Boolean.FALSE.equals(value)) {
+      return List.of();
+    }
+    return List.of(flag + "=" + value);
+  }
+
+  private static boolean isFlag(String name) {
+    return Set.of("hold", "requeue", "no-requeue", "exclusive", "test-only", "parsable", "wait-all-nodes",
+        "overcommit", "contiguous").contains(name.replaceFirst("^-+", ""));
+  }
+
+  @Operation(summary = "List jobs; users see their own, operators all")
+  @Get
+  public Map<String, Object> list(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Nullable @QueryValue String state,
+      @Nullable @QueryValue String user, @Nullable @QueryValue String account, @Nullable @QueryValue String partition,
+      @Nullable @QueryValue String name, @Nullable @QueryValue String job) {
+    Set<String> states = state == null ? Set.of() : upper(state);
+    Set<String> users = user == null ? Set.of() : Set.of(user.split(","));
+    JobKey only = job == null ? null : JobCommands.parseJobId(job);
+    List<Map<String, Object>> out = new ArrayList<>();
+    var now = clock.instant();
+    Iterable<StoredJob> candidates = only == null ? writer.state().jobs() : writer.state().jobsWithId(only.id());
+    for (StoredJob s : candidates) {
+      Job j = s.job();
+      if (!caller.mayControl(j.user())
+          || !states.isEmpty() && !states.contains(j.state().name())
+          || !users.isEmpty() && !users.contains(j.user())
+          || account != null && !j.account().equals(account)
+          || only != null && only.taskId() != null && !only.equals(j.key())
+          || partition != null && !partition.equals(j.partition()) && !j.request().placement().partitions().contains(partition)
+          || name != null && !name.equals(io.squall.api.agents.BatchEnvironment.jobName(s))) {
+        continue;
+      }
+      out.add(views.summary(s, now));
+    }
+    return Map.of("jobs", out);
+  }
+
+  @Operation(summary = "One job with its request, allocation and event history")
+  @Get("/{id}")
+  @ExecuteOn(TaskExecutors.BLOCKING)
+  public Map<String, Object> show(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+    StoredJob s = visible(caller, id);
+    return views.detail(s, events.findByJobKeyOrderById(s.key().toString()), clock.instant());
+  }
+
+  @Operation(summary = "Cancel (scancel), or with signal=SIG only signal (scancel -s)")
+  @Delete("/{id}")
+  public CompletableFuture<Map<String, Object>> cancel(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @PathVariable String id, @Nullable @QueryValue String signal) {
+    if (signal == null || signal.isEmpty()) {
+      return commands.cancel(caller, id).thenApply(this::jobs);
+    }
+    String name = signalName(signal);
+    if (name.equals("KILL")) {
+      return commands.cancel(caller, id).thenApply(this::jobs);
+    }
+    return commands.signal(caller, id, name).thenApply(this::jobs);
+  }
+
+  @Operation(summary = "Hold a pending job (scontrol hold)")
+  @Post("/{id}/hold")
+  public CompletableFuture<Map<String, Object>> hold(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @PathVariable String id) {
+    return commands.hold(caller, id).thenApply(this::jobs);
+  }
+
+  @Operation(summary = "Release a held job (scontrol release)")
+  @Post("/{id}/release")
+  public CompletableFuture<Map<String, Object>> release(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @PathVariable String id) {
+    return commands.release(caller, id).thenApply(this::jobs);
+  }
+
+  @Operation(summary = "Requeue a running or finished job (scontrol requeue)")
+  @Post("/{id}/requeue")
+  public CompletableFuture<Map<String, Object>> requeue(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @PathVariable String id) {
+    return commands.requeue(caller, id).thenApply(this::jobs);
+  }
+
+  /** The job the id names, if the caller may see it: an exact key, else the first job with that id. */
+  StoredJob visible(Caller caller, String id) {
+    JobKey key = JobCommands.parseJobId(id);
+    StoredJob s = writer.state().job(key);
+    if (s == null && key.taskId() == null) {
+      s = writer.state().jobsWithId(key.id()).stream().findFirst().orElse(null);
+    }
+    if (s == null) {
+      throw ApiException.notFound("Invalid job id specified: " + id);
+    }
+    if (!caller.mayControl(s.job().user())) {
+      // Like Slurm with PrivateData=jobs: another user's job is not shown, nor said to exist.
+      throw ApiException.notFound("Invalid job id specified: " + id);
+    }
+    return s;
+  }
+
+  private Map<String, Object> jobs(List<StoredJob> changed) {
+    var now = clock.instant();
+    List<Map<String, Object>> out = new ArrayList<>();
+    changed.forEach(s -> out.add(views.summary(s, now)));
+    return Map.of("jobs", out);
+  }
+
+  private static String signalName(String signal) {
+    try {
+      return SignalSpec.signalName(SignalSpec.signalNumber(signal));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("signal=" + signal + ": " + e.getMessage());
+    }
+  }
+
+  private static Set<String> upper(String csv) {
+    Set<String> out = new TreeSet<>();
+    Arrays.stream(csv.split(",")).forEach(s -> out.add(s.trim().toUpperCase(Locale.ROOT)));
+    return out;
+  }
+}

@@ -1,0 +1,73 @@
+package io.squall.api.scheduling;
+
+import io.squall.api.jobs.JobLifecycle;
+import io.squall.api.state.Batch;
+import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StoredJob;
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.model.PreemptMode;
+import io.squall.core.schedule.Action;
+import io.squall.core.schedule.Plan;
+import jakarta.inject.Singleton;
+
+/**
+ * Applies a cycle's plan on the writer thread. The plan was made from a snapshot a moment ago,
+ * so each action is checked against the current state first: a job cancelled or a node gone in
+ * between makes its action a no-op, never a double start.
+ */
+@Singleton
+public final class PlanApplier {
+  private final JobLifecycle lifecycle;
+
+  public PlanApplier(JobLifecycle lifecycle) {
+    this.lifecycle = lifecycle;
+  }
+
+  /** @return how many jobs started */
+  public int apply(Batch b, Plan plan) {
+    int started = 0;
+    for (Action a : plan.actions()) {
+      if (a instanceof Action.Start s) {
+        if (startable(b, s)) {
+          lifecycle.start(b, s.job(), s.partition(), s.grants());
+          started++;
+        }
+      } else if (a instanceof Action.Wait w) {
+        b.note(w.job(), w.reason().slurmName(), w.expectedStart());
+      } else if (a instanceof Action.Timeout t) {
+        StoredJob j = b.job(t.job());
+        if (j != null && j.job().state().holdsResources()) {
+          lifecycle.stop(b, j, JobState.TIMEOUT, "time limit reached");
+        }
+      } else if (a instanceof Action.Preempt p) {
+        StoredJob j = b.job(p.job());
+        if (j != null && j.job().state().holdsResources()) {
+          lifecycle.stop(b, j, p.mode() == PreemptMode.CANCEL ? JobState.PREEMPTED : JobState.REQUEUED,
+              "preempted by job " + p.forJob());
+        }
+      }
+      // CapacityDemand: there is no elastic capacity yet; the job waits with reason Resources.
+    }
+    return started;
+  }
+
+  private static boolean startable(Batch b, Action.Start s) {
+    JobKey key = s.job();
+    StoredJob j = b.job(key.taskId() == null ? key : JobKey.of(key.id()));
+    if (j == null || j.job().state() != JobState.PENDING || j.held()) {
+      return false;
+    }
+    if (key.taskId() != null && !j.job().pendingTasks().contains(key.taskId())) {
+      return false;
+    }
+    for (GpuGrant g : s.grants()) {
+      NodeStatus n = b.node(g.node());
+      if (n == null || !n.state().acceptsWork() || n.address() == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

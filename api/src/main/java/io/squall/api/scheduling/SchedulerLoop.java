@@ -1,0 +1,124 @@
+package io.squall.api.scheduling;
+
+import io.micronaut.context.annotation.Context;
+import io.squall.api.agents.AgentReports;
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.config.SquallConfig;
+import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.state.ClusterState;
+import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.core.model.ClusterSnapshot;
+import io.squall.core.model.JobState;
+import io.squall.core.schedule.Plan;
+import io.squall.core.schedule.Scheduler;
+import io.squall.core.schedule.SchedulerConfig;
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs scheduling cycles: every {@code squall.scheduler-interval}, and soon after anything that
+ * may let a job start (a submission, a job ending, a release). The plan is computed off the
+ * writer thread from a consistent snapshot, then applied by the writer, so submissions are not
+ * held up by planning.
+ */
+@Context
+public final class SchedulerLoop {
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerLoop.class);
+  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "squall-scheduler");
+    t.setDaemon(true);
+    return t;
+  });
+  private final AtomicBoolean wakePending = new AtomicBoolean();
+  private final Scheduler scheduler = new Scheduler(SchedulerConfig.defaults());
+  private final StateWriter writer;
+  private final PlanApplier applier;
+  private final AgentReports reports;
+  private final ClusterLayout layout;
+  private final SquallMetrics metrics;
+  private final InstantSource clock;
+
+  public SchedulerLoop(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
+      SquallMetrics metrics, InstantSource clock, SquallConfig config) {
+    this.writer = writer;
+    this.applier = applier;
+    this.reports = reports;
+    this.layout = layout;
+    this.metrics = metrics;
+    this.clock = clock;
+    long period = config.getSchedulerInterval().toMillis();
+    executor.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /** Asks for a cycle soon; many wakes before it runs make one cycle. */
+  public void wake() {
+    if (wakePending.compareAndSet(false, true)) {
+      executor.schedule(() -> {
+        wakePending.set(false);
+        cycle();
+      }, 20, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void tick() {
+    try {
+      reports.checkTimeouts().get();
+    } catch (Exception e) {
+      LOG.warn("node timeout check failed", e);
+    }
+    cycle();
+  }
+
+  /** One cycle: snapshot, plan, apply. */
+  void cycle() {
+    try {
+      Instant began = clock.instant();
+      ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get();
+      Plan plan = scheduler.cycle(snapshot, clock.instant());
+      int started = writer.write(b -> applier.apply(b, plan)).get();
+      metrics.cycleTook(Duration.between(began, clock.instant()));
+      publishGauges(writer.state());
+      if (started > 0) {
+        // Started jobs may have been array tasks with more behind them: look again at once.
+        wake();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.error("scheduling cycle failed", e);
+    }
+  }
+
+  private void publishGauges(ClusterState state) {
+    Map<List<String>, Integer> jobs = new TreeMap<>((a, b) -> String.join("/", a).compareTo(String.join("/", b)));
+    for (StoredJob j : state.jobs()) {
+      JobState s = j.job().state();
+      if (!s.isFinished()) {
+        jobs.merge(List.of(s.name(), s == JobState.PENDING ? j.reason() : "None"), 1, Integer::sum);
+      }
+    }
+    Map<String, Integer> nodes = new TreeMap<>();
+    for (NodeStatus n : state.nodes()) {
+      nodes.merge(n.state().name(), 1, Integer::sum);
+    }
+    metrics.queue(jobs, nodes);
+  }
+
+  @PreDestroy
+  public void close() {
+    executor.shutdownNow();
+  }
+}

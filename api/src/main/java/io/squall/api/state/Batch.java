@@ -1,0 +1,179 @@
+package io.squall.api.state;
+
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.model.UsageLedger;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The changes of one group commit, staged over the committed state. Changes read their own
+ * writes and those of earlier changes in the batch; nothing is visible to readers, and no side
+ * effect runs, before the batch is durable.
+ */
+public final class Batch {
+  private final ClusterState committed;
+  private final Instant now;
+  private final TreeMap<JobKey, StoredJob> jobs = new TreeMap<>();
+  private final Set<JobKey> newJobs = new LinkedHashSet<>();
+  private final Set<JobKey> removed = new LinkedHashSet<>();
+  private final Map<String, NodeStatus> nodes = new LinkedHashMap<>();
+  private final Set<String> changedNodes = new LinkedHashSet<>();
+  private final List<Submission> submissions = new ArrayList<>();
+  private final List<JobEvent> events = new ArrayList<>();
+  private final List<Runnable> effects = new ArrayList<>();
+  private final Map<JobKey, Note> notes = new LinkedHashMap<>();
+  private UsageLedger usage;
+  private long nextJobId;
+
+  /** Why a pending job waits, from the last cycle: shown to users, not stored (the next cycle says it again). */
+  record Note(String reason, Instant expectedStart) {}
+
+  /** One state change of a job, for its history. */
+  public record JobEvent(JobKey job, Instant time, JobState state, String reason) {}
+
+  Batch(ClusterState committed, Instant now, long nextJobId) {
+    this.committed = committed;
+    this.now = now;
+    this.nextJobId = nextJobId;
+    this.usage = committed.usage();
+  }
+
+  /** The instant of this batch, from the controller's clock. */
+  public Instant now() {
+    return now;
+  }
+
+  public long allocateJobId() {
+    return nextJobId++;
+  }
+
+  long nextJobId() {
+    return nextJobId;
+  }
+
+  public StoredJob job(JobKey key) {
+    if (removed.contains(key)) {
+      return null;
+    }
+    StoredJob staged = jobs.get(key);
+    return staged != null ? staged : committed.job(key);
+  }
+
+  /** The job with this id and, for an array, its remainder and tasks. */
+  public List<StoredJob> jobsWithId(long id) {
+    NavigableMap<JobKey, StoredJob> merged = new TreeMap<>();
+    committed.jobsWithId(id).forEach(j -> merged.put(j.key(), j));
+    merged.putAll(ClusterState.subMap(jobs, id));
+    removed.forEach(merged::remove);
+    return new ArrayList<>(merged.values());
+  }
+
+  /** Adds a new job. */
+  public void insert(StoredJob job) {
+    jobs.put(job.key(), job);
+    newJobs.add(job.key());
+    removed.remove(job.key());
+  }
+
+  /** Replaces a job. */
+  public void update(StoredJob job) {
+    jobs.put(job.key(), job);
+  }
+
+  /** Deletes a job row (an array's remainder once its last task started). */
+  public void remove(JobKey key) {
+    jobs.remove(key);
+    if (!newJobs.remove(key)) {
+      removed.add(key);
+    }
+  }
+
+  /** Sets a pending job's reason and expected start without writing its row. */
+  public void note(JobKey key, String reason, Instant expectedStart) {
+    notes.put(key, new Note(reason, expectedStart));
+  }
+
+  public void submission(Submission s) {
+    submissions.add(s);
+  }
+
+  public void event(JobKey job, JobState state, String reason) {
+    events.add(new JobEvent(job, now, state, reason));
+  }
+
+  public NodeStatus node(String name) {
+    NodeStatus staged = nodes.get(name);
+    return staged != null ? staged : committed.node(name);
+  }
+
+  /** Replaces a node; {@code durable} is false for changes not worth a row update (heartbeats). */
+  public void update(NodeStatus node, boolean durable) {
+    nodes.put(node.name(), node);
+    if (durable) {
+      changedNodes.add(node.name());
+    }
+  }
+
+  public UsageLedger usage() {
+    return usage;
+  }
+
+  public void usage(UsageLedger ledger) {
+    usage = ledger;
+  }
+
+  /** Runs after the batch is durable, off the writer thread (talking to agents, waking the scheduler). */
+  public void afterCommit(Runnable effect) {
+    effects.add(effect);
+  }
+
+  // What the writer reads to persist and publish the batch.
+
+  Map<JobKey, StoredJob> stagedJobs() {
+    return jobs;
+  }
+
+  boolean isNew(JobKey key) {
+    return newJobs.contains(key);
+  }
+
+  Set<JobKey> removedJobs() {
+    return removed;
+  }
+
+  Map<String, NodeStatus> stagedNodes() {
+    return nodes;
+  }
+
+  boolean isDurableNodeChange(String name) {
+    return changedNodes.contains(name);
+  }
+
+  List<Submission> submissions() {
+    return submissions;
+  }
+
+  List<JobEvent> events() {
+    return events;
+  }
+
+  Map<JobKey, Note> notes() {
+    return notes;
+  }
+
+  List<Runnable> effects() {
+    return effects;
+  }
+
+  boolean isEmpty() {
+    return jobs.isEmpty() && removed.isEmpty() && nodes.isEmpty() && submissions.isEmpty() && events.isEmpty();
+  }
+}

@@ -1,0 +1,82 @@
+package io.squall.api.state;
+
+import io.squall.core.model.ClusterSnapshot;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.Node;
+import io.squall.core.model.UsageLedger;
+import io.squall.api.config.ClusterLayout;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The committed state, readable from any thread. Only {@link StateWriter} changes it, and only
+ * after the change is durable; each value is immutable, so a reader sees every job whole.
+ */
+public final class ClusterState {
+  private final ConcurrentSkipListMap<JobKey, StoredJob> jobs = new ConcurrentSkipListMap<>();
+  private final ConcurrentSkipListMap<String, NodeStatus> nodes = new ConcurrentSkipListMap<>();
+  private volatile UsageLedger usage;
+
+  ClusterState(UsageLedger usage) {
+    this.usage = usage;
+  }
+
+  public StoredJob job(JobKey key) {
+    return jobs.get(key);
+  }
+
+  public Collection<StoredJob> jobs() {
+    return jobs.values();
+  }
+
+  /** The job with this id and, for an array, the remainder and every task, in key order. */
+  public Collection<StoredJob> jobsWithId(long id) {
+    return subMap(jobs, id).values();
+  }
+
+  public NodeStatus node(String name) {
+    return nodes.get(name);
+  }
+
+  public Collection<NodeStatus> nodes() {
+    return nodes.values();
+  }
+
+  public UsageLedger usage() {
+    return usage;
+  }
+
+  /** What a scheduling cycle reads. */
+  public ClusterSnapshot snapshot(ClusterLayout layout) {
+    List<Node> nodeList = new ArrayList<>(nodes.size());
+    nodes.values().forEach(n -> nodeList.add(n.node()));
+    List<Job> jobList = new ArrayList<>(jobs.size());
+    jobs.values().forEach(j -> jobList.add(j.job()));
+    return new ClusterSnapshot(nodeList, layout.partitions(), layout.qos(), layout.accounts(), layout.users(),
+        jobList, usage);
+  }
+
+  static NavigableMap<JobKey, StoredJob> subMap(NavigableMap<JobKey, StoredJob> map, long id) {
+    return map.subMap(JobKey.of(id), true, new JobKey(id, Integer.MAX_VALUE), true);
+  }
+
+  void publishJob(StoredJob job) {
+    jobs.put(job.key(), job);
+  }
+
+  void removeJob(JobKey key) {
+    jobs.remove(key);
+  }
+
+  void publishNode(NodeStatus node) {
+    nodes.put(node.name(), node);
+  }
+
+  void publishUsage(UsageLedger ledger) {
+    usage = ledger;
+  }
+}

@@ -1,0 +1,211 @@
+package io.squall.api.state;
+
+import io.micronaut.context.annotation.Context;
+import io.micronaut.http.HttpStatus;
+import jakarta.annotation.PreDestroy;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single writer: one thread applies every change to the cluster state, in arrival order, and
+ * makes each group of changes durable in one transaction before anyone sees it (group commit).
+ * A caller's future completes only after its change is committed, so an acknowledged submission
+ * is never lost; side effects (agent calls) start only after the commit.
+ */
+@Context
+public final class StateWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(StateWriter.class);
+  /** Enough to amortize a commit over a burst of submissions, small enough to keep latency low. */
+  private static final int MAX_BATCH = 256;
+
+  /**
+   * A change to the cluster state, run on the writer thread. It must check everything that can
+   * refuse it (throwing {@link ApiException}) before it stages anything in the batch.
+   */
+  @FunctionalInterface
+  public interface Change<T> {
+    T apply(Batch batch);
+  }
+
+  private record Pending(Change<?> change, Function<ClusterState, ?> query, CompletableFuture<Object> result) {}
+
+  private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+  private final ClusterState state;
+  private final Store store;
+  private final InstantSource clock;
+  private final ExecutorService effects = Executors.newFixedThreadPool(4, r -> {
+    Thread t = new Thread(r, "squall-effects");
+    t.setDaemon(true);
+    return t;
+  });
+  private final Thread thread;
+  private volatile boolean running = true;
+  private long nextJobId;
+
+  public StateWriter(StateLoader loader, Store store, InstantSource clock) {
+    StateLoader.Loaded loaded = loader.load();
+    this.state = loaded.state();
+    this.nextJobId = loaded.nextJobId();
+    this.store = store;
+    this.clock = clock;
+    this.thread = new Thread(this::run, "squall-state-writer");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** The committed state, for readers. */
+  public ClusterState state() {
+    return state;
+  }
+
+  /** Applies a change; the future completes once it is durable (or fails with its ApiException). */
+  @SuppressWarnings("unchecked")
+  public <T> CompletableFuture<T> write(Change<T> change) {
+    CompletableFuture<Object> f = new CompletableFuture<>();
+    enqueue(new Pending(change, null, f));
+    return (CompletableFuture<T>) (CompletableFuture<?>) f;
+  }
+
+  /** Reads the committed state between two batches: a consistent view across many jobs. */
+  @SuppressWarnings("unchecked")
+  public <T> CompletableFuture<T> read(Function<ClusterState, T> query) {
+    CompletableFuture<Object> f = new CompletableFuture<>();
+    enqueue(new Pending(null, query, f));
+    return (CompletableFuture<T>) (CompletableFuture<?>) f;
+  }
+
+  private void enqueue(Pending p) {
+    if (!running) {
+      p.result().completeExceptionally(new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "the controller is stopping"));
+      return;
+    }
+    queue.add(p);
+  }
+
+  private void run() {
+    List<Pending> drained = new ArrayList<>();
+    while (running || !queue.isEmpty()) {
+      try {
+        Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        drained.add(first);
+        queue.drainTo(drained, MAX_BATCH - 1);
+        process(drained);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        LOG.error("state writer: unexpected failure", e);
+      } finally {
+        drained.clear();
+      }
+    }
+  }
+
+  private void process(List<Pending> drained) {
+    Batch batch = new Batch(state, clock.instant(), nextJobId);
+    List<Object> results = new ArrayList<>(drained.size());
+    List<Pending> queries = new ArrayList<>();
+    for (Pending p : drained) {
+      if (p.change() == null) {
+        queries.add(p);
+        results.add(null);
+        continue;
+      }
+      try {
+        results.add(p.change().apply(batch));
+      } catch (ApiException e) {
+        results.add(e);
+      } catch (RuntimeException e) {
+        // A change failed after staging part of its work: drop the whole batch rather than
+        // commit half of it.
+        LOG.error("change failed; the batch of {} is dropped", drained.size(), e);
+        failAll(drained, new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "internal error; nothing was changed, try again"));
+        return;
+      }
+    }
+    if (!batch.isEmpty() || !batch.notes().isEmpty()) {
+      try {
+        publish(batch, store.commit(batch));
+      } catch (RuntimeException e) {
+        LOG.error("commit failed; the batch of {} is dropped", drained.size(), e);
+        failAll(drained, new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+            "the state store refused the change (" + e.getMessage() + "); nothing was changed, try again"));
+        return;
+      }
+    }
+    nextJobId = batch.nextJobId();
+    for (int i = 0; i < drained.size(); i++) {
+      Pending p = drained.get(i);
+      Object r = results.get(i);
+      if (p.change() == null) {
+        continue;
+      }
+      if (r instanceof ApiException e) {
+        p.result().completeExceptionally(e);
+      } else {
+        p.result().complete(r);
+      }
+    }
+    for (Runnable effect : batch.effects()) {
+      effects.execute(() -> {
+        try {
+          effect.run();
+        } catch (RuntimeException e) {
+          LOG.warn("side effect failed", e);
+        }
+      });
+    }
+    for (Pending q : queries) {
+      try {
+        q.result().complete(q.query().apply(state));
+      } catch (RuntimeException e) {
+        q.result().completeExceptionally(e);
+      }
+    }
+  }
+
+  private void publish(Batch batch, Store.Versions versions) {
+    batch.removedJobs().forEach(state::removeJob);
+    for (StoredJob j : batch.stagedJobs().values()) {
+      Long v = versions.jobs().get(j.key());
+      state.publishJob(v == null ? j : j.withVersion(v));
+    }
+    for (Map.Entry<String, NodeStatus> e : batch.stagedNodes().entrySet()) {
+      Long v = versions.nodes().get(e.getKey());
+      state.publishNode(v == null ? e.getValue() : e.getValue().withVersion(v));
+    }
+    batch.notes().forEach((key, note) -> {
+      StoredJob j = state.job(key);
+      if (j != null && j.job().state() == io.squall.core.model.JobState.PENDING) {
+        state.publishJob(j.withReason(note.reason(), note.expectedStart()));
+      }
+    });
+    state.publishUsage(batch.usage());
+  }
+
+  private static void failAll(List<Pending> drained, ApiException e) {
+    drained.forEach(p -> p.result().completeExceptionally(e));
+  }
+
+  @PreDestroy
+  public void close() throws InterruptedException {
+    running = false;
+    thread.join(10_000);
+    effects.shutdown();
+    effects.awaitTermination(5, TimeUnit.SECONDS);
+  }
+}

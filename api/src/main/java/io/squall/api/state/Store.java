@@ -1,0 +1,92 @@
+package io.squall.api.state;
+
+import io.micronaut.transaction.TransactionOperations;
+import io.squall.api.store.JobEventRepository;
+import io.squall.api.store.JobEventRow;
+import io.squall.api.store.JobRepository;
+import io.squall.api.store.JobRow;
+import io.squall.api.store.JobScriptRepository;
+import io.squall.api.store.JobScriptRow;
+import io.squall.api.store.NodeRepository;
+import io.squall.api.store.NodeRow;
+import io.squall.core.model.JobKey;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Writes a batch in one transaction; the only code that changes the tables. */
+@Singleton
+public final class Store {
+  private final TransactionOperations<Connection> tx;
+  private final JobRepository jobs;
+  private final JobScriptRepository scripts;
+  private final JobEventRepository events;
+  private final NodeRepository nodes;
+  private final Rows rows;
+
+  public Store(TransactionOperations<Connection> tx, JobRepository jobs, JobScriptRepository scripts,
+      JobEventRepository events, NodeRepository nodes, Rows rows) {
+    this.tx = tx;
+    this.jobs = jobs;
+    this.scripts = scripts;
+    this.events = events;
+    this.nodes = nodes;
+    this.rows = rows;
+  }
+
+  /** The stored versions after the commit, by job key and node name. */
+  record Versions(Map<JobKey, Long> jobs, Map<String, Long> nodes) {}
+
+  /**
+   * Writes everything the batch staged, or nothing.
+   *
+   * @throws io.micronaut.data.exceptions.OptimisticLockException when a row changed under us:
+   *     another controller is writing the same database
+   */
+  Versions commit(Batch batch) {
+    if (batch.isEmpty()) {
+      return new Versions(Map.of(), Map.of());
+    }
+    return tx.executeWrite(status -> {
+      List<JobScriptRow> newScripts = new ArrayList<>();
+      batch.submissions().forEach(s -> newScripts.add(rows.submission(s)));
+      if (!newScripts.isEmpty()) {
+        scripts.saveAll(newScripts);
+      }
+      List<JobRow> inserts = new ArrayList<>();
+      List<JobRow> updates = new ArrayList<>();
+      for (StoredJob j : batch.stagedJobs().values()) {
+        (batch.isNew(j.key()) || j.version() == null ? inserts : updates).add(rows.job(j));
+      }
+      Map<JobKey, Long> jobVersions = new HashMap<>();
+      if (!inserts.isEmpty()) {
+        jobs.saveAll(inserts).forEach(r -> jobVersions.put(new JobKey(r.jobId(), r.taskId()), r.version()));
+      }
+      if (!updates.isEmpty()) {
+        jobs.updateAll(updates).forEach(r -> jobVersions.put(new JobKey(r.jobId(), r.taskId()), r.version()));
+      }
+      for (JobKey gone : batch.removedJobs()) {
+        jobs.deleteById(gone.toString());
+      }
+      Map<String, Long> nodeVersions = new HashMap<>();
+      for (NodeStatus n : batch.stagedNodes().values()) {
+        if (n.version() == null) {
+          nodeVersions.put(n.name(), nodes.save(rows.node(n)).version());
+        } else if (batch.isDurableNodeChange(n.name())) {
+          nodeVersions.put(n.name(), nodes.update(rows.node(n)).version());
+        }
+      }
+      List<JobEventRow> eventRows = new ArrayList<>();
+      for (Batch.JobEvent e : batch.events()) {
+        eventRows.add(new JobEventRow(null, e.job().toString(), e.time(), e.state().name(), e.reason()));
+      }
+      if (!eventRows.isEmpty()) {
+        events.saveAll(eventRows);
+      }
+      return new Versions(jobVersions, nodeVersions);
+    });
+  }
+}

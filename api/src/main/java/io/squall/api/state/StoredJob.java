@@ -1,0 +1,73 @@
+package io.squall.api.state;
+
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.sbatch.JobRequest;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A job as the controller holds it: the core's view plus what only the controller needs.
+ * Immutable; the state writer replaces it on every change.
+ *
+ * @param reason why it waits (pending) or why it ended; "None" otherwise
+ * @param expectedStart its backfill reservation while pending, else null
+ * @param ending the final state a job being stopped will end in (CANCELLED, TIMEOUT, ...), else null
+ * @param exitSignal the signal that killed the batch script, else null
+ * @param credential the secret srun shows the job's agents; null while pending
+ * @param ranOn the nodes and GPUs it last ran on: kept after it ends, for accounting and output
+ * @param version the stored row's version; null before the first insert
+ */
+public record StoredJob(Job job, Submission submission, String reason, Instant expectedStart, JobState ending,
+    Integer exitSignal, String credential, List<GpuGrant> ranOn, Long version) {
+  public StoredJob {
+    ranOn = List.copyOf(ranOn);
+  }
+
+  public JobKey key() {
+    return job.key();
+  }
+
+  public JobRequest request() {
+    return job.request();
+  }
+
+  public boolean held() {
+    return job.request().control().hold();
+  }
+
+  public StoredJob withJob(Job newJob) {
+    return new StoredJob(newJob, submission, reason, expectedStart, ending, exitSignal, credential, ranOn, version);
+  }
+
+  public StoredJob withReason(String newReason, Instant newExpectedStart) {
+    return new StoredJob(job, submission, newReason, newExpectedStart, ending, exitSignal, credential, ranOn, version);
+  }
+
+  public StoredJob ending(JobState finalState, String why) {
+    return new StoredJob(job, submission, why, null, finalState, exitSignal, credential, ranOn, version);
+  }
+
+  /** The job has just started on {@code grants}, with a fresh credential for its srun steps. */
+  public StoredJob startedWith(Job started, String newCredential) {
+    return new StoredJob(started, submission, "None", null, null, null, newCredential, started.allocation(), version);
+  }
+
+  public int gpusRanOn() {
+    int n = 0;
+    for (GpuGrant g : ranOn) {
+      n += g.gpuIndices().size();
+    }
+    return n;
+  }
+
+  public StoredJob withExitSignal(Integer signal) {
+    return new StoredJob(job, submission, reason, expectedStart, ending, signal, credential, ranOn, version);
+  }
+
+  public StoredJob withVersion(Long newVersion) {
+    return new StoredJob(job, submission, reason, expectedStart, ending, exitSignal, credential, ranOn, newVersion);
+  }
+}

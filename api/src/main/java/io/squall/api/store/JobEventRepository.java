@@ -1,0 +1,11 @@
+package io.squall.api.store;
+
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.util.List;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface JobEventRepository extends CrudRepository<JobEventRow, Long> {
+  List<JobEventRow> findByJobKeyOrderById(String jobKey);
+}

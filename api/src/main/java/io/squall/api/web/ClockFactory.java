@@ -1,0 +1,14 @@
+package io.squall.api.web;
+
+import io.micronaut.context.annotation.Factory;
+import jakarta.inject.Singleton;
+import java.time.InstantSource;
+
+/** The controller's clock, injected everywhere so tests can replace it. */
+@Factory
+public class ClockFactory {
+  @Singleton
+  InstantSource clock() {
+    return InstantSource.system();
+  }
+}

@@ -52,9 +52,11 @@ public final class JobsController {
   private final TestOnly testOnly;
   private final JobEventRepository events;
   private final InstantSource clock;
+  private final JobAccess access;
 
   public JobsController(JobCommands commands, JobViews views, StateWriter writer, TestOnly testOnly,
-      JobEventRepository events, InstantSource clock) {
+      JobEventRepository events, InstantSource clock, JobAccess access) {
+    this.access = access;
     this.commands = commands;
     this.views = views;
     this.writer = writer;
@@ -177,7 +179,7 @@ public final class JobsController {
   @Get("/{id}")
   @ExecuteOn(TaskExecutors.BLOCKING)
   public Map<String, Object> show(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
-    StoredJob s = visible(caller, id);
+    StoredJob s = access.visible(caller, id);
     return views.detail(s, events.findByJobKeyOrderById(s.key().toString()), clock.instant());
   }
 
@@ -214,23 +216,6 @@ public final class JobsController {
   public CompletableFuture<Map<String, Object>> requeue(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @PathVariable String id) {
     return commands.requeue(caller, id).thenApply(this::jobs);
-  }
-
-  /** The job the id names, if the caller may see it: an exact key, else the first job with that id. */
-  StoredJob visible(Caller caller, String id) {
-    JobKey key = JobCommands.parseJobId(id);
-    StoredJob s = writer.state().job(key);
-    if (s == null && key.taskId() == null) {
-      s = writer.state().jobsWithId(key.id()).stream().findFirst().orElse(null);
-    }
-    if (s == null) {
-      throw ApiException.notFound("Invalid job id specified: " + id);
-    }
-    if (!caller.mayControl(s.job().user())) {
-      // Like Slurm with PrivateData=jobs: another user's job is not shown, nor said to exist.
-      throw ApiException.notFound("Invalid job id specified: " + id);
-    }
-    return s;
   }
 
   private Map<String, Object> jobs(List<StoredJob> changed) {

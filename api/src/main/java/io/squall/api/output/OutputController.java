@@ -11,7 +11,7 @@ import io.micronaut.http.annotation.RequestAttribute;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.squall.api.auth.Caller;
-import io.squall.api.jobs.JobsController;
+import io.squall.api.jobs.JobAccess;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -27,10 +27,10 @@ import reactor.core.publisher.Flux;
 public final class OutputController {
   private static final Duration POLL = Duration.ofMillis(250);
   private final OutputStore output;
-  private final JobsController jobs;
+  private final JobAccess jobs;
   private final StateWriter writer;
 
-  public OutputController(OutputStore output, JobsController jobs, StateWriter writer) {
+  public OutputController(OutputStore output, JobAccess jobs, StateWriter writer) {
     this.output = output;
     this.jobs = jobs;
     this.writer = writer;

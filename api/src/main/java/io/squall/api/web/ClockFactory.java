@@ -1,6 +1,7 @@
 package io.squall.api.web;
 
 import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Primary;
 import jakarta.inject.Singleton;
 import java.time.InstantSource;
 
@@ -8,6 +9,7 @@ import java.time.InstantSource;
 @Factory
 public class ClockFactory {
   @Singleton
+  @Primary
   InstantSource clock() {
     return InstantSource.system();
   }

@@ -3,7 +3,6 @@ package io.squall.api.web;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
-import io.micronaut.http.server.exceptions.response.DefaultErrorResponseProcessor;
 import io.micronaut.http.server.exceptions.response.Error;
 import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
@@ -18,7 +17,7 @@ import java.util.Map;
  * one shape the API promises: {@code {"error": "message"}}.
  */
 @Singleton
-@Replaces(DefaultErrorResponseProcessor.class)
+@Replaces(ErrorResponseProcessor.class)
 public final class ErrorResponses implements ErrorResponseProcessor<Map<String, Object>> {
   @Override
   public MutableHttpResponse<Map<String, Object>> processResponse(ErrorContext context, MutableHttpResponse<?> response) {

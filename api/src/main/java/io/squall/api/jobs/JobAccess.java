@@ -1,0 +1,37 @@
+package io.squall.api.jobs;
+
+import io.squall.api.auth.Caller;
+import io.squall.api.state.ApiException;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.core.model.JobKey;
+import jakarta.inject.Singleton;
+
+/** Finds the job an id names, if the caller may see it. */
+@Singleton
+public final class JobAccess {
+  private final StateWriter writer;
+
+  public JobAccess(StateWriter writer) {
+    this.writer = writer;
+  }
+
+  /**
+   * An exact key ({@code 42}, {@code 42_3}), else the first job with that id (an array's
+   * remainder or first task).
+   *
+   * @throws ApiException 404 for an unknown job and for another user's job: like Slurm with
+   *     PrivateData=jobs, a job that is not yours is not said to exist
+   */
+  public StoredJob visible(Caller caller, String id) {
+    JobKey key = JobCommands.parseJobId(id);
+    StoredJob s = writer.state().job(key);
+    if (s == null && key.taskId() == null) {
+      s = writer.state().jobsWithId(key.id()).stream().findFirst().orElse(null);
+    }
+    if (s == null || !caller.mayControl(s.job().user())) {
+      throw ApiException.notFound("Invalid job id specified: " + id);
+    }
+    return s;
+  }
+}

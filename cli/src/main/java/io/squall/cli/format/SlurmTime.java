@@ -1,0 +1,69 @@
+package io.squall.cli.format;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * Durations and timestamps as Slurm's tools print them. Two duration styles exist in Slurm and
+ * scripts parse both: squeue and sinfo drop leading zero fields ({@code 0:05}), sacct and
+ * scontrol always show hours ({@code 00:00:05}).
+ */
+public final class SlurmTime {
+  private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
+
+  private SlurmTime() {}
+
+  /** squeue's and sinfo's style: {@code 0:05}, {@code 1:02:03}, {@code 1-00:00:00}. */
+  public static String compact(long seconds) {
+    if (seconds < 0) {
+      return "INVALID";
+    }
+    long days = seconds / 86_400;
+    long hours = seconds / 3_600 % 24;
+    long minutes = seconds / 60 % 60;
+    long secs = seconds % 60;
+    if (days > 0) {
+      return String.format("%d-%02d:%02d:%02d", days, hours, minutes, secs);
+    }
+    if (hours > 0) {
+      return String.format("%d:%02d:%02d", hours, minutes, secs);
+    }
+    return String.format("%d:%02d", minutes, secs);
+  }
+
+  /** sacct's and scontrol's style: {@code 00:00:05}, {@code 01:02:03}, {@code 1-00:00:00}. */
+  public static String full(long seconds) {
+    if (seconds < 0) {
+      return "INVALID";
+    }
+    long days = seconds / 86_400;
+    long hours = seconds / 3_600 % 24;
+    long minutes = seconds / 60 % 60;
+    long secs = seconds % 60;
+    if (days > 0) {
+      return String.format("%d-%02d:%02d:%02d", days, hours, minutes, secs);
+    }
+    return String.format("%02d:%02d:%02d", hours, minutes, secs);
+  }
+
+  /** squeue's {@code %l}: a limit in minutes, null meaning none. */
+  public static String limit(Long minutes) {
+    return minutes == null ? "UNLIMITED" : compact(minutes * 60);
+  }
+
+  /** scontrol's TimeLimit: like {@link #full} but from minutes, null meaning none. */
+  public static String fullLimit(Long minutes) {
+    return minutes == null ? "UNLIMITED" : full(minutes * 60);
+  }
+
+  /** A moment as Slurm prints it: local wall-clock time without zone, {@code 2026-11-21T10:00:00}. */
+  public static String timestamp(Instant at, ZoneId zone) {
+    return TIMESTAMP.format(at.atZone(zone));
+  }
+
+  /** Like {@link #timestamp} with Slurm's word for "none" (squeue says N/A, sacct Unknown). */
+  public static String timestamp(Instant at, ZoneId zone, String none) {
+    return at == null ? none : timestamp(at, zone);
+  }
+}

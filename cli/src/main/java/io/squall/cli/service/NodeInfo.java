@@ -1,0 +1,27 @@
+package io.squall.cli.service;
+
+import java.time.Instant;
+import java.util.List;
+
+/** A node as {@code GET /v1/nodes} lists it; {@code state} uses Squall's names (IDLE, MIXED, CLOUD, ...). */
+public record NodeInfo(
+    String name,
+    String state,
+    String reason,
+    List<String> partitions,
+    Integer gpus,
+    Integer gpusAllocated,
+    String gpuType,
+    Integer cpus,
+    Long memoryMb,
+    List<String> features,
+    String placementGroup,
+    List<String> jobs,
+    Instant lastHeartbeat) {
+
+  public NodeInfo {
+    partitions = partitions == null ? List.of() : List.copyOf(partitions);
+    features = features == null ? List.of() : List.copyOf(features);
+    jobs = jobs == null ? List.of() : List.copyOf(jobs);
+  }
+}

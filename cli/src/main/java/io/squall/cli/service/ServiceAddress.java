@@ -1,0 +1,95 @@
+package io.squall.cli.service;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where the service listens and the token to show it. The environment ({@code SQUALL_URL},
+ * {@code SQUALL_TOKEN}) wins over the config file ({@code $SQUALL_CONFIG}, else
+ * {@code ~/.config/squall/config}, lines {@code url = ...} and {@code token = ...}), so a one-off
+ * override needs no file edit.
+ *
+ * @param token null when none is configured (the service then answers 401)
+ * @param configFile the file that was or would have been read, for messages
+ */
+public record ServiceAddress(String url, String token, Path configFile) {
+  public static final String DEFAULT_URL = "http://127.0.0.1:6820";
+
+  /** @throws ServiceConfigException when a named or present config file cannot be used */
+  public static ServiceAddress resolve(Map<String, String> env) {
+    String explicit = blankToNull(env.get("SQUALL_CONFIG"));
+    Path file = explicit != null ? Path.of(explicit)
+        : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".config", "squall", "config");
+    String fileUrl = null;
+    String fileToken = null;
+    try {
+      for (Map.Entry<String, String> e : read(file).entrySet()) {
+        if (e.getKey().equals("url")) {
+          fileUrl = e.getValue();
+        } else {
+          fileToken = e.getValue();
+        }
+      }
+    } catch (NoSuchFileException e) {
+      // The default file is optional; one named in SQUALL_CONFIG is not.
+      if (explicit != null) {
+        throw new ServiceConfigException("SQUALL_CONFIG names " + file + ", which does not exist");
+      }
+    } catch (IOException e) {
+      throw new ServiceConfigException("cannot read " + file + ": " + e.getMessage());
+    }
+    String url = firstNonNull(blankToNull(env.get("SQUALL_URL")), fileUrl, DEFAULT_URL);
+    String token = firstNonNull(blankToNull(env.get("SQUALL_TOKEN")), fileToken, null);
+    String lower = url.toLowerCase(Locale.ROOT);
+    if (!lower.startsWith("http://") && !lower.startsWith("https://")) {
+      throw new ServiceConfigException("the service URL '" + url + "' must start with http:// or https://");
+    }
+    while (url.endsWith("/")) {
+      url = url.substring(0, url.length() - 1);
+    }
+    return new ServiceAddress(url, token, file);
+  }
+
+  private static Map<String, String> read(Path file) throws IOException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    Map<String, String> settings = new java.util.LinkedHashMap<>();
+    for (int n = 0; n < lines.size(); n++) {
+      String line = lines.get(n).strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      int eq = line.indexOf('=');
+      if (eq < 0) {
+        throw new ServiceConfigException(file + " line " + (n + 1) + ": expected 'url = ...' or 'token = ...'");
+      }
+      String key = line.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+      if (!key.equals("url") && !key.equals("token")) {
+        throw new ServiceConfigException(file + " line " + (n + 1) + ": unknown setting '" + key
+            + "' (known: url, token)");
+      }
+      settings.put(key, unquote(line.substring(eq + 1).strip()));
+    }
+    return settings;
+  }
+
+  private static String unquote(String v) {
+    if (v.length() >= 2 && (v.startsWith("\"") && v.endsWith("\"") || v.startsWith("'") && v.endsWith("'"))) {
+      return v.substring(1, v.length() - 1);
+    }
+    return v;
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.strip();
+  }
+
+  private static String firstNonNull(String a, String b, String c) {
+    return a != null ? a : b != null ? b : c;
+  }
+}

@@ -1,0 +1,215 @@
+package io.squall.cli.service;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * The REST calls the Slurm verbs make, one method per endpoint of docs/rest-api.md. Keeps no
+ * state between calls, so it is safe to share between threads.
+ */
+public final class SquallClient {
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  /** Long enough for a busy service's listing; a hung service should not hang a script forever. */
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+  private static final TypeReference<List<JobInfo>> JOBS = new TypeReference<>() {};
+  private static final TypeReference<List<NodeInfo>> NODES = new TypeReference<>() {};
+  private static final TypeReference<List<PartitionInfo>> PARTITIONS = new TypeReference<>() {};
+  private static final TypeReference<List<AccountingJob>> ACCOUNTING = new TypeReference<>() {};
+
+  private final ServiceAddress address;
+  private final HttpClient http;
+  private final ObjectMapper json;
+
+  public SquallClient(ServiceAddress address) {
+    this.address = address;
+    // HTTP/1.1: the service speaks it, and h2c upgrade headers only confuse proxies.
+    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
+    this.json = JsonMapper.builder()
+        .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
+        .addModule(new SimpleModule().addDeserializer(Instant.class, new ApiInstantDeserializer()))
+        .build();
+  }
+
+  public ServiceAddress address() {
+    return address;
+  }
+
+  /** {@code POST /v1/jobs} with a JSON body: 201 with the id, or 200 for a test-only submission. */
+  public SubmitResult submit(Submission submission) {
+    String body;
+    try {
+      body = json.writeValueAsString(submission);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the submission as JSON", e);
+    }
+    HttpRequest.Builder request = request("/v1/jobs", Map.of())
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    return convert(send(request), SubmitResult.class);
+  }
+
+  /** {@code GET /v1/jobs}. */
+  public List<JobInfo> jobs(JobQuery query) {
+    JsonNode answer = send(request("/v1/jobs", query.parameters()).GET());
+    return convert(answer.path("jobs"), JOBS);
+  }
+
+  /** {@code GET /v1/jobs/{id}}: the job with its request, allocation, events and script. */
+  public JobInfo job(String id) {
+    return convert(send(request("/v1/jobs/" + segment(id), Map.of()).GET()), JobInfo.class);
+  }
+
+  /** {@code DELETE /v1/jobs/{id}}: cancels, or with a signal other than the service's default only signals. */
+  public JobInfo cancel(String id, String signal) {
+    Map<String, String> query = signal == null ? Map.of() : Map.of("signal", signal);
+    return convert(send(request("/v1/jobs/" + segment(id), query).DELETE()), JobInfo.class);
+  }
+
+  /** {@code POST /v1/jobs/{id}/hold|release|requeue}. */
+  public JobInfo act(String id, JobAction action) {
+    HttpRequest.Builder request = request("/v1/jobs/" + segment(id) + "/" + action.path(), Map.of())
+        .POST(HttpRequest.BodyPublishers.noBody());
+    return convert(send(request), JobInfo.class);
+  }
+
+  /** {@code GET /v1/nodes}. */
+  public List<NodeInfo> nodes() {
+    return convert(send(request("/v1/nodes", Map.of()).GET()).path("nodes"), NODES);
+  }
+
+  /** {@code GET /v1/partitions}. */
+  public List<PartitionInfo> partitions() {
+    return convert(send(request("/v1/partitions", Map.of()).GET()).path("partitions"), PARTITIONS);
+  }
+
+  /** {@code GET /v1/accounting}. */
+  public List<AccountingJob> accounting(AccountingQuery query) {
+    return convert(send(request("/v1/accounting", query.parameters()).GET()).path("jobs"), ACCOUNTING);
+  }
+
+  private HttpRequest.Builder request(String path, Map<String, String> query) {
+    StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
+    query.forEach((k, v) -> q.add(encode(k) + "=" + encode(v)));
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(address.url() + path + q))
+        .timeout(REQUEST_TIMEOUT)
+        .header("Accept", "application/json");
+    if (address.token() != null) {
+      b.header("Authorization", "Bearer " + address.token());
+    }
+    return b;
+  }
+
+  private JsonNode send(HttpRequest.Builder request) {
+    HttpResponse<String> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    } catch (HttpConnectTimeoutException e) {
+      throw new ServiceUnreachableException(address.url(), "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s");
+    } catch (HttpTimeoutException e) {
+      throw new ServiceUnreachableException(address.url(), "no answer within " + REQUEST_TIMEOUT.toSeconds() + " s");
+    } catch (ConnectException e) {
+      throw new ServiceUnreachableException(address.url(), reason(e, "Connection refused"));
+    } catch (IOException e) {
+      throw new ServiceUnreachableException(address.url(), reason(e, e.getClass().getSimpleName()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ServiceUnreachableException(address.url(), "interrupted");
+    }
+    int status = response.statusCode();
+    JsonNode body = parse(response.body());
+    if (status >= 200 && status < 300) {
+      if (body == null) {
+        throw new ServiceException(status, "the service answered " + status + " without a JSON body");
+      }
+      return body;
+    }
+    throw new ServiceException(status, errorMessage(status, body, response.body()));
+  }
+
+  private JsonNode parse(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return json.readTree(text);
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+  }
+
+  /** The service's own words when it gave them; otherwise the status and the start of the body. */
+  private static String errorMessage(int status, JsonNode body, String raw) {
+    if (body != null && body.path("error").isTextual()) {
+      return body.get("error").asText();
+    }
+    String text = raw == null ? "" : raw.strip();
+    int end = text.indexOf('\n');
+    text = end < 0 ? text : text.substring(0, end);
+    if (text.length() > 200) {
+      text = text.substring(0, 200) + "...";
+    }
+    return "the service answered HTTP " + status + (text.isEmpty() ? "" : ": " + text);
+  }
+
+  private <T> T convert(JsonNode node, Class<T> type) {
+    try {
+      return json.treeToValue(node, type);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new ServiceException(200, "cannot read the service's answer: " + e.getMessage());
+    }
+  }
+
+  private <T> List<T> convert(JsonNode node, TypeReference<List<T>> type) {
+    if (node == null || node.isMissingNode() || node.isNull()) {
+      return List.of();
+    }
+    try {
+      return json.readerFor(type).readValue(node);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new ServiceException(200, "cannot read the service's answer: " + e.getMessage());
+    }
+  }
+
+  /** HttpClient often throws ConnectException without a message; the cause has the words. */
+  private static String reason(Throwable e, String fallback) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return t.getMessage();
+      }
+    }
+    return fallback;
+  }
+
+  private static String encode(String s) {
+    // Commas stay literal: they separate list values, and an encoded one could be read as data.
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("%2C", ",");
+  }
+
+  private static String segment(String id) {
+    return URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}

@@ -1,0 +1,19 @@
+package io.squall.cli.service;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON body of {@code POST /v1/jobs}. Options go as {@code argv}, exactly as typed, so the
+ * service's parser (the one source of truth) sees what sbatch would have seen.
+ *
+ * @param testOnly null unless {@code --test-only} was given
+ */
+public record Submission(
+    String script,
+    List<String> argv,
+    String submitDir,
+    String scriptName,
+    Map<String, String> environment,
+    List<String> scriptArgs,
+    Boolean testOnly) {}

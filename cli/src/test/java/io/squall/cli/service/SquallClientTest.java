@@ -1,0 +1,109 @@
+package io.squall.cli.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.squall.cli.fake.FakeSquall;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SquallClientTest {
+  private final FakeSquall fake = FakeSquall.start();
+  private final SquallClient client = new SquallClient(new ServiceAddress(fake.url(), "tok", Path.of("/x")));
+
+  @AfterEach
+  void stop() {
+    fake.close();
+  }
+
+  @Test
+  void listsJobsWithFiltersAsCommaListsAndTheBearerToken() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"42_3","array_job_id":42,"array_task_id":3,"array_pending":null,"name":"train",
+          "state":"RUNNING","num_nodes":2,"num_gpus":16,"time_limit_minutes":60,"submit_time":"2026-11-21T10:00:00Z",
+          "start_time":"2026-11-21T11:00:00+01:00","end_time":null,"elapsed_seconds":300,"exit_code":null,
+          "priority":1000,"held":false,"some_future_field":{"x":1}}]}""");
+    List<JobInfo> jobs = client.jobs(new JobQuery(List.of("PENDING", "RUNNING"), List.of("bob"), List.of(),
+        List.of("gpu", "cpu"), List.of(), List.of("42")));
+    FakeSquall.Request r = fake.last();
+    assertThat(r.method()).isEqualTo("GET");
+    assertThat(r.path()).isEqualTo("/v1/jobs");
+    assertThat(r.query()).containsExactly(Map.entry("state", "PENDING,RUNNING"), Map.entry("user", "bob"),
+        Map.entry("partition", "gpu,cpu"), Map.entry("job", "42"));
+    assertThat(r.header("Authorization")).isEqualTo("Bearer tok");
+    JobInfo j = jobs.get(0);
+    assertThat(j.jobId()).isEqualTo("42_3");
+    assertThat(j.arrayJobId()).isEqualTo(42L);
+    assertThat(j.timeLimitMinutes()).isEqualTo(60L);
+    assertThat(j.submitTime()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
+    assertThat(j.startTime()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
+    assertThat(j.endTime()).isNull();
+  }
+
+  @Test
+  void numericJobIdsAndEpochTimestampsAreReadToo() {
+    fake.on("GET", "/v1/jobs/7", 200, """
+        {"job_id":7,"submit_time":1763719200,"start_time":1763719200.5,"end_time":1763719200000}""");
+    JobInfo j = client.job("7");
+    assertThat(j.jobId()).isEqualTo("7");
+    assertThat(j.submitTime()).isEqualTo(Instant.ofEpochSecond(1_763_719_200L));
+    assertThat(j.startTime()).isEqualTo(Instant.ofEpochSecond(1_763_719_200L, 500_000_000));
+    assertThat(j.endTime()).isEqualTo(Instant.ofEpochMilli(1_763_719_200_000L));
+  }
+
+  @Test
+  void submitsJsonWithSnakeCaseKeysAndNoNulls() {
+    fake.on("POST", "/v1/jobs", 201, "{\"job_id\":42,\"warnings\":[\"w1\"]}");
+    SubmitResult result = client.submit(new Submission("#!/bin/sh\n", List.of("-N", "2"), "/home/a", "x.sh",
+        Map.of("A", "1"), List.of("arg"), null));
+    assertThat(result.jobId()).isEqualTo("42");
+    assertThat(result.warnings()).containsExactly("w1");
+    FakeSquall.Request r = fake.last();
+    assertThat(r.header("Content-Type")).isEqualTo("application/json");
+    assertThat(r.body()).isEqualTo("{\"script\":\"#!/bin/sh\\n\",\"argv\":[\"-N\",\"2\"],\"submit_dir\":\"/home/a\","
+        + "\"script_name\":\"x.sh\",\"environment\":{\"A\":\"1\"},\"script_args\":[\"arg\"]}");
+  }
+
+  @Test
+  void errorsCarryTheServicesMessageAndStatus() {
+    fake.on("DELETE", "/v1/jobs/99", 404, "{\"error\":\"no such job 99\"}");
+    assertThatThrownBy(() -> client.cancel("99", null))
+        .isInstanceOfSatisfying(ServiceException.class, e -> assertThat(e.status()).isEqualTo(404))
+        .hasMessage("no such job 99");
+  }
+
+  @Test
+  void errorsWithoutJsonSayTheStatus() {
+    fake.on("GET", "/v1/nodes", 502, "Bad gateway\nmore");
+    assertThatThrownBy(client::nodes).hasMessage("the service answered HTTP 502: Bad gateway");
+  }
+
+  @Test
+  void actionsAndSignalsUseTheDocumentedPaths() {
+    fake.on("POST", "/v1/jobs/42_3/hold", 200, "{\"job_id\":\"42_3\",\"held\":true}");
+    fake.on("DELETE", "/v1/jobs/42", 200, "{\"job_id\":\"42\"}");
+    assertThat(client.act("42_3", JobAction.HOLD).held()).isTrue();
+    client.cancel("42", "USR1");
+    assertThat(fake.last().query()).containsExactly(Map.entry("signal", "USR1"));
+  }
+
+  @Test
+  void noAnswerIsUnreachableWithTheAddressAndAHint() {
+    SquallClient dead = new SquallClient(new ServiceAddress(FakeSquall.deadUrl(), null, Path.of("/x")));
+    assertThatThrownBy(dead::partitions).isInstanceOf(ServiceUnreachableException.class)
+        .hasMessageStartingWith("cannot reach the Squall service at http://127.0.0.1:")
+        .hasMessageEndingWith("(start it with bin/squall server)");
+  }
+
+  @Test
+  void noTokenSendsNoAuthorization() {
+    fake.on("GET", "/v1/partitions", 200, "{\"partitions\":[{\"name\":\"gpu\",\"default\":true}]}");
+    SquallClient anonymous = new SquallClient(new ServiceAddress(fake.url(), null, Path.of("/x")));
+    assertThat(anonymous.partitions().get(0).defaultPartition()).isTrue();
+    assertThat(fake.last().header("Authorization")).isNull();
+  }
+}

@@ -1,0 +1,33 @@
+package io.squall.api;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Starts real controllers for tests: the whole Micronaut service on a loopback port. */
+final class Controllers {
+  private Controllers() {}
+
+  /** Settings for a controller on {@code dataDir} (H2 there, unless {@code jdbcUrl} names PostgreSQL). */
+  static Map<String, Object> settings(Path dataDir, String jdbcUrl, String provider) {
+    Map<String, Object> p = new HashMap<>();
+    p.put("squall.data-dir", dataDir.toString());
+    p.put("squall.provider", provider);
+    p.put("micronaut.server.port", -1);
+    p.put("squall.scheduler-interval", "200ms");
+    p.put("squall.heartbeat-interval", "1s");
+    p.put("squall.node-timeout", "4s");
+    p.put("squall.kill-wait", "2s");
+    if (jdbcUrl != null) {
+      p.put("datasources.default.url", jdbcUrl);
+      p.put("datasources.default.username", "");
+    }
+    return p;
+  }
+
+  static EmbeddedServer start(Map<String, Object> settings) {
+    return ApplicationContext.run(EmbeddedServer.class, settings);
+  }
+}

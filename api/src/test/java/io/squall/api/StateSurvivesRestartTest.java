@@ -1,0 +1,81 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micronaut.runtime.server.EmbeddedServer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A controller restart loses nothing: on H2 (the embedded default) and on a real PostgreSQL
+ * server (.ci/run starts one and sets SQUALL_TEST_PG_URL).
+ */
+class StateSurvivesRestartTest {
+  private static final String SCRIPT = "#!/bin/bash\n#SBATCH --gpus-per-node=1\necho hi\n";
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void onH2() {
+    survivesRestart(null);
+  }
+
+  @Test
+  void onPostgres() throws SQLException {
+    String url = System.getenv("SQUALL_TEST_PG_URL");
+    Assumptions.assumeTrue(url != null, "SQUALL_TEST_PG_URL is not set (.ci/run starts PostgreSQL and sets it)");
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS public CASCADE");
+      s.execute("CREATE SCHEMA public");
+    }
+    survivesRestart(url);
+  }
+
+  private void survivesRestart(String jdbcUrl) {
+    Map<String, Object> settings = Controllers.settings(dir, jdbcUrl, "none");
+    long pending;
+    long held;
+    long cancelled;
+    long array;
+    try (EmbeddedServer first = Controllers.start(settings)) {
+      Http h = new Http(first.getURL().toString());
+      pending = submit(h, List.of());
+      held = submit(h, List.of("--hold"));
+      cancelled = submit(h, List.of());
+      array = submit(h, List.of("--array=0-3"));
+      assertThat(h.delete("alice-token", "/v1/jobs/" + cancelled).status()).isEqualTo(200);
+      assertThat(h.delete("alice-token", "/v1/jobs/" + array + "_2").status()).isEqualTo(200);
+    }
+    try (EmbeddedServer second = Controllers.start(settings)) {
+      Http h = new Http(second.getURL().toString());
+      assertThat(state(h, pending)).isEqualTo("PENDING");
+      assertThat(h.get("alice-token", "/v1/jobs/" + held).json().get("held").asBoolean()).isTrue();
+      assertThat(state(h, cancelled)).isEqualTo("CANCELLED");
+      assertThat(h.get("alice-token", "/v1/jobs/" + array).json().get("array_pending").asText()).isEqualTo("[0-1,3]");
+      assertThat(state(h, array + "_2")).isEqualTo("CANCELLED");
+      assertThat(h.get("alice-token", "/v1/jobs/" + cancelled).json().get("events").findValuesAsText("state"))
+          .containsExactly("PENDING", "CANCELLED");
+      // Ids go on from where they were: no id is ever given twice.
+      assertThat(submit(h, List.of())).isGreaterThan(array);
+    }
+  }
+
+  private static long submit(Http h, List<String> argv) {
+    Http.Answer a = h.post("alice-token", "/v1/jobs", Map.of("script", SCRIPT, "argv", argv));
+    assertThat(a.status()).as(a.body()).isEqualTo(201);
+    return a.json().get("job_id").asLong();
+  }
+
+  private static String state(Http h, Object id) {
+    return h.get("alice-token", "/v1/jobs/" + id).json().get("state").asText();
+  }
+}

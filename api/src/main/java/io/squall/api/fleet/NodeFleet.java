@@ -1,0 +1,74 @@
+package io.squall.api.fleet;
+
+import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.runtime.server.event.ServerStartupEvent;
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.config.SquallConfig;
+import io.squall.core.model.Node;
+import io.squall.core.provider.NodeLaunch;
+import io.squall.core.provider.NodeProvider;
+import io.squall.providers.local.LocalProvider;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings the configured nodes up through the provider once the HTTP server listens (their
+ * agents need its address), and takes them down when the controller stops. With provider
+ * {@code none} agents are started elsewhere and simply register.
+ */
+@Singleton
+public final class NodeFleet implements ApplicationEventListener<ServerStartupEvent> {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeFleet.class);
+  private final ClusterLayout layout;
+  private final SquallConfig config;
+  private NodeProvider provider;
+
+  public NodeFleet(ClusterLayout layout, SquallConfig config) {
+    this.layout = layout;
+    this.config = config;
+  }
+
+  @Override
+  public synchronized void onApplicationEvent(ServerStartupEvent event) {
+    switch (config.getProvider()) {
+      case "none" -> {
+        return;
+      }
+      case "local" -> provider = new LocalProvider(config.getDataDir().resolve("nodes").toAbsolutePath());
+      default -> throw new IllegalStateException("squall.provider: unknown provider '" + config.getProvider()
+          + "' (use local or none)");
+    }
+    EmbeddedServer server = event.getSource();
+    String url = "http://127.0.0.1:" + server.getPort();
+    List<NodeLaunch> launches = new ArrayList<>();
+    for (Node n : layout.nodes()) {
+      launches.add(new NodeLaunch(n, url, config.getAgentToken()));
+    }
+    LOG.info("starting {} nodes with the {} provider", launches.size(), provider.name());
+    provider.launch(launches);
+  }
+
+  /**
+   * Stops one node's agent and everything it runs, as a machine failure would (for operators
+   * and tests). The node goes DOWN when its heartbeats stop.
+   */
+  public synchronized void stopNode(String name) {
+    if (provider == null) {
+      throw new IllegalStateException("no provider runs the nodes (squall.provider=none)");
+    }
+    provider.terminate(name);
+  }
+
+  @PreDestroy
+  public synchronized void close() {
+    if (provider != null) {
+      provider.close();
+      provider = null;
+    }
+  }
+}

@@ -44,7 +44,8 @@ public final class StateWriter {
   private final ClusterState state;
   private final Store store;
   private final InstantSource clock;
-  private final ExecutorService effects = Executors.newFixedThreadPool(4, r -> {
+  // One thread: side effects run in commit order (a requeued job's clean-up before its relaunch).
+  private final ExecutorService effects = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "squall-effects");
     t.setDaemon(true);
     return t;

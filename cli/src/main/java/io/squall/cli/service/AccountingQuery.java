@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Filters for {@code GET /v1/accounting}; lists are sent comma-separated, times as ISO instants.
+ * Filters for {@code GET /v1/accounting}; times are sent as ISO instants. As for
+ * {@link JobQuery}, users and states go as comma lists, several accounts are filtered here and
+ * several jobs are asked for one by one.
  *
  * @param start null for the service's default (since midnight today, like sacct)
  * @param end null for now
@@ -21,18 +23,33 @@ public record AccountingQuery(
     states = List.copyOf(states);
   }
 
+  AccountingQuery forJob(String job) {
+    return new AccountingQuery(users, accounts, List.of(job), states, start, end);
+  }
+
   Map<String, String> parameters() {
     Map<String, String> p = new LinkedHashMap<>();
-    JobQuery.put(p, "user", users);
-    JobQuery.put(p, "account", accounts);
-    JobQuery.put(p, "job", jobs);
+    JobQuery.list(p, "user", users);
+    JobQuery.single(p, "account", accounts);
+    JobQuery.single(p, "job", jobs);
     if (start != null) {
       p.put("start", start.toString());
     }
     if (end != null) {
       p.put("end", end.toString());
     }
-    JobQuery.put(p, "state", states);
+    JobQuery.list(p, "state", states);
     return p;
+  }
+
+  /**
+   * Whether a row passes what the service could not filter: several accounts, and a task id
+   * ({@code 42_3}), for which the service returns the whole array.
+   */
+  boolean keeps(AccountingJob j) {
+    if (!JobQuery.within(accounts, j.account())) {
+      return false;
+    }
+    return jobs.size() != 1 || !jobs.get(0).contains("_") || jobs.get(0).equals(j.jobId());
   }
 }

@@ -1,12 +1,16 @@
 package io.squall.cli.service;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Filters for {@code GET /v1/jobs}. Each filter is a list sent comma-separated, as the documented
- * {@code state=PENDING,RUNNING}; an empty list sends nothing (no filter).
+ * Filters for {@code GET /v1/jobs}; an empty list means no filter. The service takes comma lists
+ * of states and users but one account, partition, name and job per request, so with several of
+ * those the account, partition and name filters are applied here and jobs are asked for one by
+ * one ({@link SquallClient#jobs}).
  */
 public record JobQuery(
     List<String> states, List<String> users, List<String> accounts, List<String> partitions,
@@ -25,20 +29,48 @@ public record JobQuery(
     return new JobQuery(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
   }
 
+  JobQuery forJob(String job) {
+    return new JobQuery(states, users, accounts, partitions, names, List.of(job));
+  }
+
   Map<String, String> parameters() {
     Map<String, String> p = new LinkedHashMap<>();
-    put(p, "state", states);
-    put(p, "user", users);
-    put(p, "account", accounts);
-    put(p, "partition", partitions);
-    put(p, "name", names);
-    put(p, "job", jobs);
+    list(p, "state", states);
+    list(p, "user", users);
+    single(p, "account", accounts);
+    single(p, "partition", partitions);
+    single(p, "name", names);
+    single(p, "job", jobs);
     return p;
   }
 
-  static void put(Map<String, String> p, String key, List<String> values) {
+  /** Whether a listed job passes the filters the service could not apply (several values). */
+  boolean keeps(JobInfo j) {
+    return within(accounts, j.account()) && within(names, j.name()) && anyWithin(partitions, j.partition());
+  }
+
+  static void list(Map<String, String> p, String key, List<String> values) {
     if (!values.isEmpty()) {
       p.put(key, String.join(",", values));
     }
+  }
+
+  static void single(Map<String, String> p, String key, List<String> values) {
+    if (values.size() == 1) {
+      p.put(key, values.get(0));
+    }
+  }
+
+  static boolean within(List<String> values, String value) {
+    return values.size() <= 1 || values.contains(value);
+  }
+
+  /** A pending job may name several partitions ({@code gpu,cpu}); any one of them matches. */
+  private static boolean anyWithin(List<String> values, String value) {
+    if (values.size() <= 1) {
+      return true;
+    }
+    List<String> parts = value == null ? List.of() : new ArrayList<>(List.of(value.split(",")));
+    return parts.stream().anyMatch(Set.copyOf(values)::contains);
   }
 }

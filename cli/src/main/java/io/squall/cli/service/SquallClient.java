@@ -21,6 +21,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -72,10 +73,17 @@ public final class SquallClient {
     return convert(send(request), SubmitResult.class);
   }
 
-  /** {@code GET /v1/jobs}. */
+  /** {@code GET /v1/jobs}, once per job id when several are named. */
   public List<JobInfo> jobs(JobQuery query) {
+    if (query.jobs().size() > 1) {
+      Map<String, JobInfo> byId = new LinkedHashMap<>();
+      for (String id : query.jobs()) {
+        jobs(query.forJob(id)).forEach(j -> byId.putIfAbsent(j.jobId(), j));
+      }
+      return List.copyOf(byId.values());
+    }
     JsonNode answer = send(request("/v1/jobs", query.parameters()).GET());
-    return convert(answer.path("jobs"), JOBS);
+    return convert(answer.path("jobs"), JOBS).stream().filter(query::keeps).toList();
   }
 
   /** {@code GET /v1/jobs/{id}}: the job with its request, allocation, events and script. */
@@ -83,17 +91,30 @@ public final class SquallClient {
     return convert(send(request("/v1/jobs/" + segment(id), Map.of()).GET()), JobInfo.class);
   }
 
-  /** {@code DELETE /v1/jobs/{id}}: cancels, or with a signal other than the service's default only signals. */
-  public JobInfo cancel(String id, String signal) {
+  /**
+   * {@code DELETE /v1/jobs/{id}}: cancels, or with a signal other than the service's default
+   * (KILL) only signals.
+   *
+   * @return the jobs changed (an array id changes every task)
+   */
+  public List<JobInfo> cancel(String id, String signal) {
     Map<String, String> query = signal == null ? Map.of() : Map.of("signal", signal);
-    return convert(send(request("/v1/jobs/" + segment(id), query).DELETE()), JobInfo.class);
+    return changed(send(request("/v1/jobs/" + segment(id), query).DELETE()));
   }
 
-  /** {@code POST /v1/jobs/{id}/hold|release|requeue}. */
-  public JobInfo act(String id, JobAction action) {
+  /** {@code POST /v1/jobs/{id}/hold|release|requeue}; returns the jobs changed. */
+  public List<JobInfo> act(String id, JobAction action) {
     HttpRequest.Builder request = request("/v1/jobs/" + segment(id) + "/" + action.path(), Map.of())
         .POST(HttpRequest.BodyPublishers.noBody());
-    return convert(send(request), JobInfo.class);
+    return changed(send(request));
+  }
+
+  /** The document says these answer a JOB; the service answers {"jobs":[JOB..]}. Both are read. */
+  private List<JobInfo> changed(JsonNode answer) {
+    if (answer.has("jobs")) {
+      return convert(answer.get("jobs"), JOBS);
+    }
+    return List.of(convert(answer, JobInfo.class));
   }
 
   /** {@code GET /v1/nodes}. */
@@ -106,9 +127,17 @@ public final class SquallClient {
     return convert(send(request("/v1/partitions", Map.of()).GET()).path("partitions"), PARTITIONS);
   }
 
-  /** {@code GET /v1/accounting}. */
+  /** {@code GET /v1/accounting}, once per job id when several are named. */
   public List<AccountingJob> accounting(AccountingQuery query) {
-    return convert(send(request("/v1/accounting", query.parameters()).GET()).path("jobs"), ACCOUNTING);
+    if (query.jobs().size() > 1) {
+      Map<String, AccountingJob> byId = new LinkedHashMap<>();
+      for (String id : query.jobs()) {
+        accounting(query.forJob(id)).forEach(j -> byId.putIfAbsent(j.jobId(), j));
+      }
+      return List.copyOf(byId.values());
+    }
+    JsonNode answer = send(request("/v1/accounting", query.parameters()).GET());
+    return convert(answer.path("jobs"), ACCOUNTING).stream().filter(query::keeps).toList();
   }
 
   private HttpRequest.Builder request(String path, Map<String, String> query) {

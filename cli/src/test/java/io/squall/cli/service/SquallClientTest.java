@@ -27,13 +27,13 @@ class SquallClientTest {
           "state":"RUNNING","num_nodes":2,"num_gpus":16,"time_limit_minutes":60,"submit_time":"2026-11-21T10:00:00Z",
           "start_time":"2026-11-21T11:00:00+01:00","end_time":null,"elapsed_seconds":300,"exit_code":null,
           "priority":1000,"held":false,"some_future_field":{"x":1}}]}""");
-    List<JobInfo> jobs = client.jobs(new JobQuery(List.of("PENDING", "RUNNING"), List.of("bob"), List.of(),
-        List.of("gpu", "cpu"), List.of(), List.of("42")));
+    List<JobInfo> jobs = client.jobs(new JobQuery(List.of("PENDING", "RUNNING"), List.of("bob", "carol"), List.of(),
+        List.of("gpu"), List.of(), List.of("42")));
     FakeSquall.Request r = fake.last();
     assertThat(r.method()).isEqualTo("GET");
     assertThat(r.path()).isEqualTo("/v1/jobs");
-    assertThat(r.query()).containsExactly(Map.entry("state", "PENDING,RUNNING"), Map.entry("user", "bob"),
-        Map.entry("partition", "gpu,cpu"), Map.entry("job", "42"));
+    assertThat(r.query()).containsExactly(Map.entry("state", "PENDING,RUNNING"), Map.entry("user", "bob,carol"),
+        Map.entry("partition", "gpu"), Map.entry("job", "42"));
     assertThat(r.header("Authorization")).isEqualTo("Bearer tok");
     JobInfo j = jobs.get(0);
     assertThat(j.jobId()).isEqualTo("42_3");
@@ -42,6 +42,28 @@ class SquallClientTest {
     assertThat(j.submitTime()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
     assertThat(j.startTime()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
     assertThat(j.endTime()).isNull();
+  }
+
+  @Test
+  void severalJobsAreAskedOneByOneAndSeveralPartitionsFilteredHere() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"1","partition":"gpu"},{"job_id":"2","partition":"cpu,gpu"},{"job_id":"3","partition":"x"}]}""");
+    List<JobInfo> jobs = client.jobs(new JobQuery(List.of(), List.of(), List.of(), List.of("gpu", "cpu"), List.of(),
+        List.of("1", "2")));
+    assertThat(jobs).extracting(JobInfo::jobId).containsExactly("1", "2");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::query)
+        .containsExactly(Map.of("job", "1"), Map.of("job", "2"));
+  }
+
+  @Test
+  void accountingAsksForTheWindowAsInstantsAndNarrowsATaskId() {
+    fake.on("GET", "/v1/accounting", 200, """
+        {"jobs":[{"job_id":"42_1","account":"a"},{"job_id":"42_3","account":"a"}]}""");
+    List<AccountingJob> rows = client.accounting(new AccountingQuery(List.of("bob"), List.of(), List.of("42_3"),
+        List.of("COMPLETED"), Instant.parse("2026-11-20T23:00:00Z"), null));
+    assertThat(rows).extracting(AccountingJob::jobId).containsExactly("42_3");
+    assertThat(fake.last().query()).containsExactly(Map.entry("user", "bob"), Map.entry("job", "42_3"),
+        Map.entry("start", "2026-11-20T23:00:00Z"), Map.entry("state", "COMPLETED"));
   }
 
   @Test
@@ -84,9 +106,11 @@ class SquallClientTest {
 
   @Test
   void actionsAndSignalsUseTheDocumentedPaths() {
-    fake.on("POST", "/v1/jobs/42_3/hold", 200, "{\"job_id\":\"42_3\",\"held\":true}");
+    fake.on("POST", "/v1/jobs/42_3/hold", 200, "{\"jobs\":[{\"job_id\":\"42_3\",\"held\":true}]}");
     fake.on("DELETE", "/v1/jobs/42", 200, "{\"job_id\":\"42\"}");
-    assertThat(client.act("42_3", JobAction.HOLD).held()).isTrue();
+    assertThat(client.act("42_3", JobAction.HOLD).get(0).held()).isTrue();
+    assertThat(client.cancel("42", null)).extracting(JobInfo::jobId).containsExactly("42");
+    assertThat(fake.last().query()).isEmpty();
     client.cancel("42", "USR1");
     assertThat(fake.last().query()).containsExactly(Map.entry("signal", "USR1"));
   }

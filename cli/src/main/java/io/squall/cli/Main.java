@@ -1,7 +1,5 @@
 package io.squall.cli;
 
-import java.time.InstantSource;
-import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
 
@@ -9,35 +7,56 @@ import java.util.List;
 public final class Main {
   private static final String USAGE = """
       usage: squall COMMAND [ARGS...]
+        sbatch [OPTIONS] SCRIPT [ARGS...]       submit a batch script (--parsable, --test-only, --wrap=CMD)
         sbatch --parse-only FILE [OPTIONS...]   validate a batch script, print the request as JSON
+        squeue [-u USER] [-p PART] [-t STATES] [-j JOBS] [-o FORMAT] [-h] [--me]
+                                                list queued and running jobs
+        scancel [-s SIGNAL] [-u USER] [-t STATE] [-p PART] [-n NAME] [JOBID...]
+                                                cancel or signal jobs
+        sinfo [-N] [-p PART] [-o FORMAT] [-h]   partitions and node states
+        sacct [-j JOBS] [-S TIME] [-E TIME] [-o FIELDS] [-P] [-n]
+                                                jobs that ran
+        scontrol show job|node|partition [NAME], show hostnames [LIST], hold|release|requeue JOBID...
         bench scheduler [--nodes N] [--gpus-per-node G] [--pending P] [--seed S] [--cycles C]
-                                                run full scheduling cycles on a synthetic cluster""";
+                                                run full scheduling cycles on a synthetic cluster
+      The Slurm verbs talk to the service at $SQUALL_URL (default http://127.0.0.1:6820) with the token
+      in $SQUALL_TOKEN, or 'url = ...' and 'token = ...' in $SQUALL_CONFIG (default ~/.config/squall/config).
+      Each verb takes --help.""";
 
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(run(Arrays.asList(args)));
+    System.exit(run(Arrays.asList(args), Invocation.system()));
   }
 
-  static int run(List<String> args) {
+  static int run(List<String> args, Invocation io) {
     if (args.isEmpty()) {
-      System.err.println(USAGE);
+      io.err().println(USAGE);
       return 2;
     }
     List<String> rest = args.subList(1, args.size());
     switch (args.get(0)) {
       case "sbatch":
-        return new SbatchCommand(InstantSource.system(), ZoneId.systemDefault(), System.in, System.out, System.err)
-            .run(rest);
+        return new SbatchCommand(io).run(rest);
+      case "squeue":
+        return new SqueueCommand(io).run(rest);
+      case "scancel":
+        return new ScancelCommand(io).run(rest);
+      case "sinfo":
+        return new SinfoCommand(io).run(rest);
+      case "sacct":
+        return new SacctCommand(io).run(rest);
+      case "scontrol":
+        return new ScontrolCommand(io).run(rest);
       case "bench":
-        return BenchCommand.run(rest, System.out, System.err);
+        return BenchCommand.run(rest, io.out(), io.err());
       case "help":
       case "--help":
       case "-h":
-        System.out.println(USAGE);
+        io.out().println(USAGE);
         return 0;
       default:
-        System.err.println("squall: unknown command '" + args.get(0) + "'\n" + USAGE);
+        io.err().println("squall: unknown command '" + args.get(0) + "'\n" + USAGE);
         return 2;
     }
   }

@@ -1,0 +1,125 @@
+package io.squall.cli;
+
+import io.squall.cli.format.JobStates;
+import io.squall.cli.format.LineTemplate;
+import io.squall.cli.format.Table;
+import io.squall.cli.format.Table.Column;
+import io.squall.cli.service.AccountingJob;
+import io.squall.cli.service.AccountingQuery;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code sacct}: jobs that ran in a time window, in fixed-width columns or {@code |}-separated. */
+final class SacctCommand extends ServiceCommand {
+  /** With jobs named and no start, sacct looks at all time rather than today. */
+  private static final Instant EPOCH = Instant.EPOCH;
+
+  SacctCommand(Invocation io) {
+    super("sacct", io);
+  }
+
+  @Override
+  List<Getopt.Option> options() {
+    return List.of(
+        Getopt.Option.value('j', "jobs"),
+        Getopt.Option.value('u', "user"),
+        Getopt.Option.value('A', "accounts"),
+        Getopt.Option.value('S', "starttime"),
+        Getopt.Option.value('E', "endtime"),
+        Getopt.Option.value('s', "state"),
+        Getopt.Option.value('o', "format"),
+        Getopt.Option.flag('X', "allocations"),
+        Getopt.Option.flag('n', "noheader"),
+        Getopt.Option.flag('P', "parsable2"),
+        Getopt.Option.flag('p', "parsable"),
+        Getopt.Option.flag('a', "allusers"),
+        Getopt.Option.flag('b', "brief"));
+  }
+
+  @Override
+  String usage() {
+    return """
+        Usage: sacct [OPTIONS]
+          -j, --jobs=LIST        these jobs (any time)
+          -u, --user=LIST        jobs of these users
+          -A, --accounts=LIST    jobs of these accounts
+          -s, --state=LIST       jobs in these states
+          -S, --starttime=TIME   from TIME (default: midnight today)
+          -E, --endtime=TIME     until TIME (default: now)
+              TIME: YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], now-2hours, today ...
+          -o, --format=FIELDS    e.g. JobID,JobName%30,State,ExitCode,Start,End,Elapsed,NNodes,
+                                 NodeList,AllocTRES,GPUHours,User,Account,Partition,Submit,RestartCount
+          -b, --brief            JobID,State,ExitCode
+          -n, --noheader         no header lines
+          -P, --parsable2        '|' between fields     -p, --parsable   and after the last
+          -X, --allocations      accepted (Squall has no job steps)""";
+  }
+
+  @Override
+  int execute(Getopt.Parsed args) {
+    if (!args.operands().isEmpty()) {
+      throw new UsageException("Unrecognized option: " + args.operands().get(0));
+    }
+    List<LineTemplate.Field> fields = fields(args);
+    Instant now = io.clock().instant();
+    Instant start = args.has("starttime") ? SacctTime.parse(args.last("starttime"), now, io.zone())
+        : args.has("jobs") ? EPOCH : null;
+    Instant end = args.has("endtime") ? SacctTime.parse(args.last("endtime"), now, io.zone()) : null;
+    List<String> states;
+    try {
+      states = args.has("state") ? JobStates.parseList(String.join(",", args.values().get("state"))) : List.of();
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    AccountingQuery query = new AccountingQuery(args.list("user"), args.list("accounts"), args.list("jobs"), states,
+        start, end);
+    List<AccountingJob> jobs = client().accounting(query);
+
+    boolean parsable = args.has("parsable2") || args.has("parsable");
+    LineTemplate template = parsable
+        ? LineTemplate.columns(fields.stream().map(f -> f.withWidth(0)).toList(), "|", args.has("parsable") ? "|" : "",
+            LineTemplate.Overflow.MARK)
+        : LineTemplate.columns(fields, " ", "", LineTemplate.Overflow.MARK);
+    Map<String, Column<AccountingJob>> columns = new LinkedHashMap<>();
+    for (SacctField f : SacctField.values()) {
+      columns.put(f.name(), new Column<>(f.title(), j -> f.value(j, io.zone())));
+    }
+    print(new Table<>(template, columns).lines(jobs, !args.has("noheader"), !parsable));
+    return 0;
+  }
+
+  /** {@code JobID,JobName%30,State%-12}: names in any case, each with an optional width. */
+  private static List<LineTemplate.Field> fields(Getopt.Parsed args) {
+    List<String> names = new ArrayList<>();
+    if (args.has("format")) {
+      args.values().get("format").forEach(v -> names.addAll(List.of(v.split(","))));
+    } else {
+      (args.has("brief") ? SacctField.BRIEF : SacctField.DEFAULT).forEach(f -> names.add(f.title()));
+    }
+    List<LineTemplate.Field> fields = new ArrayList<>();
+    for (String spec : names) {
+      if (spec.isBlank()) {
+        continue;
+      }
+      int percent = spec.indexOf('%');
+      SacctField field = SacctField.byName(percent < 0 ? spec : spec.substring(0, percent));
+      int width = field.width();
+      if (percent >= 0) {
+        try {
+          int given = Integer.parseInt(spec.substring(percent + 1).strip());
+          width = given == 0 ? width : given;
+        } catch (NumberFormatException e) {
+          throw new UsageException("Invalid field width in \"" + spec.strip() + "\": use NAME%WIDTH, e.g. JobName%30");
+        }
+      }
+      fields.add(new LineTemplate.Field(field.name(), Math.abs(width), width > 0, false));
+    }
+    if (fields.isEmpty()) {
+      throw new UsageException("no fields to print in --format");
+    }
+    return fields;
+  }
+}

@@ -1,0 +1,96 @@
+package io.squall.cli;
+
+import io.squall.cli.format.Signals;
+import io.squall.cli.format.SlurmTime;
+import io.squall.cli.service.AccountingJob;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BiFunction;
+
+/**
+ * sacct's {@code --format} fields with Slurm's names and default widths (negative: left-justified,
+ * as in sacct's own table). GPUHours and RestartCount are Squall's additions.
+ */
+enum SacctField {
+  JOBID("JobID", -12, (j, z) -> j.jobId()),
+  JOBNAME("JobName", 10, (j, z) -> j.name()),
+  PARTITION("Partition", 10, (j, z) -> j.partition()),
+  ACCOUNT("Account", 10, (j, z) -> j.account()),
+  USER("User", 9, (j, z) -> j.user()),
+  ALLOCCPUS("AllocCPUS", 10, (j, z) -> j.numCpus() == null ? "" : j.numCpus().toString()),
+  STATE("State", 10, (j, z) -> j.state()),
+  EXITCODE("ExitCode", 8, (j, z) -> (j.exitCode() == null ? 0 : j.exitCode()) + ":" + Signals.number(j.exitSignal())),
+  SUBMIT("Submit", 19, (j, z) -> SlurmTime.timestamp(j.submitTime(), z, "Unknown")),
+  START("Start", 19, (j, z) -> SlurmTime.timestamp(j.startTime(), z, "Unknown")),
+  END("End", 19, (j, z) -> SlurmTime.timestamp(j.endTime(), z, "Unknown")),
+  ELAPSED("Elapsed", 10, (j, z) -> SlurmTime.full(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds())),
+  ELAPSEDRAW("ElapsedRaw", 10, (j, z) -> Long.toString(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds())),
+  NNODES("NNodes", 8, (j, z) -> j.numNodes() == null ? "0" : j.numNodes().toString()),
+  NODELIST("NodeList", 15, (j, z) -> j.nodes() == null || j.nodes().isEmpty() ? "None assigned" : j.nodes()),
+  ALLOCTRES("AllocTRES", 10, (j, z) -> SacctField.tres(j)),
+  GPUHOURS("GPUHours", 10, (j, z) -> j.gpuHours() == null ? "" : String.format(Locale.ROOT, "%.2f", j.gpuHours())),
+  RESTARTCOUNT("RestartCount", 12, (j, z) -> j.restartCount() == null ? "0" : j.restartCount().toString());
+
+  /** What sacct prints without {@code --format}. */
+  static final List<SacctField> DEFAULT = List.of(JOBID, JOBNAME, PARTITION, ACCOUNT, ALLOCCPUS, STATE, EXITCODE);
+  /** {@code --brief}. */
+  static final List<SacctField> BRIEF = List.of(JOBID, STATE, EXITCODE);
+
+  private final String title;
+  private final int width;
+  private final BiFunction<AccountingJob, ZoneId, String> value;
+
+  SacctField(String title, int width, BiFunction<AccountingJob, ZoneId, String> value) {
+    this.title = title;
+    this.width = width;
+    this.value = value;
+  }
+
+  String title() {
+    return title;
+  }
+
+  /** Characters; negative means left-justified. */
+  int width() {
+    return width;
+  }
+
+  String value(AccountingJob job, ZoneId zone) {
+    return value.apply(job, zone);
+  }
+
+  /** By Slurm's name in any case; NCPUS is Slurm's other name for AllocCPUS. */
+  static SacctField byName(String name) {
+    String n = name.strip().toLowerCase(Locale.ROOT);
+    if (n.equals("ncpus")) {
+      return ALLOCCPUS;
+    }
+    for (SacctField f : values()) {
+      if (f.title.toLowerCase(Locale.ROOT).equals(n)) {
+        return f;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (SacctField f : values()) {
+      names.add(f.title);
+    }
+    throw new UsageException("Invalid field requested: \"" + name.strip() + "\" (fields: " + String.join(",", names) + ")");
+  }
+
+  /** Slurm's TRES string, keys in Slurm's order: {@code cpu=..,gres/gpu=16,node=2}. */
+  private static String tres(AccountingJob j) {
+    List<String> parts = new ArrayList<>();
+    if (j.numCpus() != null) {
+      parts.add("cpu=" + j.numCpus());
+    }
+    if (j.numGpus() != null && j.numGpus() > 0) {
+      parts.add("gres/gpu=" + j.numGpus());
+    }
+    if (j.numNodes() != null && j.numNodes() > 0) {
+      parts.add("node=" + j.numNodes());
+    }
+    return String.join(",", parts);
+  }
+}

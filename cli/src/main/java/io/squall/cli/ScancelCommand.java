@@ -1,0 +1,109 @@
+package io.squall.cli;
+
+import io.squall.cli.format.JobStates;
+import io.squall.cli.format.Signals;
+import io.squall.cli.service.JobInfo;
+import io.squall.cli.service.JobQuery;
+import io.squall.cli.service.ServiceException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code scancel}: cancels (or with {@code -s} signals) jobs by id, or every job matching the
+ * filters. One failing job does not stop the others; the exit status says whether any failed.
+ */
+final class ScancelCommand extends ServiceCommand {
+  ScancelCommand(Invocation io) {
+    super("scancel", io);
+  }
+
+  @Override
+  List<Getopt.Option> options() {
+    return List.of(
+        Getopt.Option.value('s', "signal"),
+        Getopt.Option.value('u', "user"),
+        Getopt.Option.value('t', "state"),
+        Getopt.Option.value('p', "partition"),
+        Getopt.Option.value('n', "name"),
+        Getopt.Option.value('A', "account"),
+        Getopt.Option.flag('\0', "me"),
+        Getopt.Option.flag('Q', "quiet"));
+  }
+
+  @Override
+  String usage() {
+    return """
+        Usage: scancel [OPTIONS] [JOBID[_TASK]...]
+          -s, --signal=SIGNAL    send SIGNAL (name or number) instead of cancelling
+          -u, --user=USER        jobs of USER                  --me   my jobs
+          -t, --state=STATES     jobs in these states (PENDING, RUNNING, ...)
+          -p, --partition=PART   jobs in PART
+          -n, --name=NAME        jobs named NAME
+          -A, --account=ACCOUNT  jobs of ACCOUNT
+          -Q, --quiet            no error for jobs that already finished
+        With job ids and filters, only the listed jobs that match are cancelled.""";
+  }
+
+  @Override
+  int execute(Getopt.Parsed args) {
+    List<String> ids = JobIds.expand(args.operands());
+    boolean filtered = args.has("user") || args.has("me") || args.has("state") || args.has("partition")
+        || args.has("name") || args.has("account");
+    if (ids.isEmpty() && !filtered) {
+      throw new UsageException("No job identification provided");
+    }
+    String signal = args.has("signal") ? Signals.name(args.last("signal")) : null;
+    List<String> targets = filtered ? matching(args, ids) : ids;
+    int failures = 0;
+    for (String id : targets) {
+      try {
+        client().cancel(id, signal);
+      } catch (ServiceException e) {
+        if (e.status() == 401) {
+          throw e; // no token is wrong for every job alike: say it once
+        }
+        if (e.status() == 409 && args.has("quiet")) {
+          continue;
+        }
+        failures++;
+        error("Kill job error on job id " + id + ": " + (e.status() == 404 ? "Invalid job id specified" : e.getMessage()));
+      }
+    }
+    return failures == 0 ? 0 : 1;
+  }
+
+  /** The ids of listed jobs matching the filters; with ids given, only those among them. */
+  private List<String> matching(Getopt.Parsed args, List<String> ids) {
+    List<String> states;
+    try {
+      states = args.has("state") ? JobStates.parseList(String.join(",", args.values().get("state"))) : JobStates.ACTIVE;
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    List<String> users = new ArrayList<>(args.list("user"));
+    if (args.has("me")) {
+      users.add(localUser());
+    }
+    JobQuery query = new JobQuery(states, users, args.list("account"), args.list("partition"), args.list("name"),
+        List.of());
+    Set<String> targets = new LinkedHashSet<>();
+    for (JobInfo job : client().jobs(query)) {
+      if (!ids.isEmpty() && !named(job, ids)) {
+        continue;
+      }
+      if (job.arrayPending() != null && !job.arrayPending().isEmpty()) {
+        // The pending remainder of an array: its tasks, not the array id (which would cancel running tasks too).
+        targets.addAll(JobIds.tasks(job.displayId()));
+      } else {
+        targets.add(job.jobId());
+      }
+    }
+    return new ArrayList<>(targets);
+  }
+
+  private static boolean named(JobInfo job, List<String> ids) {
+    return ids.contains(job.jobId()) || job.arrayJobId() != null && ids.contains(job.arrayJobId().toString());
+  }
+}

@@ -1,0 +1,172 @@
+package io.squall.cli;
+
+import io.squall.cli.service.JobAction;
+import io.squall.cli.service.JobInfo;
+import io.squall.cli.service.JobQuery;
+import io.squall.cli.service.NodeInfo;
+import io.squall.cli.service.PartitionInfo;
+import io.squall.cli.service.ServiceException;
+import io.squall.core.hostlist.Hostlist;
+import io.squall.core.hostlist.HostlistException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code scontrol}: {@code show job|node|partition} records, {@code show hostnames|hostlist}
+ * (local, no service needed), and {@code hold|release|requeue} of jobs.
+ */
+final class ScontrolCommand extends ServiceCommand {
+  ScontrolCommand(Invocation io) {
+    super("scontrol", io);
+  }
+
+  @Override
+  List<Getopt.Option> options() {
+    return List.of(Getopt.Option.flag('o', "oneliner"), Getopt.Option.flag('d', "details"));
+  }
+
+  @Override
+  String usage() {
+    return """
+        Usage: scontrol [-o] COMMAND
+          show job [ID]            a job (all jobs without ID)
+          show node [NAME]         a node (all nodes without NAME)
+          show partition [NAME]    a partition (all without NAME)
+          show hostnames [LIST]    expand a hostlist (default $SLURM_JOB_NODELIST), one name a line
+          show hostlist NAMES      compress names into a hostlist
+          hold ID...               keep pending jobs from starting
+          release ID...            let held jobs start
+          requeue ID...            stop and queue jobs again
+          -o, --oneliner           each record on one line""";
+  }
+
+  @Override
+  int execute(Getopt.Parsed args) {
+    List<String> words = args.operands();
+    if (words.isEmpty()) {
+      throw new UsageException("no command given");
+    }
+    String command = words.get(0).toLowerCase(Locale.ROOT);
+    List<String> rest = words.subList(1, words.size());
+    switch (command) {
+      case "show":
+        return show(rest, args.has("oneliner"));
+      case "hold":
+      case "uhold":
+        return act(rest, JobAction.HOLD);
+      case "release":
+        return act(rest, JobAction.RELEASE);
+      case "requeue":
+        return act(rest, JobAction.REQUEUE);
+      default:
+        throw new UsageException("Invalid command: " + words.get(0) + " (use show, hold, release or requeue)");
+    }
+  }
+
+  private int show(List<String> words, boolean oneLine) {
+    if (words.isEmpty()) {
+      throw new UsageException("show needs an entity: job, node, partition, hostnames or hostlist");
+    }
+    String entity = words.get(0).toLowerCase(Locale.ROOT);
+    String name = words.size() > 1 ? String.join(",", words.subList(1, words.size())) : null;
+    ScontrolRecords records = new ScontrolRecords(io.zone());
+    List<KeyValueText> shown = new ArrayList<>();
+    switch (entity) {
+      case "job", "jobs", "jobid" -> {
+        if (name != null) {
+          shown.add(records.job(client().job(name)));
+        } else {
+          client().jobs(JobQuery.all()).forEach(j -> shown.add(records.job(j)));
+        }
+      }
+      case "node", "nodes" -> {
+        for (NodeInfo n : client().nodes()) {
+          if (name == null || n.name().equals(name)) {
+            shown.add(records.node(n));
+          }
+        }
+        if (name != null && shown.isEmpty()) {
+          error("Node " + name + " not found");
+          return 1;
+        }
+      }
+      case "partition", "partitions", "part" -> {
+        for (PartitionInfo p : client().partitions()) {
+          if (name == null || p.name().equals(name)) {
+            shown.add(records.partition(p));
+          }
+        }
+        if (name != null && shown.isEmpty()) {
+          error("Partition " + name + " not found");
+          return 1;
+        }
+      }
+      case "hostnames" -> {
+        return hostnames(name);
+      }
+      case "hostlist", "hostlistsorted" -> {
+        return hostlist(name);
+      }
+      default -> throw new UsageException("Invalid entity " + words.get(0)
+          + " for show (use job, node, partition, hostnames or hostlist)");
+    }
+    if (shown.isEmpty()) {
+      io.out().println("No " + (entity.startsWith("job") ? "jobs" : entity.startsWith("node") ? "nodes" : "partitions")
+          + " in the system");
+      return 0;
+    }
+    List<String> texts = shown.stream().map(t -> t.render(oneLine)).toList();
+    // Slurm separates multi-line records with a blank line.
+    io.out().println(String.join(oneLine ? "\n" : "\n\n", texts) + (oneLine ? "" : "\n"));
+    return 0;
+  }
+
+  private int hostnames(String list) {
+    String expression = list != null ? list : io.env().get("SLURM_JOB_NODELIST");
+    if (expression == null || expression.isBlank()) {
+      error("no hostlist given and SLURM_JOB_NODELIST is not set");
+      return 1;
+    }
+    try {
+      Hostlist.expand(expression).forEach(io.out()::println);
+      return 0;
+    } catch (HostlistException e) {
+      error("invalid hostlist: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private int hostlist(String names) {
+    if (names == null) {
+      throw new UsageException("show hostlist needs host names");
+    }
+    try {
+      io.out().println(Hostlist.compress(Hostlist.expand(names)));
+      return 0;
+    } catch (HostlistException e) {
+      error("invalid hostlist: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private int act(List<String> words, JobAction action) {
+    List<String> ids = JobIds.expand(words);
+    if (ids.isEmpty()) {
+      throw new UsageException(action.path() + " needs a job id");
+    }
+    int failures = 0;
+    for (String id : ids) {
+      try {
+        client().act(id, action);
+      } catch (ServiceException e) {
+        if (e.status() == 401) {
+          throw e;
+        }
+        failures++;
+        error("Job " + id + ": " + e.getMessage());
+      }
+    }
+    return failures == 0 ? 0 : 1;
+  }
+}

@@ -1,0 +1,140 @@
+package io.squall.cli;
+
+import io.squall.cli.format.Signals;
+import io.squall.cli.format.SlurmTime;
+import io.squall.cli.service.JobInfo;
+import io.squall.cli.service.NodeInfo;
+import io.squall.cli.service.PartitionInfo;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code scontrol show} records for jobs, nodes and partitions, in Slurm's key names where the
+ * API has the data. Keys Slurm has and the API lacks are left out rather than made up.
+ */
+final class ScontrolRecords {
+  private final ZoneId zone;
+
+  ScontrolRecords(ZoneId zone) {
+    this.zone = zone;
+  }
+
+  KeyValueText job(JobInfo j) {
+    KeyValueText t = new KeyValueText().line().put("JobId", j.jobId());
+    if (j.arrayJobId() != null) {
+      t.put("ArrayJobId", j.arrayJobId());
+      t.put("ArrayTaskId", j.arrayPending() != null && !j.arrayPending().isEmpty() ? j.arrayPending() : j.arrayTaskId());
+    }
+    t.put("JobName", j.name());
+    t.line().put("UserId", j.user());
+    t.line().put("Priority", j.priority()).put("Account", j.account()).put("QOS", j.qos());
+    t.line().put("JobState", j.state()).put("Reason", j.reason()).put("Dependency", request(j, "dependency"));
+    t.line();
+    Object requeue = request(j, "requeue");
+    if (requeue instanceof Boolean b) {
+      t.put("Requeue", b ? 1 : 0);
+    }
+    t.put("Restarts", j.restartCount() == null ? 0 : j.restartCount())
+        .put("ExitCode", (j.exitCode() == null ? 0 : j.exitCode()) + ":" + Signals.number(j.exitSignal()));
+    t.line().put("RunTime", SlurmTime.full(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds()))
+        .put("TimeLimit", SlurmTime.fullLimit(j.timeLimitMinutes()));
+    t.line().put("SubmitTime", time(j.submitTime()));
+    // Slurm shows a pending job's expected start as its StartTime.
+    Instant start = j.startTime() != null ? j.startTime() : j.expectedStart();
+    Instant end = j.endTime() != null ? j.endTime()
+        : start != null && j.timeLimitMinutes() != null ? start.plusSeconds(j.timeLimitMinutes() * 60) : null;
+    t.line().put("StartTime", time(start)).put("EndTime", time(end));
+    t.line().put("Partition", j.partition());
+    t.line().put("NodeList", j.nodes());
+    t.line().put("NumNodes", j.numNodes());
+    if (j.numCpus() != null) {
+      t.put("NumCPUs", j.numCpus());
+    }
+    t.put("NumTasks", j.numTasks());
+    t.line().put("TRES", tres(j.numCpus(), j.numGpus(), j.numNodes()));
+    if (j.allocation() != null) {
+      for (JobInfo.Allocation a : j.allocation()) {
+        List<Integer> gpus = a.gpus() == null ? List.of() : a.gpus();
+        t.detail("Nodes=" + a.node() + " GRES=gpu:" + gpus.size() + "(IDX:" + indexes(gpus) + ")");
+      }
+    }
+    t.line().put("WorkDir", j.workDir());
+    t.line().put("StdErr", j.stderr());
+    t.line().put("StdOut", j.stdout());
+    return t;
+  }
+
+  KeyValueText node(NodeInfo n) {
+    KeyValueText t = new KeyValueText().line().put("NodeName", n.name());
+    t.line().put("CPUTot", n.cpus()).put("RealMemory", n.memoryMb());
+    String features = n.features().isEmpty() ? null : String.join(",", n.features());
+    t.line().put("AvailableFeatures", features);
+    t.line().put("ActiveFeatures", features);
+    t.line().put("Gres", SinfoColumns.gres(n));
+    t.line().put("State", n.state());
+    t.line().put("Partitions", n.partitions().isEmpty() ? null : String.join(",", n.partitions()));
+    t.line().put("CfgTRES", tres(n.cpus(), n.gpus(), null));
+    t.line().put("AllocTRES", n.gpusAllocated() == null || n.gpusAllocated() == 0 ? "" : "gres/gpu=" + n.gpusAllocated());
+    t.line().put("PlacementGroup", n.placementGroup()).put("LastHeartbeat", time(n.lastHeartbeat()));
+    t.line().put("Jobs", n.jobs().isEmpty() ? null : String.join(",", n.jobs()));
+    if (n.reason() != null && !n.reason().isBlank()) {
+      t.line().put("Reason", n.reason());
+    }
+    return t;
+  }
+
+  KeyValueText partition(PartitionInfo p) {
+    KeyValueText t = new KeyValueText().line().put("PartitionName", p.name());
+    t.line().put("Default", p.defaultPartition() ? "YES" : "NO");
+    t.line().put("DefaultTime", p.defaultTimeMinutes() == null ? "NONE" : SlurmTime.fullLimit(p.defaultTimeMinutes()))
+        .put("MaxNodes", p.maxNodes() == null ? "UNLIMITED" : p.maxNodes())
+        .put("MaxTime", SlurmTime.fullLimit(p.maxTimeMinutes()));
+    t.line().put("Nodes", p.nodes());
+    t.line().put("PriorityTier", p.priorityTier());
+    t.line().put("State", p.state()).put("TotalNodes", p.totalNodes());
+    t.line().put("TRES", tres(null, p.totalGpus(), p.totalNodes()));
+    return t;
+  }
+
+  private String time(Instant at) {
+    return SlurmTime.timestamp(at, zone, "Unknown");
+  }
+
+  private static Object request(JobInfo j, String key) {
+    Map<String, Object> r = j.request();
+    return r == null ? null : r.get(key);
+  }
+
+  private static String tres(Integer cpus, Integer gpus, Integer nodes) {
+    List<String> parts = new ArrayList<>();
+    if (cpus != null) {
+      parts.add("cpu=" + cpus);
+    }
+    if (gpus != null && gpus > 0) {
+      parts.add("gres/gpu=" + gpus);
+    }
+    if (nodes != null) {
+      parts.add("node=" + nodes);
+    }
+    return String.join(",", parts);
+  }
+
+  /** GPU indexes as Slurm writes them: 0,1,2,5 becomes 0-2,5. */
+  static String indexes(List<Integer> gpus) {
+    List<Integer> sorted = gpus.stream().sorted().toList();
+    List<String> runs = new ArrayList<>();
+    int i = 0;
+    while (i < sorted.size()) {
+      int j = i;
+      while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
+        j++;
+      }
+      runs.add(j == i ? sorted.get(i).toString() : sorted.get(i) + "-" + sorted.get(j));
+      i = j + 1;
+    }
+    return String.join(",", runs);
+  }
+}

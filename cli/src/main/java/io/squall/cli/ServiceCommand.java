@@ -1,0 +1,36 @@
+package io.squall.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A verb with getopt-style options (all but sbatch, whose command line follows sbatch's own
+ * option table): it says which options it takes and what it does with them; {@code --help} and
+ * error reporting come from here.
+ */
+abstract class ServiceCommand extends ServiceVerb {
+  ServiceCommand(String verb, Invocation io) {
+    super(verb, io);
+  }
+
+  abstract List<Getopt.Option> options();
+
+  abstract String usage();
+
+  /** Does the work; may throw anything {@link #guarded} reports. */
+  abstract int execute(Getopt.Parsed args);
+
+  final int run(List<String> args) {
+    return guarded(() -> {
+      List<Getopt.Option> all = new ArrayList<>(options());
+      all.add(Getopt.Option.flag('\0', "help"));
+      all.add(Getopt.Option.flag('\0', "usage"));
+      Getopt.Parsed parsed = new Getopt(all).parse(args);
+      if (parsed.has("help") || parsed.has("usage")) {
+        io.out().println(usage());
+        return 0;
+      }
+      return execute(parsed);
+    });
+  }
+}

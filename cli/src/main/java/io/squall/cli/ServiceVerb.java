@@ -1,0 +1,72 @@
+package io.squall.cli;
+
+import io.squall.cli.service.ServiceAddress;
+import io.squall.cli.service.ServiceConfigException;
+import io.squall.cli.service.ServiceException;
+import io.squall.cli.service.ServiceUnreachableException;
+import io.squall.cli.service.SquallClient;
+import java.util.List;
+import java.util.function.IntSupplier;
+
+/**
+ * What every verb that talks to the service shares: the client, and turning failures into
+ * Slurm-style {@code VERB: error: ...} lines with exit status 1.
+ */
+abstract class ServiceVerb {
+  protected final Invocation io;
+  private final String verb;
+  private SquallClient client;
+
+  ServiceVerb(String verb, Invocation io) {
+    this.verb = verb;
+    this.io = io;
+  }
+
+  /** Runs the body; usage, configuration, connection and service errors become one message and status 1. */
+  final int guarded(IntSupplier body) {
+    try {
+      return body.getAsInt();
+    } catch (UsageException e) {
+      error(e.getMessage());
+      if (e.suggestHelp()) {
+        io.err().println("Try \"" + verb + " --help\" for more information");
+      }
+      return 1;
+    } catch (ServiceUnreachableException | ServiceConfigException e) {
+      error(e.getMessage());
+      return 1;
+    } catch (ServiceException e) {
+      error(e.getMessage());
+      if (e.status() == 401 && client != null && client.address().token() == null) {
+        error("no token configured: set SQUALL_TOKEN, or put 'token = ...' in " + client.address().configFile());
+      }
+      return 1;
+    }
+  }
+
+  final void error(String message) {
+    io.err().println(verb + ": error: " + message);
+  }
+
+  final void warning(String message) {
+    io.err().println(verb + ": warning: " + message);
+  }
+
+  /** The client, made on first use so local-only commands need no configuration. */
+  final SquallClient client() {
+    if (client == null) {
+      client = new SquallClient(ServiceAddress.resolve(io.env()));
+    }
+    return client;
+  }
+
+  /** Who {@code --me} means: the local user, as Slurm's tools take it from the login. */
+  final String localUser() {
+    String user = io.env().get("USER");
+    return user == null || user.isBlank() ? System.getProperty("user.name") : user;
+  }
+
+  final void print(List<String> lines) {
+    lines.forEach(io.out()::println);
+  }
+}

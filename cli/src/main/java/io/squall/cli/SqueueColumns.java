@@ -1,0 +1,96 @@
+package io.squall.cli;
+
+import io.squall.cli.format.JobStates;
+import io.squall.cli.format.SlurmTime;
+import io.squall.cli.format.Table.Column;
+import io.squall.cli.service.JobInfo;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/** squeue's {@code -o} specifiers: the letter, Slurm's header and how to read it from a job. */
+final class SqueueColumns {
+  /** States whose {@code %R} is the reason rather than nodes: Slurm explains why they are not running. */
+  private static final Set<String> REASON_STATES =
+      Set.of("PENDING", "FAILED", "TIMEOUT", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "PREEMPTED");
+
+  private SqueueColumns() {}
+
+  static Map<String, Column<JobInfo>> of(ZoneId zone) {
+    Map<String, Column<JobInfo>> c = new LinkedHashMap<>();
+    put(c, 'i', "JOBID", JobInfo::displayId);
+    put(c, 'P', "PARTITION", JobInfo::partition);
+    put(c, 'j', "NAME", JobInfo::name);
+    put(c, 'u', "USER", JobInfo::user);
+    put(c, 'T', "STATE", JobInfo::state);
+    put(c, 't', "ST", j -> JobStates.shortName(j.state()));
+    put(c, 'M', "TIME", j -> SlurmTime.compact(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds()));
+    put(c, 'l', "TIME_LIMIT", j -> SlurmTime.limit(j.timeLimitMinutes()));
+    put(c, 'D', "NODES", j -> text(j.numNodes()));
+    put(c, 'R', "NODELIST(REASON)", SqueueColumns::reasonOrNodes);
+    put(c, 'a', "ACCOUNT", JobInfo::account);
+    put(c, 'b', "TRES_PER_NODE", SqueueColumns::gres);
+    put(c, 'C', "CPUS", j -> j.numCpus() == null ? "N/A" : j.numCpus().toString());
+    put(c, 'S', "START_TIME", j -> SlurmTime.timestamp(j.startTime() != null ? j.startTime() : j.expectedStart(), zone,
+        "N/A"));
+    put(c, 'V', "SUBMIT_TIME", j -> SlurmTime.timestamp(j.submitTime(), zone, "N/A"));
+    put(c, 'e', "END_TIME", j -> SlurmTime.timestamp(end(j), zone, "N/A"));
+    put(c, 'q', "QOS", JobInfo::qos);
+    put(c, 'Q', "PRIORITY", j -> text(j.priority()));
+    put(c, 'r', "REASON", JobInfo::reason);
+    put(c, 'N', "NODELIST", JobInfo::nodes);
+    put(c, 'A', "ARRAY_JOB_ID", j -> j.arrayJobId() != null ? j.arrayJobId().toString() : j.jobId());
+    put(c, 'K', "ARRAY_TASK_ID", SqueueColumns::arrayTask);
+    put(c, 'Z', "WORK_DIR", JobInfo::workDir);
+    return c;
+  }
+
+  static Set<Character> letters() {
+    Set<Character> letters = new java.util.HashSet<>();
+    of(ZoneId.of("UTC")).keySet().forEach(k -> letters.add(k.charAt(0)));
+    return letters;
+  }
+
+  private static void put(Map<String, Column<JobInfo>> c, char letter, String header, Function<JobInfo, String> value) {
+    c.put(String.valueOf(letter), new Column<>(header, value));
+  }
+
+  static String reasonOrNodes(JobInfo j) {
+    if (j.state() != null && REASON_STATES.contains(j.state())) {
+      return "(" + (j.reason() == null ? "None" : j.reason()) + ")";
+    }
+    return j.nodes() == null ? "" : j.nodes();
+  }
+
+  /** GPUs per node when they divide evenly (what --gres asked for), else the job's total. */
+  private static String gres(JobInfo j) {
+    if (j.numGpus() == null || j.numGpus() == 0) {
+      return "N/A";
+    }
+    int nodes = j.numNodes() == null || j.numNodes() == 0 ? 1 : j.numNodes();
+    return "gres/gpu:" + (j.numGpus() % nodes == 0 ? j.numGpus() / nodes : j.numGpus());
+  }
+
+  /** A running job's end is its start plus its limit until it actually ends, as squeue shows it. */
+  private static Instant end(JobInfo j) {
+    if (j.endTime() != null) {
+      return j.endTime();
+    }
+    Instant start = j.startTime() != null ? j.startTime() : j.expectedStart();
+    return start == null || j.timeLimitMinutes() == null ? null : start.plusSeconds(j.timeLimitMinutes() * 60);
+  }
+
+  private static String arrayTask(JobInfo j) {
+    if (j.arrayPending() != null && !j.arrayPending().isEmpty()) {
+      return j.arrayPending();
+    }
+    return j.arrayTaskId() == null ? "N/A" : j.arrayTaskId().toString();
+  }
+
+  private static String text(Object o) {
+    return o == null ? "" : o.toString();
+  }
+}

@@ -1,0 +1,83 @@
+package io.squall.cli;
+
+import io.squall.cli.format.JobStates;
+import io.squall.cli.format.LineTemplate;
+import io.squall.cli.format.Table;
+import io.squall.cli.service.JobInfo;
+import io.squall.cli.service.JobQuery;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code squeue}: the queue, filtered on the service, printed through a Slurm format. */
+final class SqueueCommand extends ServiceCommand {
+  static final String DEFAULT_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
+  static final String LONG_FORMAT = "%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R";
+
+  SqueueCommand(Invocation io) {
+    super("squeue", io);
+  }
+
+  @Override
+  List<Getopt.Option> options() {
+    return List.of(
+        Getopt.Option.value('u', "user"),
+        Getopt.Option.value('p', "partition"),
+        Getopt.Option.value('t', "states"),
+        Getopt.Option.value('j', "jobs"),
+        Getopt.Option.value('A', "account"),
+        Getopt.Option.value('n', "name"),
+        Getopt.Option.value('o', "format"),
+        Getopt.Option.flag('h', "noheader"),
+        Getopt.Option.flag('l', "long"),
+        Getopt.Option.flag('a', "all"),
+        Getopt.Option.flag('\0', "me"));
+  }
+
+  @Override
+  String usage() {
+    return """
+        Usage: squeue [OPTIONS]
+          -u, --user=LIST        jobs of these users            --me   my jobs
+          -A, --account=LIST     jobs of these accounts
+          -p, --partition=LIST   jobs in these partitions
+          -t, --states=LIST      states: PD,R,CG,CD,F,CA,TO,PR,NF or names, or all
+          -j, --jobs=LIST        these jobs (any state)
+          -n, --name=LIST        jobs with these names
+          -o, --format=FORMAT    e.g. "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
+          -l, --long             show state and time limit
+          -h, --noheader         no header line""";
+  }
+
+  @Override
+  int execute(Getopt.Parsed args) {
+    if (!args.operands().isEmpty()) {
+      throw new UsageException("Unrecognized option: " + args.operands().get(0));
+    }
+    String format = args.has("format") ? args.last("format") : args.has("long") ? LONG_FORMAT : DEFAULT_FORMAT;
+    LineTemplate template;
+    List<String> states;
+    try {
+      template = LineTemplate.percent(format, SqueueColumns.letters());
+      states = states(args);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    List<String> users = new ArrayList<>(args.list("user"));
+    if (args.has("me") && !users.contains(localUser())) {
+      users.add(localUser());
+    }
+    JobQuery query = new JobQuery(states, users, args.list("account"), args.list("partition"), args.list("name"),
+        args.list("jobs"));
+    List<JobInfo> jobs = client().jobs(query);
+    print(new Table<>(template, SqueueColumns.of(io.zone())).lines(jobs, !args.has("noheader"), false));
+    return 0;
+  }
+
+  /** Like Slurm: unfinished jobs by default, any state when jobs are named, all with {@code -t all}. */
+  private static List<String> states(Getopt.Parsed args) {
+    if (args.has("states")) {
+      return JobStates.parseList(String.join(",", args.values().get("states")));
+    }
+    return args.has("jobs") ? List.of() : JobStates.ACTIVE;
+  }
+}

@@ -1,0 +1,112 @@
+package io.squall.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.cli.fake.FakeSquall;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SacctCommandTest {
+  private static final String ROWS = """
+      {"jobs":[
+        {"job_id":"42","name":"train","user":"alice","account":"ml","partition":"gpu","state":"COMPLETED",
+         "exit_code":0,"exit_signal":null,"submit_time":"2026-11-21T08:00:00Z","start_time":"2026-11-21T09:00:00Z",
+         "end_time":"2026-11-21T10:01:01Z","elapsed_seconds":3661,"num_nodes":2,"num_gpus":16,"gpu_hours":16.271,
+         "nodes":"node-[1-2]","restart_count":1},
+        {"job_id":"43_1","name":"preprocessing","user":"alice","account":"ml","partition":"cpu","state":"FAILED",
+         "exit_code":2,"exit_signal":null,"submit_time":"2026-11-21T08:00:00Z","start_time":"2026-11-21T09:00:00Z",
+         "end_time":"2026-11-21T09:00:05Z","elapsed_seconds":5,"num_nodes":1,"num_gpus":1,"gpu_hours":0.001,
+         "nodes":"node-3","restart_count":0},
+        {"job_id":"44","name":"oom","user":"bob","account":"research-long","partition":"gpu","state":"CANCELLED",
+         "exit_code":0,"exit_signal":9,"submit_time":"2026-11-21T08:00:00Z","start_time":"2026-11-21T11:00:00Z",
+         "end_time":null,"elapsed_seconds":90000,"num_nodes":1,"num_gpus":8,"gpu_hours":200.0,"nodes":"node-4",
+         "restart_count":0}
+      ]}""";
+
+  private final FakeSquall fake = FakeSquall.start().on("GET", "/v1/accounting", 200, ROWS);
+  private final Cli cli = new Cli(fake);
+
+  @AfterEach
+  void stop() {
+    fake.close();
+  }
+
+  @Test
+  void defaultColumnsWithSlurmsWidthsAndTruncationMarks() {
+    Cli.Result r = cli.run("sacct");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).isEqualTo("""
+        JobID           JobName  Partition    Account  AllocCPUS      State ExitCode
+        ------------ ---------- ---------- ---------- ---------- ---------- --------
+        42                train        gpu         ml             COMPLETED      0:0
+        43_1         preproces+        cpu         ml                FAILED      2:0
+        44                  oom        gpu research-+             CANCELLED      0:9
+        """);
+    FakeSquall.Request req = fake.last();
+    assertThat(req.path()).isEqualTo("/v1/accounting");
+    assertThat(req.query()).isEmpty();
+    assertThat(req.header("Authorization")).isEqualTo("Bearer " + Cli.TOKEN);
+  }
+
+  @Test
+  void formatFieldsAnyCaseWithWidthsAndParsable() {
+    Cli.Result r = cli.run("sacct", "-P", "--format=jobid,JobName%30,user,start,end,elapsed,nnodes,nodelist,"
+        + "alloctres,gpuhours,submit,restartcount,exitcode,state");
+    assertThat(r.out()).isEqualTo("""
+        JobID|JobName|User|Start|End|Elapsed|NNodes|NodeList|AllocTRES|GPUHours|Submit|RestartCount|ExitCode|State
+        42|train|alice|2026-11-21T09:00:00|2026-11-21T10:01:01|01:01:01|2|node-[1-2]|gres/gpu=16,node=2|16.27|\
+        2026-11-21T08:00:00|1|0:0|COMPLETED
+        43_1|preprocessing|alice|2026-11-21T09:00:00|2026-11-21T09:00:05|00:00:05|1|node-3|gres/gpu=1,node=1|0.00|\
+        2026-11-21T08:00:00|0|2:0|FAILED
+        44|oom|bob|2026-11-21T11:00:00|Unknown|1-01:00:00|1|node-4|gres/gpu=8,node=1|200.00|\
+        2026-11-21T08:00:00|0|0:9|CANCELLED
+        """);
+  }
+
+  @Test
+  void widthSuffixesAndNoHeader() {
+    Cli.Result r = cli.run("sacct", "-n", "-X", "-o", "JobID%-6,JobName%4,State%-10");
+    assertThat(r.out()).isEqualTo("""
+        42     tra+ COMPLETED
+        43_1   pre+ FAILED
+        44      oom CANCELLED
+        """);
+    assertThat(cli.run("sacct", "--parsable", "-o", "jobid", "-n").out()).isEqualTo("42|\n43_1|\n44|\n");
+  }
+
+  @Test
+  void timesAreReadInTheLocalZoneAndSentAsInstants() {
+    cli.zone("Europe/Berlin").run("sacct", "-S", "2026-11-20", "-E", "now-1hours", "-u", "alice,bob", "-s", "CD,F",
+        "-A", "ml");
+    assertThat(fake.last().query()).containsExactly(Map.entry("user", "alice,bob"), Map.entry("account", "ml"),
+        Map.entry("start", "2026-11-19T23:00:00Z"), Map.entry("end", "2026-11-21T11:00:00Z"),
+        Map.entry("state", "COMPLETED,FAILED"));
+  }
+
+  @Test
+  void namedJobsLookBeyondTodayAndSeveralAreAskedOneByOne() {
+    cli.run("sacct", "-j", "42,43_1");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::query).containsExactly(
+        Map.of("job", "42", "start", "1970-01-01T00:00:00Z"), Map.of("job", "43_1", "start", "1970-01-01T00:00:00Z"));
+  }
+
+  @Test
+  void badFieldsAndTimesAreUsageErrors() {
+    Cli.Result r = cli.run("sacct", "-o", "JobID,MaxRSS");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).startsWith("sacct: error: Invalid field requested: \"MaxRSS\"");
+    r = cli.run("sacct", "-S", "yesterdayish");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).startsWith("sacct: error: invalid time 'yesterdayish'");
+    assertThat(fake.requests()).isEmpty();
+  }
+
+  @Test
+  void theServicesRefusalIsPrinted() {
+    fake.on("GET", "/v1/accounting", 400, "{\"error\":\"start=x: expected an ISO-8601 instant\"}");
+    Cli.Result r = cli.run("sacct");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("sacct: error: start=x: expected an ISO-8601 instant\n");
+  }
+}

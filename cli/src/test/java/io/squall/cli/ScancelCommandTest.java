@@ -1,0 +1,110 @@
+package io.squall.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.cli.fake.FakeSquall;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ScancelCommandTest {
+  private static final String CANCELLED = "{\"jobs\":[{\"job_id\":\"42\",\"state\":\"CANCELLED\"}]}";
+  private final FakeSquall fake = FakeSquall.start()
+      .on("DELETE", "/v1/jobs/42", 200, CANCELLED)
+      .on("DELETE", "/v1/jobs/43_3", 200, CANCELLED)
+      .on("DELETE", "/v1/jobs/99", 404, "{\"error\":\"no such job 99\"}");
+  private final Cli cli = new Cli(fake);
+
+  @AfterEach
+  void stop() {
+    fake.close();
+  }
+
+  @Test
+  void cancelsEachJobQuietly() {
+    Cli.Result r = cli.run("scancel", "42", "43_3");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEmpty();
+    assertThat(fake.requests()).extracting(FakeSquall.Request::method, FakeSquall.Request::path)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("DELETE", "/v1/jobs/42"),
+            org.assertj.core.groups.Tuple.tuple("DELETE", "/v1/jobs/43_3"));
+    assertThat(fake.last().query()).isEmpty();
+    assertThat(fake.last().header("Authorization")).isEqualTo("Bearer " + Cli.TOKEN);
+  }
+
+  @Test
+  void signalsByNameOrNumber() {
+    cli.run("scancel", "-s", "SIGUSR1", "42");
+    assertThat(fake.last().query()).containsExactly(Map.entry("signal", "USR1"));
+    cli.run("scancel", "--signal=9", "42");
+    assertThat(fake.last().query()).containsExactly(Map.entry("signal", "KILL"));
+  }
+
+  @Test
+  void anUnknownJobIsReportedLikeSlurmAndTheRestStillCancelled() {
+    Cli.Result r = cli.run("scancel", "99", "42");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("scancel: error: Kill job error on job id 99: Invalid job id specified\n");
+    assertThat(fake.requests()).hasSize(2);
+  }
+
+  @Test
+  void otherRefusalsCarryTheServicesWords() {
+    fake.on("DELETE", "/v1/jobs/42", 403, "{\"error\":\"job 42 belongs to bob\"}");
+    Cli.Result r = cli.run("scancel", "42");
+    assertThat(r.err()).isEqualTo("scancel: error: Kill job error on job id 42: job 42 belongs to bob\n");
+    fake.on("DELETE", "/v1/jobs/42", 409, "{\"error\":\"Job/step already completing or completed\"}");
+    assertThat(cli.run("scancel", "-Q", "42").exit()).isZero();
+  }
+
+  @Test
+  void anAuthenticationFailureStopsAtTheFirstJob() {
+    fake.on("DELETE", "/v1/jobs/42", 401, "{\"error\":\"unknown token\"}");
+    Cli.Result r = cli.run("scancel", "42", "99");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("scancel: error: unknown token\n");
+    assertThat(fake.requests()).hasSize(1);
+  }
+
+  @Test
+  void filtersWithoutIdsListThenCancelWhatMatches() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"42","state":"PENDING"},{"job_id":"44","array_job_id":44,"array_pending":"[1-2]",
+         "state":"PENDING"}]}""");
+    fake.on("DELETE", "/v1/jobs/44_1", 200, CANCELLED).on("DELETE", "/v1/jobs/44_2", 200, CANCELLED);
+    Cli.Result r = cli.run("scancel", "-u", "alice", "--state=PD", "-p", "gpu", "-n", "train");
+    assertThat(r.exit()).isZero();
+    assertThat(fake.requests().get(0).query()).containsExactly(Map.entry("state", "PENDING"),
+        Map.entry("user", "alice"), Map.entry("partition", "gpu"), Map.entry("name", "train"));
+    assertThat(fake.requests()).extracting(FakeSquall.Request::path)
+        .containsExactly("/v1/jobs", "/v1/jobs/42", "/v1/jobs/44_1", "/v1/jobs/44_2");
+  }
+
+  @Test
+  void idsWithFiltersCancelOnlyTheListedJobsThatMatch() {
+    fake.on("GET", "/v1/jobs", 200, "{\"jobs\":[{\"job_id\":\"42\"},{\"job_id\":\"50\"}]}");
+    cli.run("scancel", "--me", "42", "43");
+    assertThat(fake.requests().get(0).query()).containsEntry("user", "alice");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::path).containsExactly("/v1/jobs", "/v1/jobs/42");
+  }
+
+  @Test
+  void taskRangesAreExpanded() {
+    fake.on("DELETE", "/v1/jobs/43_1", 200, CANCELLED).on("DELETE", "/v1/jobs/43_2", 200, CANCELLED);
+    cli.run("scancel", "43_[1-3]");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::path)
+        .containsExactly("/v1/jobs/43_1", "/v1/jobs/43_2", "/v1/jobs/43_3");
+  }
+
+  @Test
+  void nothingToCancelOrABadIdIsAnErrorBeforeAnyRequest() {
+    Cli.Result r = cli.run("scancel");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("scancel: error: No job identification provided\n");
+    r = cli.run("scancel", "4x2");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("scancel: error: Invalid job id 4x2\n");
+    assertThat(fake.requests()).isEmpty();
+  }
+}

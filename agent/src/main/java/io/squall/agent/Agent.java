@@ -1,0 +1,120 @@
+package io.squall.agent;
+
+import io.squall.agent.Protocol.Heartbeat;
+import io.squall.agent.Protocol.OutputChunk;
+import io.squall.agent.Protocol.Registration;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One running node agent: its HTTP server, its link to the controller, its jobs. {@link #start}
+ * returns once the server listens; registration goes on in the background.
+ *
+ * <p>Threads: HTTP requests, process watching and output pipes run on a cached pool (a task's
+ * output stream holds a thread for the task's life); controller traffic on two scheduled threads;
+ * kill-wait timers on their own thread, so that a slow controller never delays a SIGKILL.
+ */
+final class Agent implements AutoCloseable {
+  private final AgentConfig config;
+  private final AgentLog log;
+  private final ExecutorService workers;
+  private final ScheduledExecutorService controllerThreads;
+  private final ScheduledExecutorService timers;
+  private final JobControl control;
+  private final AgentServer server;
+  private final ControllerLink link;
+
+  private Agent(AgentConfig config, PrintStream logStream) throws IOException {
+    this.config = config;
+    this.log = new AgentLog(config.name(), logStream);
+    this.workers = Executors.newCachedThreadPool(threads(config.name() + "-worker"));
+    this.controllerThreads = Executors.newScheduledThreadPool(2, threads(config.name() + "-controller"));
+    this.timers = Executors.newSingleThreadScheduledExecutor(threads(config.name() + "-timer"));
+    Path workDir = config.workDir().toAbsolutePath();
+    Path jobsDir = Files.createDirectories(workDir.resolve("jobs"));
+    Path toolDir = ToolDirectory.write(workDir);
+    Sessions sessions = Sessions.detect();
+    if (!sessions.available()) {
+      log.warn("setsid not found: jobs share the agent's process group; orphaned processes may survive their job");
+    }
+    ControllerClient client = new ControllerClient(config.controller(), config.token());
+    EventOutbox outbox = new EventOutbox(config.name(), client, controllerThreads, config.retryInterval(), log);
+    OutputShipping shipping = new OutputShipping(chunk -> postOutput(client, chunk), controllerThreads,
+        config.retryInterval(), log);
+    JobTable table = new JobTable();
+    BatchLauncher launcher = new BatchLauncher(config.name(), jobsDir, toolDir, sessions, System.getenv());
+    this.control = new JobControl(table, launcher, shipping, outbox, timers, workers, jobsDir,
+        InstantSource.system(), log);
+    this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
+        new StepRunner(config.name(), sessions, workers, log), workers, log);
+    this.link = new ControllerLink(client, this::registration, () -> new Heartbeat(config.name(), control.running()),
+        controllerThreads, outbox::flushSoon, log);
+    outbox.start();
+    shipping.start();
+    link.start();
+    log.info("agent listening on " + server.address() + "; controller " + config.controller());
+  }
+
+  /** Starts an agent; its log goes to {@code logStream}. */
+  static Agent start(AgentConfig config, PrintStream logStream) throws IOException {
+    return new Agent(config, logStream);
+  }
+
+  /** The agent's base address, {@code http://127.0.0.1:PORT}. */
+  URI address() {
+    return URI.create(server.address());
+  }
+
+  boolean registered() {
+    return link.registered();
+  }
+
+  /** Stops serving and kills every job's processes: the node goes away with its agent. */
+  @Override
+  public void close() {
+    server.close();
+    control.killEverything();
+    controllerThreads.shutdownNow();
+    timers.shutdownNow();
+    workers.shutdownNow();
+    try {
+      controllerThreads.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    log.info("agent stopped");
+  }
+
+  private Registration registration() {
+    return new Registration(config.name(), server.address(), config.gpus(), config.gpuType(), config.cpus(),
+        config.memoryMb(), config.features(), config.placementGroup(), control.running());
+  }
+
+  private static long postOutput(ControllerClient client, OutputChunk chunk) throws IOException {
+    ControllerClient.Reply reply = client.post("/v1/agent/output", chunk);
+    if (!reply.ok() || !reply.body().path("next_offset").canConvertToLong()) {
+      throw new IOException("the controller answered HTTP " + reply.status() + " " + reply.body());
+    }
+    return reply.body().path("next_offset").asLong();
+  }
+
+  private static ThreadFactory threads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread t = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+      // Daemons: a stuck job stream must never keep a stopping agent alive.
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,132 @@
+package io.squall.agent;
+
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Reads the agent's command line into an {@link AgentConfig}. */
+final class AgentArgs {
+  static final String USAGE = """
+      usage: squall-agent --controller URL --token TOKEN --name NAME --work-dir DIR
+                          [--gpus N] [--gpu-type TYPE] [--cpus N] [--memory-mb N]
+                          [--features a,b] [--placement-group PG] [--port 0] [--bind 127.0.0.1]
+        --token may be left out when SQUALL_AGENT_TOKEN is set (keeps it out of the process list).
+        GPUs: when nvidia-smi is on the PATH it decides the count and type.""";
+
+  /** Environment variable read when {@code --token} is absent. */
+  static final String TOKEN_VARIABLE = "SQUALL_AGENT_TOKEN";
+
+  private static final Set<String> OPTIONS = Set.of("controller", "token", "name", "gpus", "gpu-type", "cpus",
+      "memory-mb", "features", "placement-group", "work-dir", "port", "bind");
+
+  private AgentArgs() {}
+
+  /** A command line that cannot be used; the message says which option and why. */
+  static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  static AgentConfig parse(List<String> args, Map<String, String> env) throws UsageException {
+    Map<String, String> values = new HashMap<>();
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      if (!arg.startsWith("--")) {
+        throw new UsageException("unexpected argument '" + arg + "'");
+      }
+      String name = arg.substring(2);
+      String value;
+      int eq = name.indexOf('=');
+      if (eq >= 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      } else if (i + 1 < args.size()) {
+        value = args.get(++i);
+      } else {
+        throw new UsageException("--" + name + " needs a value");
+      }
+      if (!OPTIONS.contains(name)) {
+        throw new UsageException("unknown option --" + name);
+      }
+      values.put(name, value);
+    }
+    if (!values.containsKey("token") && env.get(TOKEN_VARIABLE) != null) {
+      values.put("token", env.get(TOKEN_VARIABLE));
+    }
+    for (String required : List.of("controller", "token", "name", "work-dir")) {
+      if (values.get(required) == null || values.get(required).isBlank()) {
+        throw new UsageException("--" + required + " is required");
+      }
+    }
+    return new AgentConfig(controller(values.get("controller")), values.get("token"), values.get("name"),
+        (int) number(values, "gpus", 0, 0, io.squall.core.model.Node.MAX_GPUS),
+        blankToNull(values.get("gpu-type")),
+        (int) number(values, "cpus", Runtime.getRuntime().availableProcessors(), 1, 1 << 20),
+        number(values, "memory-mb", physicalMemoryMb(), 1, Long.MAX_VALUE),
+        features(values.get("features")), blankToNull(values.get("placement-group")),
+        Path.of(values.get("work-dir")),
+        (int) number(values, "port", 0, 0, 65535),
+        values.getOrDefault("bind", "127.0.0.1"),
+        AgentConfig.DEFAULT_RETRY);
+  }
+
+  private static URI controller(String text) throws UsageException {
+    try {
+      URI uri = new URI(text);
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+        throw new UsageException("--controller must be an http:// or https:// address, got '" + text + "'");
+      }
+      return uri;
+    } catch (java.net.URISyntaxException e) {
+      throw new UsageException("--controller: '" + text + "' is not an address: " + e.getReason());
+    }
+  }
+
+  private static long number(Map<String, String> values, String name, long fallback, long min, long max)
+      throws UsageException {
+    String text = values.get(name);
+    if (text == null) {
+      return fallback;
+    }
+    try {
+      long n = Long.parseLong(text.trim());
+      if (n < min || n > max) {
+        throw new UsageException("--" + name + " must be between " + min + " and " + max + ", got " + text);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new UsageException("--" + name + " must be a whole number, got '" + text + "'");
+    }
+  }
+
+  private static List<String> features(String text) {
+    List<String> features = new ArrayList<>();
+    if (text != null) {
+      for (String f : text.split(",")) {
+        if (!f.isBlank()) {
+          features.add(f.trim());
+        }
+      }
+    }
+    return features;
+  }
+
+  private static String blankToNull(String text) {
+    return text == null || text.isBlank() ? null : text.trim();
+  }
+
+  private static long physicalMemoryMb() {
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+      return Math.max(1, os.getTotalMemorySize() / (1024 * 1024));
+    }
+    return 1;
+  }
+}

@@ -1,0 +1,30 @@
+package io.squall.agent;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What one agent is told when it starts: its controller, its node, where it keeps its files and
+ * where it listens.
+ *
+ * @param gpuType null when the node has no GPU type to report
+ * @param placementGroup null when the controller's configuration decides
+ * @param workDir the agent's own directory: {@code bin/} (srun, scontrol) and {@code jobs/}
+ * @param port 0 for any free port
+ * @param retryInterval how often exit events and output are sent again while the controller does not take them
+ */
+record AgentConfig(URI controller, String token, String name, int gpus, String gpuType, int cpus, long memoryMb,
+    List<String> features, String placementGroup, Path workDir, int port, String bind, Duration retryInterval) {
+  static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
+
+  AgentConfig {
+    features = List.copyOf(features);
+  }
+
+  AgentConfig withGpus(int count, String type) {
+    return new AgentConfig(controller, token, name, count, type, cpus, memoryMb, features, placementGroup, workDir,
+        port, bind, retryInterval);
+  }
+}

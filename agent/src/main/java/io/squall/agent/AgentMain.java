@@ -1,0 +1,65 @@
+package io.squall.agent;
+
+import io.squall.agent.AgentArgs.UsageException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The node agent's process: {@code java -cp ... io.squall.agent.AgentMain --controller URL
+ * --token TOKEN --name NAME --work-dir DIR ...}. Runs until it is stopped (SIGTERM), then kills
+ * its jobs' processes. Exit status 2 for a bad command line, 1 when it cannot start.
+ */
+public final class AgentMain {
+  private AgentMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    Agent agent;
+    try {
+      agent = start(Arrays.asList(args), System.getenv(), System.err);
+    } catch (StartFailure e) {
+      System.exit(e.exitCode);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "agent-shutdown"));
+    new CountDownLatch(1).await();
+  }
+
+  /** The agent did not start; the reason has been printed. */
+  static final class StartFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+    final int exitCode;
+
+    StartFailure(int exitCode, String message) {
+      super(message);
+      this.exitCode = exitCode;
+    }
+  }
+
+  /** Starts an agent from a command line, printing why when it cannot. */
+  static Agent start(List<String> args, Map<String, String> env, PrintStream err) throws StartFailure {
+    AgentConfig config;
+    try {
+      config = AgentArgs.parse(args, env);
+    } catch (UsageException e) {
+      err.println("squall-agent: error: " + e.getMessage());
+      err.println(AgentArgs.USAGE);
+      throw new StartFailure(2, e.getMessage());
+    }
+    Optional<GpuProbe.Gpus> probed = GpuProbe.detect(env.get("PATH"));
+    if (probed.isPresent()) {
+      config = config.withGpus(probed.get().count(), probed.get().type());
+      err.println("squall-agent: nvidia-smi reports " + probed.get().count() + " GPUs of type " + probed.get().type());
+    }
+    try {
+      return Agent.start(config, err);
+    } catch (IOException e) {
+      err.println("squall-agent: error: cannot start: " + e.getMessage());
+      throw new StartFailure(1, e.getMessage());
+    }
+  }
+}

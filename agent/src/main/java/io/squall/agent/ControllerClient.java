@@ -1,0 +1,63 @@
+package io.squall.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Posts the agent's messages to the controller with the agent token. Thread-safe. */
+final class ControllerClient {
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+  private final String base;
+  private final String token;
+  private final HttpClient http = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(CONNECT_TIMEOUT)
+      .build();
+
+  ControllerClient(URI controller, String token) {
+    String text = controller.toString();
+    this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+    this.token = token;
+  }
+
+  /** The controller's answer; {@code body} is a missing node when it was not JSON. */
+  record Reply(int status, JsonNode body) {
+    boolean ok() {
+      return status == 200;
+    }
+  }
+
+  /** @throws IOException when the controller cannot be reached or does not answer in time */
+  Reply post(String path, Object message) throws IOException {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+        .timeout(REQUEST_TIMEOUT)
+        .header("Authorization", "Bearer " + token)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(message)))
+        .build();
+    try {
+      HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      return new Reply(response.statusCode(), parse(response.body()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while posting " + path);
+    }
+  }
+
+  private static JsonNode parse(byte[] body) {
+    try {
+      JsonNode node = body.length == 0 ? null : Json.MAPPER.readTree(body);
+      return node == null ? MissingNode.getInstance() : node;
+    } catch (IOException e) {
+      return MissingNode.getInstance();
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package io.squall.agent;
+
+import io.squall.agent.BatchLauncher.BatchRun;
+import io.squall.agent.BatchLauncher.LaunchFailure;
+import io.squall.agent.Protocol.ExitEvent;
+import io.squall.agent.Protocol.JobSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * What the controller asks of this node's jobs: launch, signal, delete. Calls return quickly
+ * (they run on the agent's HTTP threads) and never call the controller back themselves: the
+ * controller may be waiting on the answer while holding what such a call would need.
+ */
+final class JobControl {
+  private final JobTable table;
+  private final BatchLauncher launcher;
+  private final OutputShipping shipping;
+  private final EventOutbox outbox;
+  private final ScheduledExecutorService timers;
+  private final ExecutorService workers;
+  private final Path jobsDir;
+  private final InstantSource clock;
+  private final AgentLog log;
+
+  JobControl(JobTable table, BatchLauncher launcher, OutputShipping shipping, EventOutbox outbox,
+      ScheduledExecutorService timers, ExecutorService workers, Path jobsDir, InstantSource clock, AgentLog log) {
+    this.table = table;
+    this.launcher = launcher;
+    this.shipping = shipping;
+    this.outbox = outbox;
+    this.timers = timers;
+    this.workers = workers;
+    this.jobsDir = jobsDir;
+    this.clock = clock;
+    this.log = log;
+  }
+
+  /**
+   * Takes a job onto this node; idempotent per job key. The first node's batch script starts
+   * now; other nodes only hold the job (credential, GPUs, peers) so srun tasks are accepted. A
+   * script that cannot start is reported as an exit with code 1.
+   */
+  void launch(JobSpec spec) {
+    Optional<NodeJob> fresh = table.addIfAbsent(spec);
+    if (fresh.isEmpty()) {
+      return;
+    }
+    NodeJob job = fresh.get();
+    if (!spec.batch()) {
+      log.info("job " + spec.job() + ": holding its allocation here for srun tasks");
+      return;
+    }
+    try {
+      BatchRun run = launcher.start(spec);
+      job.attachBatch(run.launched());
+      shipping.follow(spec.job(), run.stdout(), run.stderr());
+      log.info("job " + spec.job() + ": batch script started as pid " + run.launched().handle().pid());
+      run.launched().process().onExit().thenAcceptAsync(p -> batchEnded(job, run, p.exitValue()), workers);
+    } catch (LaunchFailure e) {
+      log.warn(e.getMessage() + "; the job fails with exit code 1");
+      report(job, ExitStatus.LAUNCH_FAILED, clock.instant());
+    }
+  }
+
+  Optional<NodeJob> job(String key) {
+    return table.get(key);
+  }
+
+  /**
+   * Signals every process of the job here; with {@code killWaitSeconds} > 0, whatever is still
+   * alive that much later gets SIGKILL (a timer, not a wait on the caller's thread). Unknown
+   * jobs are ignored: there is nothing of them to signal.
+   */
+  void signal(String key, PosixSignal signal, int killWaitSeconds) {
+    Optional<NodeJob> found = table.get(key);
+    if (found.isEmpty()) {
+      return;
+    }
+    NodeJob job = found.get();
+    Set<ProcessHandle> signalled = job.signal(signal);
+    log.info("job " + key + ": SIG" + signal.name() + " to " + signalled.size() + " processes"
+        + (killWaitSeconds > 0 ? ", SIGKILL in " + killWaitSeconds + " s" : ""));
+    if (killWaitSeconds > 0 && signal.number() != PosixSignal.KILL.number()) {
+      try {
+        timers.schedule(() -> job.killAll(signalled), killWaitSeconds, TimeUnit.SECONDS);
+      } catch (RejectedExecutionException e) {
+        job.killAll(signalled);
+      }
+    }
+  }
+
+  /** The job is over: kills whatever is left of it here and forgets it. Idempotent. */
+  void delete(String key) {
+    Optional<NodeJob> found = table.remove(key);
+    if (found.isEmpty()) {
+      return;
+    }
+    found.get().killAll(Set.of());
+    shipping.forget(key);
+    removeDirectory(jobsDir.resolve(key));
+    log.info("job " + key + ": deleted");
+  }
+
+  List<String> running() {
+    return table.running();
+  }
+
+  /** Kills every job's processes: the node is going away (the agent is stopped). */
+  void killEverything() {
+    table.all().forEach(job -> job.killAll(Set.of()));
+  }
+
+  private void batchEnded(NodeJob job, BatchRun run, int waitStatus) {
+    Instant at = clock.instant();
+    NodeJob.endGroup(run.launched());
+    ExitStatus status = ExitStatus.fromWaitStatus(waitStatus);
+    log.info("job " + job.key() + ": batch script ended with exit code " + status.exitCode()
+        + (status.signal() == null ? "" : " (signal " + status.signal() + ")"));
+    // Output first: whoever sees the job end should find its output complete.
+    shipping.ended(job.key());
+    report(job, status, at);
+  }
+
+  private void report(NodeJob job, ExitStatus status, Instant at) {
+    outbox.add(new ExitEvent(UUID.randomUUID().toString(), job.key(), "exit", status.exitCode(), status.signal(),
+        at.toString()));
+  }
+
+  private void removeDirectory(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      log.warn("cannot remove " + dir + ": " + e);
+    }
+  }
+}

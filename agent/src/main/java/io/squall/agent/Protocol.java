@@ -1,0 +1,88 @@
+package io.squall.agent;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The messages of docs/agent-protocol.md, one record each. Component names become the
+ * protocol's snake_case keys through {@link Json#MAPPER}; the doc is the contract, these records
+ * only spell it.
+ */
+final class Protocol {
+  private Protocol() {}
+
+  /** {@code POST /v1/agent/register}. */
+  record Registration(String name, String address, int gpus, String gpuType, int cpus, long memoryMb,
+      List<String> features, String placementGroup, List<String> running) {}
+
+  /** {@code POST /v1/agent/heartbeat}. */
+  record Heartbeat(String name, List<String> running) {}
+
+  /** One exit of a batch script; {@code id} stays the same across resends. */
+  record ExitEvent(String id, String job, String type, int exitCode, Integer signal, String time) {}
+
+  /** {@code POST /v1/agent/events}. */
+  record EventBatch(String name, List<ExitEvent> events) {}
+
+  /** {@code POST /v1/agent/output}; {@code offset} counts bytes of the output file. */
+  record OutputChunk(String job, String stream, long offset, String data) {}
+
+  /**
+   * {@code POST /jobs}. Absent collections read as empty. {@code args} is not in the doc's table:
+   * the controller sends the batch script's own arguments ({@code sbatch script.sh a b}) there.
+   */
+  record JobSpec(String job, String credential, boolean batch, String script, List<String> args,
+      String workDir, Map<String, String> environment, List<Integer> gpus, String stdout,
+      String stderr, String openMode, Map<String, String> nodes) {
+    JobSpec {
+      args = args == null ? List.of() : List.copyOf(args);
+      environment = withoutNulls(environment);
+      gpus = gpus == null ? List.of() : List.copyOf(gpus);
+      nodes = withoutNulls(nodes);
+    }
+
+    boolean append() {
+      return "append".equalsIgnoreCase(openMode);
+    }
+  }
+
+  /** {@code POST /jobs/{job}/signal}. */
+  record SignalRequest(String signal, int killWaitSeconds) {}
+
+  /** {@code POST /jobs/{job}/tasks}: one step's tasks on one node. */
+  record TaskRequest(int step, int nodeid, List<String> argv, Map<String, String> environment,
+      String workDir, List<TaskSlot> tasks, int ntasks, String nodelist) {
+    TaskRequest {
+      argv = argv == null ? List.of() : List.copyOf(argv);
+      environment = withoutNulls(environment);
+      tasks = tasks == null ? List.of() : List.copyOf(tasks);
+    }
+  }
+
+  /** One task of a step: its rank in the step and on this node. */
+  record TaskSlot(int procid, int localid) {}
+
+  /** {@code POST /jobs/{job}/tasks/signal}; a null step means every step of the job. */
+  record TaskSignal(Integer step, String signal) {}
+
+  /** A streamed line of a task's output; {@code data} keeps its newline, if it had one. */
+  record TaskOutput(int procid, String stream, String data) {}
+
+  /** The last streamed line of a task. */
+  record TaskExit(int procid, int exitCode, Integer signal) {}
+
+  /** Order kept (the {@code nodes} map lists the allocation in order); null values dropped. */
+  private static Map<String, String> withoutNulls(Map<String, String> map) {
+    Map<String, String> copy = new LinkedHashMap<>();
+    if (map != null) {
+      map.forEach((k, v) -> {
+        if (k != null && v != null) {
+          copy.put(k, v);
+        }
+      });
+    }
+    return Collections.unmodifiableMap(copy);
+  }
+}

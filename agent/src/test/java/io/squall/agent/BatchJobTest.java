@@ -1,0 +1,184 @@
+package io.squall.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BatchJobTest {
+  @TempDir Path agentDir;
+  @TempDir Path jobDir;
+  private FakeController controller;
+  private Agent agent;
+
+  @BeforeEach
+  void start() throws Exception {
+    controller = FakeController.start();
+    agent = TestAgents.start("node-1", controller.url(), agentDir);
+  }
+
+  @AfterEach
+  void stop() {
+    agent.close();
+    controller.close();
+  }
+
+  private static Map<String, String> env() {
+    return Map.of("PATH", "/usr/bin:/bin", "SLURM_JOB_ID", "42", "FOO", "bar baz");
+  }
+
+  @Test
+  void runsTheScriptWithTheJobsEnvironmentAndReportsItsExit() throws Exception {
+    String script = """
+        #!/bin/bash
+        echo "FOO=$FOO ARGS=$*"
+        echo "CUDA=$CUDA_VISIBLE_DEVICES GPUS=$SLURM_GPUS_ON_NODE NODE=$SLURMD_NODENAME NODEID=$SLURM_NODEID"
+        echo "CRED=$SQUALL_JOB_CREDENTIAL AGENTS=$SQUALL_AGENTS"
+        echo "PATH=$PATH"
+        echo "PWD=$(pwd)"
+        echo "to stderr" >&2
+        env | cut -d= -f1 | sort > env-names
+        """;
+    Map<String, Object> launch = AgentCalls.batch("42", script, jobDir, env());
+    launch.put("args", List.of("one", "two"));
+    AgentCalls.launch(agent.address(), launch);
+
+    JsonNode exit = controller.awaitExit("42", Eventually.LONG);
+
+    assertThat(exit.path("exit_code").asInt()).isZero();
+    assertThat(exit.path("signal").isNull()).isTrue();
+    assertThat(exit.path("type").asText()).isEqualTo("exit");
+    assertThat(exit.path("id").asText()).isNotEmpty();
+    assertThat(exit.path("time").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+    String out = Files.readString(jobDir.resolve("out"));
+    assertThat(out).contains("FOO=bar baz ARGS=one two\n")
+        .contains("CUDA=0,1 GPUS=2 NODE=node-1 NODEID=0\n")
+        .contains("CRED=cred-42 AGENTS=node-1=http://127.0.0.1:1\n")
+        .contains("PATH=" + agentDir.resolve("bin") + ":/usr/bin:/bin\n")
+        .contains("PWD=" + jobDir + "\n")
+        .contains("to stderr\n");
+    // Nothing of the agent's own environment but the login variables it lacks.
+    Set<String> allowed = new HashSet<>(Set.of("PATH", "SLURM_JOB_ID", "FOO", "CUDA_VISIBLE_DEVICES",
+        "SLURM_GPUS_ON_NODE", "SLURMD_NODENAME", "SLURM_NODEID", "SQUALL_JOB_CREDENTIAL", "SQUALL_AGENTS",
+        "HOME", "USER", "LANG", "PWD", "SHLVL", "_"));
+    assertThat(Files.readAllLines(jobDir.resolve("env-names"))).isSubsetOf(allowed);
+    Eventually.until("the output shipped", Eventually.LONG, () -> controller.output("42", "stdout").equals(out));
+  }
+
+  @Test
+  void aNonzeroExitIsReportedAsIs() {
+    AgentCalls.launch(agent.address(), AgentCalls.batch("43", "exit 3\n", jobDir, env()));
+
+    JsonNode exit = controller.awaitExit("43", Eventually.LONG);
+
+    assertThat(exit.path("exit_code").asInt()).isEqualTo(3);
+    assertThat(exit.path("signal").isNull()).isTrue();
+  }
+
+  @Test
+  void separateStdoutAndStderrFilesAndAppendMode() throws Exception {
+    Files.writeString(jobDir.resolve("o.txt"), "earlier run\n");
+    Map<String, Object> launch = AgentCalls.batch("44", "#!/bin/sh\necho out\necho err >&2\n", jobDir, env());
+    launch.put("stdout", jobDir.resolve("o.txt").toString());
+    launch.put("stderr", "e.txt");
+    launch.put("open_mode", "append");
+    AgentCalls.launch(agent.address(), launch);
+
+    controller.awaitExit("44", Eventually.LONG);
+
+    assertThat(Files.readString(jobDir.resolve("o.txt"))).isEqualTo("earlier run\nout\n");
+    assertThat(Files.readString(jobDir.resolve("e.txt"))).isEqualTo("err\n");
+    Eventually.until("both streams shipped", Eventually.LONG,
+        () -> controller.output("44", "stderr").equals("err\n")
+            && controller.output("44", "stdout").equals("earlier run\nout\n"));
+  }
+
+  @Test
+  void truncateModeReplacesWhatWasThere() throws Exception {
+    Files.writeString(jobDir.resolve("out"), "earlier run\n");
+    AgentCalls.launch(agent.address(), AgentCalls.batch("45", "echo fresh\n", jobDir, env()));
+
+    controller.awaitExit("45", Eventually.LONG);
+
+    assertThat(Files.readString(jobDir.resolve("out"))).isEqualTo("fresh\n");
+  }
+
+  @Test
+  void aMissingOutputDirectoryFailsTheJobWithoutWritingAnything() throws Exception {
+    Map<String, Object> launch = AgentCalls.batch("46", "touch ran\n", jobDir, env());
+    launch.put("stdout", jobDir.resolve("no/such/dir/out").toString());
+    AgentCalls.launch(agent.address(), launch);
+
+    JsonNode exit = controller.awaitExit("46", Eventually.LONG);
+
+    assertThat(exit.path("exit_code").asInt()).isEqualTo(1);
+    assertThat(jobDir.resolve("ran")).doesNotExist();
+    assertThat(jobDir.resolve("out")).doesNotExist();
+    assertThat(jobDir.resolve("no")).doesNotExist();
+  }
+
+  @Test
+  void aMissingWorkDirRunsTheScriptInTmpAsSlurmDoes() throws Exception {
+    Map<String, Object> launch = AgentCalls.batch("47", "pwd\n", jobDir, env());
+    launch.put("work_dir", jobDir.resolve("gone").toString());
+    launch.put("stdout", jobDir.resolve("out").toString());
+    launch.put("stderr", jobDir.resolve("out").toString());
+    AgentCalls.launch(agent.address(), launch);
+
+    controller.awaitExit("47", Eventually.LONG);
+
+    assertThat(Files.readString(jobDir.resolve("out")))
+        .contains("couldn't chdir to `" + jobDir.resolve("gone") + "'")
+        .endsWith("/tmp\n");
+  }
+
+  @Test
+  void launchIsIdempotentPerJob() throws Exception {
+    Map<String, Object> launch = AgentCalls.batch("48", "echo ran >> runs\n", jobDir, env());
+    AgentCalls.launch(agent.address(), launch);
+    AgentCalls.launch(agent.address(), launch);
+
+    controller.awaitExit("48", Eventually.LONG);
+    AgentCalls.launch(agent.address(), launch);
+
+    assertThat(Files.readAllLines(jobDir.resolve("runs"))).containsExactly("ran");
+    assertThat(controller.exits()).hasSize(1);
+  }
+
+  @Test
+  void reportsRunningJobsInHeartbeatsUntilTheyEnd() throws Exception {
+    AgentCalls.launch(agent.address(),
+        AgentCalls.batch("49", "while [ ! -f stop ]; do sleep 0.1; done\n", jobDir, env()));
+
+    Eventually.until("a heartbeat listing job 49", Eventually.LONG, () -> controller.calls("/v1/agent/heartbeat")
+        .stream().anyMatch(c -> c.body().path("running").toString().equals("[\"49\"]")));
+    Files.writeString(jobDir.resolve("stop"), "");
+    controller.awaitExit("49", Eventually.LONG);
+    int seen = controller.calls("/v1/agent/heartbeat").size();
+    Eventually.until("a heartbeat without it", Eventually.LONG, () -> {
+      List<FakeController.Call> beats = controller.calls("/v1/agent/heartbeat");
+      return beats.size() > seen && beats.get(beats.size() - 1).body().path("running").isEmpty();
+    });
+  }
+
+  @Test
+  void refusesAWrongTokenAndMalformedRequests() {
+    Map<String, Object> launch = AgentCalls.batch("50", "true\n", jobDir, env());
+    assertThat(AgentCalls.post(agent.address(), "/jobs", "wrong", launch).status()).isEqualTo(401);
+    assertThat(AgentCalls.post(agent.address(), "/jobs", FakeController.TOKEN, "not an object").status())
+        .isEqualTo(400);
+    launch.put("job", "../etc");
+    assertThat(AgentCalls.post(agent.address(), "/jobs", FakeController.TOKEN, launch).status()).isEqualTo(400);
+    assertThat(AgentCalls.post(agent.address(), "/nothing", FakeController.TOKEN, Map.of()).status()).isEqualTo(404);
+    assertThat(AgentCalls.delete(agent.address(), "/jobs/50", FakeController.TOKEN).status()).isEqualTo(200);
+  }
+}

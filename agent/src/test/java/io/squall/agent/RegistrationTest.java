@@ -1,0 +1,82 @@
+package io.squall.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RegistrationTest {
+  @TempDir Path dir;
+
+  @Test
+  void registersWithWhatItKnowsOfItsNodeThenHeartbeats() throws Exception {
+    try (FakeController controller = FakeController.start();
+        Agent agent = TestAgents.start("node-1", controller.url(), dir)) {
+      Eventually.until("two heartbeats", Eventually.LONG,
+          () -> controller.calls("/v1/agent/heartbeat").size() >= 2);
+
+      FakeController.Call register = controller.calls("/v1/agent/register").get(0);
+      JsonNode body = register.body();
+      assertThat(register.authorization()).isEqualTo("Bearer " + FakeController.TOKEN);
+      assertThat(body.path("name").asText()).isEqualTo("node-1");
+      assertThat(body.path("address").asText()).isEqualTo(agent.address().toString()).startsWith("http://127.0.0.1:");
+      assertThat(body.path("gpus").asInt()).isEqualTo(2);
+      assertThat(body.path("gpu_type").asText()).isEqualTo("h100");
+      assertThat(body.path("cpus").asInt()).isEqualTo(8);
+      assertThat(body.path("memory_mb").asLong()).isEqualTo(64_000);
+      assertThat(body.path("features").toString()).isEqualTo("[\"a\",\"b\"]");
+      assertThat(body.path("placement_group").asText()).isEqualTo("pg-1");
+      assertThat(body.path("running").isArray()).isTrue();
+      JsonNode heartbeat = controller.calls("/v1/agent/heartbeat").get(0).body();
+      assertThat(heartbeat.path("name").asText()).isEqualTo("node-1");
+      assertThat(heartbeat.path("running").isArray()).isTrue();
+      assertThat(agent.registered()).isTrue();
+    }
+  }
+
+  @Test
+  void anAgentStartedBeforeTheControllerRegistersOnceItIsUp() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = probe.getLocalPort();
+    }
+    try (Agent agent = TestAgents.start("node-1", URI.create("http://127.0.0.1:" + port), dir)) {
+      assertThat(agent.registered()).isFalse();
+      try (FakeController controller = FakeController.start(port)) {
+        Eventually.until("registration", Eventually.LONG, () -> !controller.calls("/v1/agent/register").isEmpty());
+        Eventually.until("the agent to see it is registered", Eventually.LONG, agent::registered);
+      }
+    }
+  }
+
+  @Test
+  void registersAgainWhenAHeartbeatIsAnswered404() throws Exception {
+    try (FakeController controller = FakeController.start();
+        Agent agent = TestAgents.start("node-1", controller.url(), dir)) {
+      Eventually.until("a heartbeat", Eventually.LONG, () -> !controller.calls("/v1/agent/heartbeat").isEmpty());
+
+      controller.forget("node-1");
+
+      Eventually.until("a second registration", Eventually.LONG,
+          () -> controller.calls("/v1/agent/register").size() >= 2);
+    }
+  }
+
+  @Test
+  void writesSrunAndScontrolWrappersThatRunThisJvm() throws Exception {
+    try (FakeController controller = FakeController.start();
+        Agent agent = TestAgents.start("node-1", controller.url(), dir)) {
+      String srun = Files.readString(dir.resolve("bin/srun"));
+      assertThat(srun).startsWith("#!/bin/sh\n")
+          .contains("exec '" + JavaCommand.executable() + "'")
+          .contains("io.squall.agent.Tools srun \"$@\"");
+      assertThat(dir.resolve("bin/scontrol")).isExecutable();
+    }
+  }
+}

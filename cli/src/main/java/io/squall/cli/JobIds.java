@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  */
 final class JobIds {
   private static final Pattern SINGLE = Pattern.compile("\\d+(_\\d+)?");
-  private static final Pattern RANGE = Pattern.compile("\\d+_\\[[0-9,\\-]+](%\\d+)?");
+  private static final Pattern RANGE = Pattern.compile("\\d+_\\[[0-9,\\-]+(%\\d+)?]");
 
   private JobIds() {}
 
@@ -36,8 +36,7 @@ final class JobIds {
 
   /** {@code 42_[4-9%2]} (squeue's pending remainder, throttle and all) as 42_4 ... 42_9. */
   static List<String> tasks(String range) {
-    int percent = range.indexOf('%');
-    String bare = percent < 0 ? range : range.substring(0, percent);
+    String bare = range.replaceAll("%\\d+", "");
     try {
       return Hostlist.expand(bare);
     } catch (HostlistException e) {

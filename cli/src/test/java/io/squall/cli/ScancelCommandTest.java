@@ -70,7 +70,7 @@ class ScancelCommandTest {
   @Test
   void filtersWithoutIdsListThenCancelWhatMatches() {
     fake.on("GET", "/v1/jobs", 200, """
-        {"jobs":[{"job_id":"42","state":"PENDING"},{"job_id":"44","array_job_id":44,"array_pending":"[1-2]",
+        {"jobs":[{"job_id":"42","state":"PENDING"},{"job_id":"44","array_job_id":44,"array_pending":"[1-2%1]",
          "state":"PENDING"}]}""");
     fake.on("DELETE", "/v1/jobs/44_1", 200, CANCELLED).on("DELETE", "/v1/jobs/44_2", 200, CANCELLED);
     Cli.Result r = cli.run("scancel", "-u", "alice", "--state=PD", "-p", "gpu", "-n", "train");
@@ -92,7 +92,7 @@ class ScancelCommandTest {
   @Test
   void taskRangesAreExpanded() {
     fake.on("DELETE", "/v1/jobs/43_1", 200, CANCELLED).on("DELETE", "/v1/jobs/43_2", 200, CANCELLED);
-    cli.run("scancel", "43_[1-3]");
+    cli.run("scancel", "43_[1-2]", "43_[3%1]");
     assertThat(fake.requests()).extracting(FakeSquall.Request::path)
         .containsExactly("/v1/jobs/43_1", "/v1/jobs/43_2", "/v1/jobs/43_3");
   }

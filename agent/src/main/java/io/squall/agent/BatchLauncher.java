@@ -62,7 +62,7 @@ final class BatchLauncher {
     Path stderr = spec.stderr() == null ? stdout : outputFile(workDir, spec.stderr());
     for (Path file : List.of(stdout, stderr)) {
       if (!Files.isDirectory(file.getParent())) {
-        throw new LaunchFailure("job " + spec.job() + ": directory of " + file + " does not exist");
+        throw new LaunchFailure("directory of " + file + " does not exist");
       }
     }
     try {
@@ -91,7 +91,7 @@ final class BatchLauncher {
       builder.environment().putAll(JobEnvironment.forBatch(spec, nodeName, toolDir, agentEnv));
       return new BatchRun(sessions.start(builder), stdout, stderr);
     } catch (IOException e) {
-      throw new LaunchFailure("job " + spec.job() + ": cannot start the batch script: " + e.getMessage());
+      throw new LaunchFailure("cannot start the batch script: " + e.getMessage());
     }
   }
 

@@ -70,8 +70,10 @@ final class JobControl {
       shipping.follow(spec.job(), run.stdout(), run.stderr());
       log.info("job " + spec.job() + ": batch script started as pid " + run.launched().handle().pid());
       run.launched().process().onExit().thenAcceptAsync(p -> batchEnded(job, run, p.exitValue()), workers);
-    } catch (LaunchFailure e) {
-      log.warn(e.getMessage() + "; the job fails with exit code 1");
+    } catch (LaunchFailure | RuntimeException e) {
+      // Reported as an exit rather than refused: the job is in the table, so a refused launch
+      // could never be retried here; the reason is in the agent's log.
+      log.warn("job " + spec.job() + ": " + e.getMessage() + "; the job fails with exit code 1");
       report(job, ExitStatus.LAUNCH_FAILED, clock.instant());
     }
   }

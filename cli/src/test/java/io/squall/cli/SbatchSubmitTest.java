@@ -2,6 +2,7 @@ package io.squall.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.cli.fake.FakeSquall;
@@ -65,7 +66,8 @@ class SbatchSubmitTest {
     assertThat(b.get("submit_dir").asText()).isEqualTo(dir.toString());
     assertThat(b.get("script_name").asText()).isEqualTo("train.sh");
     assertThat(strings(b.get("script_args"))).containsExactly("--lr", "0.1");
-    assertThat(JSON.convertValue(b.get("environment"), Map.class)).isEqualTo(cli.environment());
+    Map<String, String> environment = JSON.convertValue(b.get("environment"), new TypeReference<>() {});
+    assertThat(environment).isEqualTo(cli.environment());
     assertThat(b.has("test_only")).isFalse();
   }
 

@@ -27,7 +27,23 @@ final class Controllers {
     return p;
   }
 
-  static EmbeddedServer start(Map<String, Object> settings) {
-    return ApplicationContext.run(EmbeddedServer.class, settings);
+  static Running start(Map<String, Object> settings) {
+    return new Running(ApplicationContext.run(EmbeddedServer.class, settings));
+  }
+
+  /** A running controller; closing it stops the whole application context, as a shutdown does. */
+  record Running(EmbeddedServer server) implements AutoCloseable {
+    String url() {
+      return server.getURL().toString();
+    }
+
+    <T> T bean(Class<T> type) {
+      return server.getApplicationContext().getBean(type);
+    }
+
+    @Override
+    public void close() {
+      server.getApplicationContext().close();
+    }
   }
 }

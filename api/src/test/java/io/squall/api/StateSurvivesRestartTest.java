@@ -2,7 +2,6 @@ package io.squall.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micronaut.runtime.server.EmbeddedServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -46,8 +45,8 @@ class StateSurvivesRestartTest {
     long held;
     long cancelled;
     long array;
-    try (EmbeddedServer first = Controllers.start(settings)) {
-      Http h = new Http(first.getURL().toString());
+    try (Controllers.Running first = Controllers.start(settings)) {
+      Http h = new Http(first.url());
       pending = submit(h, List.of());
       held = submit(h, List.of("--hold"));
       cancelled = submit(h, List.of());
@@ -55,8 +54,8 @@ class StateSurvivesRestartTest {
       assertThat(h.delete("alice-token", "/v1/jobs/" + cancelled).status()).isEqualTo(200);
       assertThat(h.delete("alice-token", "/v1/jobs/" + array + "_2").status()).isEqualTo(200);
     }
-    try (EmbeddedServer second = Controllers.start(settings)) {
-      Http h = new Http(second.getURL().toString());
+    try (Controllers.Running second = Controllers.start(settings)) {
+      Http h = new Http(second.url());
       assertThat(state(h, pending)).isEqualTo("PENDING");
       assertThat(h.get("alice-token", "/v1/jobs/" + held).json().get("held").asBoolean()).isTrue();
       assertThat(state(h, cancelled)).isEqualTo("CANCELLED");

@@ -18,7 +18,8 @@ import java.util.Map;
 @Singleton
 public final class AgentClient {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+  private final HttpClient http = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(3)).build();
   private final JsonMapper json;
   private final String token;
 

@@ -95,21 +95,6 @@ public final class AgentReports {
     });
   }
 
-  /** A node did not take a job's launch: the node is suspect, the job goes back to the queue. */
-  public void launchFailed(JobKey key, String node, String why) {
-    writer.write(b -> {
-      StoredJob j = b.job(key);
-      NodeStatus n = b.node(node);
-      if (n != null && n.state() != NodeState.DOWN) {
-        b.update(n.withState(NodeState.DOWN, "launch failed: " + why), true);
-      }
-      if (j != null && j.job().state().holdsResources()) {
-        lifecycle.nodeFailed(b, j, "launch on " + node + " failed: " + why);
-      }
-      return null;
-    });
-  }
-
   /** Marks nodes whose agents are silent beyond the timeout DOWN; their jobs are requeued or fail. */
   public CompletableFuture<Void> checkTimeouts() {
     return writer.write(b -> {

@@ -4,7 +4,7 @@ import io.micronaut.http.HttpStatus;
 import io.squall.api.auth.Caller;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
-import io.squall.api.scheduling.SchedulerLoop;
+import io.squall.api.scheduling.Wakeup;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.Batch;
 import io.squall.api.state.Requests;
@@ -18,7 +18,6 @@ import io.squall.core.model.Partition;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
-import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -35,10 +34,10 @@ public final class JobCommands {
   private final ClusterLayout layout;
   private final SquallConfig config;
   private final InstantSource clock;
-  private final Provider<SchedulerLoop> scheduler;
+  private final Wakeup scheduler;
 
   public JobCommands(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
-      InstantSource clock, Provider<SchedulerLoop> scheduler) {
+      InstantSource clock, Wakeup scheduler) {
     this.writer = writer;
     this.lifecycle = lifecycle;
     this.layout = layout;
@@ -95,7 +94,7 @@ public final class JobCommands {
       b.insert(new StoredJob(job, s, accepted.request().control().hold() ? "JobHeldUser" : "None", null, null, null,
           null, List.of(), null));
       b.event(job.key(), JobState.PENDING, "submitted by " + caller.user());
-      b.afterCommit(() -> scheduler.get().wake());
+      b.afterCommit(() -> scheduler.wake());
       return id;
     });
   }
@@ -156,7 +155,7 @@ public final class JobCommands {
       public void apply(Batch b, StoredJob j) {
         b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), false))).withReason("None", null));
         b.event(j.key(), JobState.PENDING, "released by " + caller.user());
-        b.afterCommit(() -> scheduler.get().wake());
+        b.afterCommit(() -> scheduler.wake());
       }
     }, "the job is not held");
   }
@@ -177,7 +176,7 @@ public final class JobCommands {
         } else {
           lifecycle.stop(b, j, JobState.REQUEUED, "requeued by " + caller.user());
         }
-        b.afterCommit(() -> scheduler.get().wake());
+        b.afterCommit(() -> scheduler.wake());
       }
     }, "the job is pending or already being stopped");
   }

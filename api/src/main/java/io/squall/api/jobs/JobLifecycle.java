@@ -1,19 +1,20 @@
 package io.squall.api.jobs;
 
 import io.squall.api.agents.AgentClient;
-import io.squall.api.agents.AgentReports;
 import io.squall.api.agents.BatchEnvironment;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.output.OutputStore;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
-import jakarta.inject.Provider;
+import io.squall.core.model.NodeState;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -37,15 +38,17 @@ public final class JobLifecycle {
   private final BatchEnvironment environment;
   private final SquallConfig config;
   private final SquallMetrics metrics;
-  private final Provider<AgentReports> reports;
+  private final StateWriter writer;
+  private final OutputStore output;
 
   public JobLifecycle(AgentClient agents, BatchEnvironment environment, SquallConfig config, SquallMetrics metrics,
-      Provider<AgentReports> reports) {
+      StateWriter writer, OutputStore output) {
+    this.output = output;
     this.agents = agents;
     this.environment = environment;
     this.config = config;
     this.metrics = metrics;
-    this.reports = reports;
+    this.writer = writer;
   }
 
   /**
@@ -92,10 +95,25 @@ public final class JobLifecycle {
         agents.launch(addresses.get(node), launches.get(node));
       } catch (AgentClient.AgentUnreachable e) {
         LOG.warn("job {}: launch on {} failed: {}", job.key(), node, e.getMessage());
-        reports.get().launchFailed(job.key(), node, e.getMessage());
+        launchFailed(job.key(), node, e.getMessage());
         return;
       }
     }
+  }
+
+  /** A node did not take a job's launch: the node is suspect, the job goes back to the queue. */
+  private void launchFailed(JobKey key, String node, String why) {
+    writer.write(b -> {
+      StoredJob j = b.job(key);
+      NodeStatus n = b.node(node);
+      if (n != null && n.state() != NodeState.DOWN) {
+        b.update(n.withState(NodeState.DOWN, "launch failed: " + why), true);
+      }
+      if (j != null && j.job().state().holdsResources()) {
+        nodeFailed(b, j, "launch on " + node + " failed: " + why);
+      }
+      return null;
+    });
   }
 
   /**
@@ -156,6 +174,7 @@ public final class JobLifecycle {
     release(b, j);
     b.update(j.withJob(j.job().requeued()).ending(null, why));
     b.event(j.key(), JobState.REQUEUED, why);
+    b.afterCommit(() -> output.clear(j.key().toString()));
     b.event(j.key(), JobState.PENDING, "requeued (restart " + (j.job().restartCount() + 1) + ")");
   }
 

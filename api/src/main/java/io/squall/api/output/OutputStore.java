@@ -5,7 +5,6 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -41,6 +40,19 @@ public final class OutputStore {
     }
   }
 
+  /**
+   * Forgets a job's gathered output: a requeued job's next run ships its files from the start
+   * again (with --open-mode=append they still begin with the earlier runs' output).
+   */
+  public synchronized void clear(String job) {
+    try {
+      Files.deleteIfExists(file(job, "stdout"));
+      Files.deleteIfExists(file(job, "stderr"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The output from byte {@code from} on; empty when there is none yet. */
   public byte[] read(String job, String stream, long from) {
     Path file = file(job, stream);
@@ -69,9 +81,5 @@ public final class OutputStore {
       throw new IllegalArgumentException("bad output name " + job + "/" + stream);
     }
     return root.resolve(job + "." + stream);
-  }
-
-  static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 }

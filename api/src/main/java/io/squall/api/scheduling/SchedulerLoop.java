@@ -1,6 +1,8 @@
 package io.squall.api.scheduling;
 
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.context.event.ShutdownEvent;
 import io.squall.api.agents.AgentReports;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
@@ -35,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * held up by planning.
  */
 @Context
-public final class SchedulerLoop {
+public final class SchedulerLoop implements ApplicationEventListener<ShutdownEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerLoop.class);
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "squall-scheduler");
@@ -50,9 +52,11 @@ public final class SchedulerLoop {
   private final ClusterLayout layout;
   private final SquallMetrics metrics;
   private final InstantSource clock;
+  private final Wakeup wakeup;
 
   public SchedulerLoop(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
-      SquallMetrics metrics, InstantSource clock, SquallConfig config) {
+      SquallMetrics metrics, InstantSource clock, SquallConfig config, Wakeup wakeup) {
+    this.wakeup = wakeup;
     this.writer = writer;
     this.applier = applier;
     this.reports = reports;
@@ -61,11 +65,12 @@ public final class SchedulerLoop {
     this.clock = clock;
     long period = config.getSchedulerInterval().toMillis();
     executor.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    wakeup.attach(this::wake);
   }
 
   /** Asks for a cycle soon; many wakes before it runs make one cycle. */
-  public void wake() {
-    if (wakePending.compareAndSet(false, true)) {
+  void wake() {
+    if (!executor.isShutdown() && wakePending.compareAndSet(false, true)) {
       executor.schedule(() -> {
         wakePending.set(false);
         cycle();
@@ -117,8 +122,20 @@ public final class SchedulerLoop {
     metrics.queue(jobs, nodes);
   }
 
+  /** Stops cycling as soon as shutdown begins, before the database goes away under the writer. */
+  @Override
+  public void onApplicationEvent(ShutdownEvent event) {
+    close();
+  }
+
   @PreDestroy
   public void close() {
+    wakeup.detach();
     executor.shutdownNow();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -206,7 +206,8 @@ public final class StateWriter {
   public void close() throws InterruptedException {
     running = false;
     thread.join(10_000);
-    effects.shutdown();
+    // Effects still queued would act on a stopping context; a restarted controller redoes what matters.
+    effects.shutdownNow();
     effects.awaitTermination(5, TimeUnit.SECONDS);
   }
 }

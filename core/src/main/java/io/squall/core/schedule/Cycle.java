@@ -116,6 +116,11 @@ final class Cycle {
 
   // ---------------------------------------------------------------- running jobs
 
+  /** Cycles count whole seconds; rounding the start up means a time limit never ends a job early. */
+  private static long startSecondRoundedUp(Job job) {
+    return job.startTime().getEpochSecond() + (job.startTime().getNano() > 0 ? 1 : 0);
+  }
+
   private void holdRunning(Job job) {
     Partition p = partitions.get(job.partition());
     long end;
@@ -124,7 +129,7 @@ final class Cycle {
     } else {
       int limit = p == null ? TimeLimit.UNLIMITED : GangShape.of(job.request(), p, 0).timeLimitMinutes();
       end = limit == TimeLimit.UNLIMITED || job.startTime() == null ? Long.MAX_VALUE
-          : job.startTime().getEpochSecond() + limit * 60L;
+          : startSecondRoundedUp(job) + limit * 60L;
       if (end <= nowSec) {
         actions.add(new Action.Timeout(job.key()));
       }

@@ -1,0 +1,84 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.squall.core.model.Node;
+import io.squall.core.model.NodeState;
+import io.squall.core.provider.NodeLaunch;
+import io.squall.providers.local.LocalProvider;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Stop the controller with a job running and one pending, start it again: the agents (which
+ * outlive it here, as they would on real machines) report in, the running job finishes once,
+ * the pending one is still queued.
+ */
+class RunningJobsSurviveRestartTest {
+  private static final Duration LONG = Duration.ofSeconds(90);
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void nothingIsLostOrStartedTwice() throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
+    settings.put("micronaut.server.port", port);
+    settings.put("squall.partitions.gpu.nodes", "node-[1-2]");
+    try (LocalProvider nodes = new LocalProvider(dir.resolve("nodes"))) {
+      List<NodeLaunch> launches = List.of("node-1", "node-2").stream()
+          .map(n -> new NodeLaunch(new Node(n, 8, "h100", 32, 262144, Set.of(), "gpu-pg1", NodeState.DOWN),
+              "http://127.0.0.1:" + port, "change-me-agent-token"))
+          .toList();
+      long running;
+      long held;
+      try (Controllers.Running first = Controllers.start(settings)) {
+        nodes.launch(launches);
+        Http h = new Http(first.url());
+        Poll.until("2 nodes", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
+            .findValuesAsText("state").stream().filter("IDLE"::equals).count() == 2);
+        running = submit(h, "#!/bin/bash\n#SBATCH --output=run.out\nsleep 6\necho finished\n", List.of());
+        held = submit(h, "#!/bin/bash\n#SBATCH --output=/dev/null\necho later\n", List.of("--hold"));
+        Poll.until("the job to run", LONG, () -> state(h, running).equals("RUNNING"));
+      }
+      try (Controllers.Running second = Controllers.start(settings)) {
+        Http h = new Http(second.url());
+        assertThat(state(h, running)).isEqualTo("RUNNING");
+        assertThat(state(h, held)).isEqualTo("PENDING");
+        JsonNode done = Poll.until("the running job to finish", LONG, () -> {
+          JsonNode j = h.get("alice-token", "/v1/jobs/" + running).json();
+          return j.get("state").asText().equals("COMPLETED") ? j : null;
+        });
+        assertThat(done.get("restart_count").asInt()).isZero();
+        assertThat(done.get("events").findValuesAsText("state")).containsExactly("PENDING", "RUNNING", "COMPLETED");
+        assertThat(Files.readString(dir.resolve("run.out"))).isEqualTo("finished\n");
+        assertThat(h.post("alice-token", "/v1/jobs/" + held + "/release", null).status()).isEqualTo(200);
+        Poll.until("the released job to complete", LONG, () -> state(h, held).equals("COMPLETED"));
+      }
+    }
+  }
+
+  private long submit(Http h, String script, List<String> argv) {
+    Http.Answer a = h.post("alice-token", "/v1/jobs", Map.of("script", script, "argv", argv,
+        "submit_dir", dir.toString()));
+    assertThat(a.status()).as(a.body()).isEqualTo(201);
+    return a.json().get("job_id").asLong();
+  }
+
+  private static String state(Http h, long id) {
+    return h.get("alice-token", "/v1/jobs/" + id).json().get("state").asText();
+  }
+}

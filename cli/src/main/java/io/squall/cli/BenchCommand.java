@@ -9,21 +9,24 @@ import java.util.Set;
 /** {@code squall bench NAME [--key value ...]}: benchmarks are programs that print their figures. */
 final class BenchCommand {
   private static final Set<String> SCHEDULER_OPTIONS = Set.of("nodes", "gpus-per-node", "pending", "seed", "cycles");
+  private static final Set<String> API_OPTIONS = Set.of("jobs", "clients");
 
   private BenchCommand() {}
 
-  static int run(List<String> args, PrintStream out, PrintStream err) {
-    if (args.isEmpty() || !args.get(0).equals("scheduler")) {
-      err.println("squall bench: unknown benchmark " + (args.isEmpty() ? "(none)" : "'" + args.get(0) + "'")
-          + "; available: scheduler");
+  static int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException {
+    String name = args.isEmpty() ? "" : args.get(0);
+    Set<String> allowed = name.equals("scheduler") ? SCHEDULER_OPTIONS : name.equals("api") ? API_OPTIONS : null;
+    if (allowed == null) {
+      err.println("squall bench: unknown benchmark " + (args.isEmpty() ? "(none)" : "'" + name + "'")
+          + "; available: scheduler, api");
       return 2;
     }
     Map<String, String> opts = new HashMap<>();
     for (int i = 1; i < args.size(); i++) {
       String a = args.get(i);
       String key = a.startsWith("--") ? a.substring(2) : a;
-      if (!SCHEDULER_OPTIONS.contains(key) || i + 1 >= args.size()) {
-        err.println("squall bench scheduler: bad option '" + a + "'; use --nodes --gpus-per-node --pending --seed --cycles"
+      if (!allowed.contains(key) || i + 1 >= args.size()) {
+        err.println("squall bench " + name + ": bad option '" + a + "'; use --" + String.join(" --", allowed)
             + " each with a whole number");
         return 2;
       }
@@ -38,6 +41,6 @@ final class BenchCommand {
       }
       opts.put(key, value);
     }
-    return SchedulerBench.run(opts, out);
+    return name.equals("api") ? ApiBench.run(opts, out, err) : SchedulerBench.run(opts, out);
   }
 }

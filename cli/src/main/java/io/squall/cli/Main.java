@@ -19,6 +19,8 @@ public final class Main {
         scontrol show job|node|partition [NAME], show hostnames [LIST], hold|release|requeue JOBID...
         bench scheduler [--nodes N] [--gpus-per-node G] [--pending P] [--seed S] [--cycles C]
                                                 run full scheduling cycles on a synthetic cluster
+        bench api [--jobs N] [--clients C]      submissions per second through a running service's HTTP API
+        server                                  start the controller (embedded defaults: H2, 4 local nodes)
       The Slurm verbs talk to the service at $SQUALL_URL (default http://127.0.0.1:6820) with the token
       in $SQUALL_TOKEN, or 'url = ...' and 'token = ...' in $SQUALL_CONFIG (default ~/.config/squall/config).
       Each verb takes --help.""";
@@ -49,7 +51,12 @@ public final class Main {
       case "scontrol":
         return new ScontrolCommand(io).run(rest);
       case "bench":
-        return BenchCommand.run(rest, io.out(), io.err());
+        try {
+          return BenchCommand.run(rest, io.out(), io.err());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return 1;
+        }
       case "help":
       case "--help":
       case "-h":

@@ -1,5 +1,6 @@
 package io.squall.cli;
 
+import io.squall.core.sbatch.JobRequestView;
 import io.squall.core.sbatch.CommandLine;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
@@ -46,7 +47,7 @@ final class SbatchCommand {
       }
       SbatchParser.Result result = new SbatchParser(io.zone()).parse(script, name, options, io.clock().instant());
       result.warnings().forEach(w -> io.err().println("sbatch: warning: " + w));
-      io.out().println(Json.write(JobRequestJson.of(result.request())));
+      io.out().println(Json.write(JobRequestView.of(result.request())));
       return 0;
     } catch (SbatchException e) {
       io.err().println("sbatch: error: " + e.getMessage());

@@ -11,6 +11,6 @@ public final class Application {
   private Application() {}
 
   public static void main(String[] args) {
-    Micronaut.run(Application.class, args);
+    Micronaut.build(args).mainClass(Application.class).banner(false).start();
   }
 }

@@ -35,7 +35,12 @@ public final class PlanApplier {
           started++;
         }
       } else if (a instanceof Action.Wait w) {
-        b.note(w.job(), w.reason().slurmName(), w.expectedStart());
+        StoredJob j = b.job(w.job());
+        String reason = w.reason().slurmName();
+        // Most waits repeat the last cycle's: only changes are worth touching the job for.
+        if (j != null && (!reason.equals(j.reason()) || !java.util.Objects.equals(w.expectedStart(), j.expectedStart()))) {
+          b.note(w.job(), reason, w.expectedStart());
+        }
       } else if (a instanceof Action.Timeout t) {
         StoredJob j = b.job(t.job());
         if (j != null && j.job().state().holdsResources()) {

@@ -44,7 +44,9 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
     t.setDaemon(true);
     return t;
   });
+  private static final long MIN_GAP_MS = 100;
   private final AtomicBoolean wakePending = new AtomicBoolean();
+  private volatile long lastCycleNanos;
   private final Scheduler scheduler = new Scheduler(SchedulerConfig.defaults());
   private final StateWriter writer;
   private final PlanApplier applier;
@@ -68,13 +70,19 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
     wakeup.attach(this::wake);
   }
 
-  /** Asks for a cycle soon; many wakes before it runs make one cycle. */
+  /**
+   * Asks for a cycle soon; many wakes before it runs make one cycle, and cycles are at least
+   * {@link #MIN_GAP_MS} apart (Slurm's sched_min_interval) so a burst of submissions is not
+   * slowed down by planning after each one.
+   */
   void wake() {
     if (!executor.isShutdown() && wakePending.compareAndSet(false, true)) {
+      long sinceLast = System.nanoTime() - lastCycleNanos;
+      long delay = Math.max(5, MIN_GAP_MS - sinceLast / 1_000_000);
       executor.schedule(() -> {
         wakePending.set(false);
         cycle();
-      }, 20, TimeUnit.MILLISECONDS);
+      }, delay, TimeUnit.MILLISECONDS);
     }
   }
 
@@ -89,6 +97,7 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
 
   /** One cycle: snapshot, plan, apply. */
   void cycle() {
+    lastCycleNanos = System.nanoTime();
     try {
       Instant began = clock.instant();
       ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get();

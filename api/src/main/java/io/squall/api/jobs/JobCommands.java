@@ -47,7 +47,7 @@ public final class JobCommands {
   }
 
   /** A parsed, checked submission: ready to queue (or to test with --test-only). */
-  public record Accepted(JobRequest request, List<String> warnings, String account) {}
+  public record Accepted(JobRequest request, List<String> warnings, String account, String qos) {}
 
   /** Parses and checks a submission; runs on the caller's thread. @throws ApiException 400 with the parser's message */
   public Accepted check(Caller caller, SubmitInput in) {
@@ -79,7 +79,8 @@ public final class JobCommands {
         throw ApiException.badRequest("--partition=" + p + ": invalid partition name specified");
       }
     }
-    return new Accepted(r, parsed.warnings(), account);
+    String qos = r.control().qos() != null ? r.control().qos() : config.getDefaultQos();
+    return new Accepted(r, parsed.warnings(), account, qos);
   }
 
   /** Queues a checked submission; completes with the job id once it is durable. */
@@ -88,8 +89,7 @@ public final class JobCommands {
       long id = b.allocateJobId();
       Submission s = new Submission(id, in.scriptName(), in.script(), in.options(), in.scriptArgs(), in.environment(),
           in.submitDir(), b.now());
-      String qos = accepted.request().control().qos() != null ? accepted.request().control().qos() : config.getDefaultQos();
-      Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), qos, b.now());
+      Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), accepted.qos(), b.now());
       b.submission(s);
       b.insert(new StoredJob(job, s, accepted.request().control().hold() ? "JobHeldUser" : "None", null, null, null,
           null, List.of(), null));

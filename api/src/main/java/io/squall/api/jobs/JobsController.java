@@ -6,7 +6,6 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
-import io.micronaut.http.annotation.Consumes;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
@@ -119,7 +118,7 @@ public final class JobsController {
     if (in.testOnly()) {
       return writer.read(state -> {
         Job probe = Job.pending(TestOnly.probeKey(state).id(), accepted.request(), caller.user(), accepted.account(),
-            "normal", clock.instant());
+            accepted.qos(), clock.instant());
         return HttpResponse.ok(testOnly.evaluate(state, probe, clock.instant()));
       });
     }

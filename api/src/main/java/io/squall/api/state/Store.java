@@ -8,7 +8,6 @@ import io.squall.api.store.JobRow;
 import io.squall.api.store.JobScriptRepository;
 import io.squall.api.store.JobScriptRow;
 import io.squall.api.store.NodeRepository;
-import io.squall.api.store.NodeRow;
 import io.squall.core.model.JobKey;
 import jakarta.inject.Singleton;
 import java.sql.Connection;

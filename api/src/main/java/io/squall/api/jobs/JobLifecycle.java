@@ -132,23 +132,21 @@ public final class JobLifecycle {
     }
     b.update(j.ending(finalState, why));
     b.event(j.key(), j.job().state(), why + ": stopping (SIGTERM, SIGKILL after " + config.getKillWait().toSeconds() + " s)");
-    Map<String, String> addresses = addresses(b, j);
-    b.afterCommit(() -> addresses.forEach((node, address) -> {
-      try {
-        agents.signal(address, j.key().toString(), "TERM", config.getKillWait().toSeconds());
-      } catch (AgentClient.AgentUnreachable e) {
-        LOG.warn("job {}: cannot signal on {}: {}", j.key(), node, e.getMessage());
-      }
-    }));
+    signalNodes(b, j, "TERM", config.getKillWait().toSeconds());
   }
 
   /** scancel -s: sends a signal to every process of a running job and changes nothing else. */
   public void signal(Batch b, StoredJob j, String signal, String byUser) {
     b.event(j.key(), j.job().state(), "signal " + signal + " sent by " + byUser);
+    signalNodes(b, j, signal, 0);
+  }
+
+  /** After the commit, signals the job's processes on every node it holds (SIGKILL after {@code killWait} s when > 0). */
+  private void signalNodes(Batch b, StoredJob j, String signal, long killWait) {
     Map<String, String> addresses = addresses(b, j);
     b.afterCommit(() -> addresses.forEach((node, address) -> {
       try {
-        agents.signal(address, j.key().toString(), signal, 0);
+        agents.signal(address, j.key().toString(), signal, killWait);
       } catch (AgentClient.AgentUnreachable e) {
         LOG.warn("job {}: cannot signal on {}: {}", j.key(), node, e.getMessage());
       }

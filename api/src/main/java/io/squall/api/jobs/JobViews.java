@@ -1,6 +1,7 @@
 package io.squall.api.jobs;
 
 import io.squall.api.agents.BatchEnvironment;
+import io.squall.api.config.ClusterLayout;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.JobEventRow;
 import io.squall.core.hostlist.Hostlist;
@@ -21,9 +22,12 @@ import java.util.Map;
 @Singleton
 public final class JobViews {
   private final BatchEnvironment environment;
+  private final String defaultPartition;
 
-  public JobViews(BatchEnvironment environment) {
+  public JobViews(BatchEnvironment environment, ClusterLayout layout) {
     this.environment = environment;
+    this.defaultPartition = layout.partitions().stream().filter(p -> p.isDefault()).findFirst()
+        .map(p -> p.name()).orElse("");
   }
 
   public Map<String, Object> summary(StoredJob s, Instant now) {
@@ -37,7 +41,8 @@ public final class JobViews {
     m.put("name", BatchEnvironment.jobName(s));
     m.put("user", j.user());
     m.put("account", j.account());
-    m.put("partition", j.partition() != null ? j.partition() : String.join(",", j.request().placement().partitions()));
+    List<String> asked = j.request().placement().partitions();
+    m.put("partition", j.partition() != null ? j.partition() : asked.isEmpty() ? defaultPartition : String.join(",", asked));
     m.put("qos", j.qos());
     m.put("state", j.state().name());
     m.put("reason", s.reason());

@@ -91,6 +91,16 @@ class EndToEndTest {
   }
 
   @Test
+  void followingOutputStreamsUntilTheJobEnds() {
+    long id = submit("#!/bin/bash\n#SBATCH --output=follow-%j.out\necho first\nsleep 2\necho second\n", List.of());
+    // Asked before the job has written anything: the answer grows and closes when the job ends.
+    Http.Answer followed = http.get("alice-token", "/v1/jobs/" + id + "/output?follow=true");
+    assertThat(followed.status()).isEqualTo(200);
+    assertThat(followed.body()).isEqualTo("first\nsecond\n");
+    assertThat(job(id).get("state").asText()).isEqualTo("COMPLETED");
+  }
+
+  @Test
   void anArrayRespectsItsThrottle() {
     long id = submit("#!/bin/bash\n#SBATCH --array=1-5%2\n#SBATCH --gpus-per-node=1\n#SBATCH --output=/dev/null\n"
         + "sleep 2\n", List.of());

@@ -9,6 +9,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.annotation.Serdeable;
 import io.micronaut.serde.config.naming.SnakeCaseStrategy;
 import io.squall.api.config.SquallConfig;
+import io.squall.api.jobs.JobCommands;
 import io.squall.api.output.OutputStore;
 import io.squall.api.state.ApiException;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -70,6 +71,7 @@ public final class AgentController {
   public CompletableFuture<Map<String, Object>> events(@Body EventsBody body) {
     List<AgentReports.Exit> exits = new ArrayList<>();
     for (EventBody e : body.events()) {
+      JobCommands.parseJobId(e.job());
       if ("exit".equals(e.type())) {
         exits.add(new AgentReports.Exit(e.job(), e.exitCode() == null ? 1 : e.exitCode(), e.signal()));
       }
@@ -80,8 +82,9 @@ public final class AgentController {
   @Post("/output")
   @ExecuteOn(TaskExecutors.BLOCKING)
   public Map<String, Object> output(@Body OutputBody body) {
-    if (AgentReports.parseKey(body.job()) == null || !OutputStore.isStream(body.stream())) {
-      throw ApiException.badRequest("job and stream (stdout or stderr) are required");
+    JobCommands.parseJobId(body.job());
+    if (!OutputStore.isStream(body.stream())) {
+      throw ApiException.badRequest("stream: stdout or stderr");
     }
     long size = output.append(body.job(), body.stream(), body.offset(),
         body.data() == null ? new byte[0] : body.data().getBytes(StandardCharsets.UTF_8));

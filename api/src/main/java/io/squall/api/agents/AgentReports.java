@@ -84,8 +84,7 @@ public final class AgentReports {
   public CompletableFuture<Void> exits(String node, List<Exit> exits) {
     return writer.write(b -> {
       for (Exit e : exits) {
-        JobKey key = parseKey(e.job());
-        StoredJob j = key == null ? null : b.job(key);
+        StoredJob j = b.job(JobKey.parse(e.job()));
         // Late or repeated reports (the job was requeued, or the report was resent) change nothing.
         if (j != null && j.job().state().holdsResources() && batchNode(j).equals(node)) {
           lifecycle.ended(b, j, e.exitCode(), e.signal());
@@ -133,15 +132,5 @@ public final class AgentReports {
     return j.job().allocation().isEmpty() ? "" : j.job().allocation().get(0).node();
   }
 
-  /** {@code 42} or {@code 42_3}; null for anything else. */
-  public static JobKey parseKey(String text) {
-    try {
-      int u = text.indexOf('_');
-      return u < 0 ? JobKey.of(Long.parseLong(text)) : JobKey.task(Long.parseLong(text.substring(0, u)),
-          Integer.parseInt(text.substring(u + 1)));
-    } catch (NumberFormatException | NullPointerException e) {
-      return null;
-    }
-  }
 
 }

@@ -5,13 +5,11 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.RequestAttribute;
 import io.squall.api.auth.Caller;
 import io.squall.api.config.ClusterLayout;
+import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
-import io.squall.api.state.StoredJob;
 import io.squall.core.hostlist.Hostlist;
-import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Node;
-import io.squall.core.model.NodeState;
 import io.squall.core.model.Partition;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -20,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** {@code /v1/nodes} and {@code /v1/partitions}, as sinfo and scontrol show them. */
 @Controller("/v1")
@@ -36,33 +35,23 @@ public final class ClusterController {
   @Operation(summary = "Nodes with their state, GPUs and jobs")
   @Get("/nodes")
   public Map<String, Object> nodes(@RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-    Map<String, List<String>> jobsOn = new TreeMap<>();
-    Map<String, Integer> gpusUsed = new TreeMap<>();
-    for (StoredJob j : writer.state().jobs()) {
-      if (j.job().state().holdsResources()) {
-        for (GpuGrant g : j.job().allocation()) {
-          jobsOn.computeIfAbsent(g.node(), k -> new ArrayList<>()).add(j.key().toString());
-          gpusUsed.merge(g.node(), g.gpuIndices().size(), Integer::sum);
-        }
-      }
-    }
+    NodeOccupancy occupancy = new NodeOccupancy(writer.state().jobs());
     List<Map<String, Object>> out = new ArrayList<>();
     for (NodeStatus n : writer.state().nodes()) {
       Node node = n.node();
       Map<String, Object> m = new LinkedHashMap<>();
-      int used = gpusUsed.getOrDefault(n.name(), 0);
       m.put("name", n.name());
-      m.put("state", displayState(n, used, jobsOn.containsKey(n.name())));
+      m.put("state", occupancy.state(n));
       m.put("reason", n.reason());
       m.put("partitions", layout.partitionsOf(n.name()));
       m.put("gpus", node.gpus());
-      m.put("gpus_allocated", used);
+      m.put("gpus_allocated", occupancy.gpusUsed(n.name()));
       m.put("gpu_type", node.gpuType());
       m.put("cpus", node.cpus());
       m.put("memory_mb", node.memoryMb());
-      m.put("features", List.copyOf(new java.util.TreeSet<>(node.features())));
+      m.put("features", List.copyOf(new TreeSet<>(node.features())));
       m.put("placement_group", node.placementGroup());
-      m.put("jobs", jobsOn.getOrDefault(n.name(), List.of()));
+      m.put("jobs", occupancy.jobsOn(n.name()));
       m.put("last_heartbeat", n.lastHeartbeat() == null ? null : n.lastHeartbeat().toString());
       out.add(m);
     }
@@ -72,12 +61,7 @@ public final class ClusterController {
   @Operation(summary = "Partitions with their limits and node counts by state")
   @Get("/partitions")
   public Map<String, Object> partitions(@RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-    Map<String, Integer> gpusUsed = new TreeMap<>();
-    for (StoredJob j : writer.state().jobs()) {
-      if (j.job().state().holdsResources()) {
-        j.job().allocation().forEach(g -> gpusUsed.merge(g.node(), g.gpuIndices().size(), Integer::sum));
-      }
-    }
+    NodeOccupancy occupancy = new NodeOccupancy(writer.state().jobs());
     List<Map<String, Object>> out = new ArrayList<>();
     for (Partition p : layout.partitions()) {
       Map<String, Integer> byState = new TreeMap<>();
@@ -85,8 +69,7 @@ public final class ClusterController {
       for (String name : p.nodes()) {
         NodeStatus n = writer.state().node(name);
         if (n != null) {
-          int used = gpusUsed.getOrDefault(name, 0);
-          byState.merge(displayState(n, used, used > 0), 1, Integer::sum);
+          byState.merge(occupancy.state(n), 1, Integer::sum);
           gpus += n.node().gpus();
         }
       }
@@ -105,17 +88,5 @@ public final class ClusterController {
       out.add(m);
     }
     return Map.of("partitions", out);
-  }
-
-  /** IDLE, MIXED or ALLOCATED follow from the GPUs in use; other states are the node's own. */
-  static String displayState(NodeStatus n, int gpusUsed, boolean hasJobs) {
-    NodeState s = n.state();
-    if (!s.acceptsWork()) {
-      return s.name();
-    }
-    if (!hasJobs) {
-      return NodeState.IDLE.name();
-    }
-    return gpusUsed >= n.node().gpus() ? NodeState.ALLOCATED.name() : NodeState.MIXED.name();
   }
 }

@@ -18,6 +18,7 @@ import io.squall.core.model.Partition;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
+import io.squall.core.schedule.PendingReason;
 import jakarta.inject.Singleton;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 /** What users do to jobs: submit, cancel, signal, hold, release, requeue. */
 @Singleton
 public final class JobCommands {
+  private static final String HELD = PendingReason.JOB_HELD_USER.slurmName();
   private final StateWriter writer;
   private final JobLifecycle lifecycle;
   private final ClusterLayout layout;
@@ -91,7 +93,7 @@ public final class JobCommands {
           in.submitDir(), b.now());
       Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), accepted.qos(), b.now());
       b.submission(s);
-      b.insert(new StoredJob(job, s, accepted.request().control().hold() ? "JobHeldUser" : "None", null, null, null,
+      b.insert(new StoredJob(job, s, accepted.request().control().hold() ? HELD : "None", null, null, null,
           null, List.of(), null));
       b.event(job.key(), JobState.PENDING, "submitted by " + caller.user());
       b.afterCommit(() -> scheduler.wake());
@@ -138,7 +140,7 @@ public final class JobCommands {
 
       @Override
       public void apply(Batch b, StoredJob j) {
-        b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), true))).withReason("JobHeldUser", null));
+        b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), true))).withReason(HELD, null));
         b.event(j.key(), JobState.PENDING, "held by " + caller.user());
       }
     }, "only pending jobs that are not held can be held");
@@ -256,10 +258,10 @@ public final class JobCommands {
 
   /** @throws ApiException 400 unless the id is {@code 42} or {@code 42_3} */
   public static JobKey parseJobId(String id) {
-    JobKey key = io.squall.api.agents.AgentReports.parseKey(id);
-    if (key == null || key.id() <= 0) {
-      throw ApiException.badRequest("Invalid job id specified: '" + id + "' (expected 42 or 42_3)");
+    try {
+      return JobKey.parse(id == null ? "" : id);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("Invalid job id specified: " + e.getMessage());
     }
-    return key;
   }
 }

@@ -7,6 +7,7 @@ import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.output.OutputStore;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StateLoader;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.core.hostlist.Hostlist;
@@ -189,10 +190,8 @@ public final class JobLifecycle {
 
   /** Charges the job's GPU time to fair-share and tells its nodes to clean up. */
   private void release(Batch b, StoredJob j) {
-    if (j.job().startTime() != null && j.job().state().holdsResources()) {
-      double seconds = Math.max(0, java.time.Duration.between(j.job().startTime(), b.now()).toMillis() / 1000.0);
-      b.usage(b.usage().decayedTo(b.now()).plus(j.job().account(), j.job().user(), j.job().qos(),
-          seconds * j.job().gpusHeld()));
+    if (j.job().state().holdsResources()) {
+      b.usage(StateLoader.withUsage(b.usage().decayedTo(b.now()), j, b.now()));
     }
     Map<String, String> addresses = addresses(b, j);
     b.afterCommit(() -> {

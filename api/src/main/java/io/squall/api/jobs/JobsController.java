@@ -17,6 +17,7 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.annotation.Serdeable;
 import io.micronaut.serde.config.naming.SnakeCaseStrategy;
+import io.squall.api.agents.BatchEnvironment;
 import io.squall.api.auth.Caller;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
@@ -117,7 +118,7 @@ public final class JobsController {
     JobCommands.Accepted accepted = commands.check(caller, in);
     if (in.testOnly()) {
       return writer.read(state -> {
-        Job probe = Job.pending(TestOnly.probeKey(state).id(), accepted.request(), caller.user(), accepted.account(),
+        Job probe = Job.pending(TestOnly.PROBE_ID, accepted.request(), caller.user(), accepted.account(),
             accepted.qos(), clock.instant());
         return HttpResponse.ok(testOnly.evaluate(state, probe, clock.instant()));
       });
@@ -133,18 +134,13 @@ public final class JobsController {
   /** {@code --name=value}, or {@code --name} for a flag (an empty value or true). */
   private static List<String> option(String name, Object value) {
     String flag = name.startsWith("-") ? name : "--" + name;
-    if (value == null || Boolean.TRUE.equals(value) || "".equals(value) || "true".equals(value) && isFlag(name)) {
+    if (value == null || Boolean.TRUE.equals(value) || "".equals(value)) {
       return List.of(flag);
     }
     if (Boolean.FALSE.equals(value)) {
       return List.of();
     }
     return List.of(flag + "=" + value);
-  }
-
-  private static boolean isFlag(String name) {
-    return Set.of("hold", "requeue", "no-requeue", "exclusive", "test-only", "parsable", "wait-all-nodes",
-        "overcommit", "contiguous").contains(name.replaceFirst("^-+", ""));
   }
 
   @Operation(summary = "List jobs; users see their own, operators all")
@@ -166,7 +162,7 @@ public final class JobsController {
           || account != null && !j.account().equals(account)
           || only != null && only.taskId() != null && !only.equals(j.key())
           || partition != null && !partition.equals(j.partition()) && !j.request().placement().partitions().contains(partition)
-          || name != null && !name.equals(io.squall.api.agents.BatchEnvironment.jobName(s))) {
+          || name != null && !name.equals(BatchEnvironment.jobName(s))) {
         continue;
       }
       out.add(views.summary(s, now));

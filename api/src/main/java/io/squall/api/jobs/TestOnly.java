@@ -6,11 +6,9 @@ import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Job;
-import io.squall.core.model.JobKey;
 import io.squall.core.schedule.Action;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.Scheduler;
-import io.squall.core.schedule.SchedulerConfig;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,10 +23,11 @@ import java.util.Map;
 @Singleton
 public final class TestOnly {
   private final ClusterLayout layout;
-  private final Scheduler scheduler = new Scheduler(SchedulerConfig.defaults());
+  private final Scheduler scheduler;
 
-  public TestOnly(ClusterLayout layout) {
+  public TestOnly(ClusterLayout layout, Scheduler scheduler) {
     this.layout = layout;
+    this.scheduler = scheduler;
   }
 
   public Map<String, Object> evaluate(ClusterState state, Job candidate, Instant now) {
@@ -70,12 +69,9 @@ public final class TestOnly {
     return m;
   }
 
-  /** A key no stored job has: one past every id in the state. */
-  static JobKey probeKey(ClusterState state) {
-    long max = 0;
-    for (var j : state.jobs()) {
-      max = Math.max(max, j.key().id());
-    }
-    return JobKey.of(max + 1);
-  }
+  /**
+   * The id the candidate is evaluated under: above every real id, so among equal priorities it
+   * comes last, as the next submission would.
+   */
+  static final long PROBE_ID = Long.MAX_VALUE;
 }

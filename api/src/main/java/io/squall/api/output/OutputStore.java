@@ -1,6 +1,7 @@
 package io.squall.api.output;
 
 import io.squall.api.config.SquallConfig;
+import io.squall.core.model.JobKey;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -77,9 +78,10 @@ public final class OutputStore {
   }
 
   private Path file(String job, String stream) {
-    if (!isStream(stream) || !job.matches("[0-9]+(_[0-9]+)?")) {
-      throw new IllegalArgumentException("bad output name " + job + "/" + stream);
+    if (!isStream(stream)) {
+      throw new IllegalArgumentException("no output stream " + stream);
     }
-    return root.resolve(job + "." + stream);
+    // Parsing the key keeps file names to digits and '_' whatever an agent sends.
+    return root.resolve(JobKey.parse(job) + "." + stream);
   }
 }

@@ -8,6 +8,7 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.state.ClusterState;
+import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -15,7 +16,6 @@ import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.JobState;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.Scheduler;
-import io.squall.core.schedule.SchedulerConfig;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +47,7 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
   private static final long MIN_GAP_MS = 100;
   private final AtomicBoolean wakePending = new AtomicBoolean();
   private volatile long lastCycleNanos;
-  private final Scheduler scheduler = new Scheduler(SchedulerConfig.defaults());
+  private final Scheduler scheduler;
   private final StateWriter writer;
   private final PlanApplier applier;
   private final AgentReports reports;
@@ -57,7 +57,8 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
   private final Wakeup wakeup;
 
   public SchedulerLoop(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
-      SquallMetrics metrics, InstantSource clock, SquallConfig config, Wakeup wakeup) {
+      SquallMetrics metrics, InstantSource clock, SquallConfig config, Wakeup wakeup, Scheduler scheduler) {
+    this.scheduler = scheduler;
     this.wakeup = wakeup;
     this.writer = writer;
     this.applier = applier;
@@ -124,9 +125,10 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
         jobs.merge(List.of(s.name(), s == JobState.PENDING ? j.reason() : "None"), 1, Integer::sum);
       }
     }
+    NodeOccupancy occupancy = new NodeOccupancy(state.jobs());
     Map<String, Integer> nodes = new TreeMap<>();
     for (NodeStatus n : state.nodes()) {
-      nodes.merge(n.state().name(), 1, Integer::sum);
+      nodes.merge(occupancy.state(n), 1, Integer::sum);
     }
     metrics.queue(jobs, nodes);
   }

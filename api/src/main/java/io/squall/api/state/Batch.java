@@ -22,7 +22,6 @@ public final class Batch {
   private final ClusterState committed;
   private final Instant now;
   private final TreeMap<JobKey, StoredJob> jobs = new TreeMap<>();
-  private final Set<JobKey> newJobs = new LinkedHashSet<>();
   private final Set<JobKey> removed = new LinkedHashSet<>();
   private final Map<String, NodeStatus> nodes = new LinkedHashMap<>();
   private final Set<String> changedNodes = new LinkedHashSet<>();
@@ -76,10 +75,9 @@ public final class Batch {
     return new ArrayList<>(merged.values());
   }
 
-  /** Adds a new job. */
+  /** Adds a new job (its version is null until it is stored). */
   public void insert(StoredJob job) {
     jobs.put(job.key(), job);
-    newJobs.add(job.key());
     removed.remove(job.key());
   }
 
@@ -90,8 +88,8 @@ public final class Batch {
 
   /** Deletes a job row (an array's remainder once its last task started). */
   public void remove(JobKey key) {
-    jobs.remove(key);
-    if (!newJobs.remove(key)) {
+    StoredJob staged = jobs.remove(key);
+    if (staged == null || staged.version() != null) {
       removed.add(key);
     }
   }
@@ -141,10 +139,6 @@ public final class Batch {
     return jobs;
   }
 
-  boolean isNew(JobKey key) {
-    return newJobs.contains(key);
-  }
-
   Set<JobKey> removedJobs() {
     return removed;
   }
@@ -173,7 +167,9 @@ public final class Batch {
     return effects;
   }
 
-  boolean isEmpty() {
-    return jobs.isEmpty() && removed.isEmpty() && nodes.isEmpty() && submissions.isEmpty() && events.isEmpty();
+  /** Whether the batch changes any row (heartbeats and pending reasons alone do not). */
+  boolean hasWrites() {
+    return !jobs.isEmpty() || !removed.isEmpty() || !changedNodes.isEmpty() || !submissions.isEmpty()
+        || !events.isEmpty();
   }
 }

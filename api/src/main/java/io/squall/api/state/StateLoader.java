@@ -14,6 +14,7 @@ import io.squall.core.model.UsageLedger;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
+import io.squall.core.schedule.PendingReason;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,7 +90,9 @@ public final class StateLoader {
       if (request == null) {
         continue;
       }
-      StoredJob job = rows.job(r, s, request, r.state().equals("PENDING") ? "Priority" : "None");
+      // Pending reasons are not stored: the first cycle gives them again.
+      StoredJob job = rows.job(r, s, request, !r.state().equals("PENDING") ? "None"
+          : r.held() ? PendingReason.JOB_HELD_USER.slurmName() : PendingReason.PRIORITY.slurmName());
       state.publishJob(job);
       usage = withUsage(usage, job, now);
     }
@@ -109,7 +112,7 @@ public final class StateLoader {
   }
 
   /** Adds what a job has used so far (GPU-seconds) to the fair-share ledger. */
-  static UsageLedger withUsage(UsageLedger usage, StoredJob stored, Instant now) {
+  public static UsageLedger withUsage(UsageLedger usage, StoredJob stored, Instant now) {
     Job job = stored.job();
     if (job.startTime() == null) {
       return usage;

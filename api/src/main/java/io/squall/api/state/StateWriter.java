@@ -138,15 +138,13 @@ public final class StateWriter {
         return;
       }
     }
-    if (!batch.isEmpty() || !batch.notes().isEmpty()) {
-      try {
-        publish(batch, store.commit(batch));
-      } catch (RuntimeException e) {
-        LOG.error("commit failed; the batch of {} is dropped", drained.size(), e);
-        failAll(drained, new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
-            "the state store refused the change (" + e.getMessage() + "); nothing was changed, try again"));
-        return;
-      }
+    try {
+      publish(batch, store.commit(batch));
+    } catch (RuntimeException e) {
+      LOG.error("commit failed; the batch of {} is dropped", drained.size(), e);
+      failAll(drained, new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+          "the state store refused the change (" + e.getMessage() + "); nothing was changed, try again"));
+      return;
     }
     nextJobId = batch.nextJobId();
     for (int i = 0; i < drained.size(); i++) {

@@ -8,6 +8,7 @@ import io.squall.api.store.JobRow;
 import io.squall.api.store.JobScriptRepository;
 import io.squall.api.store.JobScriptRow;
 import io.squall.api.store.NodeRepository;
+import io.squall.api.store.NodeRow;
 import io.squall.core.model.JobKey;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -46,7 +47,7 @@ public final class Store {
    *     another controller is writing the same database
    */
   Versions commit(Batch batch) {
-    if (batch.isEmpty()) {
+    if (!batch.hasWrites()) {
       return new Versions(Map.of(), Map.of());
     }
     return tx.executeWrite(status -> {
@@ -58,7 +59,7 @@ public final class Store {
       List<JobRow> inserts = new ArrayList<>();
       List<JobRow> updates = new ArrayList<>();
       for (StoredJob j : batch.stagedJobs().values()) {
-        (batch.isNew(j.key()) || j.version() == null ? inserts : updates).add(rows.job(j));
+        (j.version() == null ? inserts : updates).add(rows.job(j));
       }
       Map<JobKey, Long> jobVersions = new HashMap<>();
       if (!inserts.isEmpty()) {
@@ -72,10 +73,9 @@ public final class Store {
       }
       Map<String, Long> nodeVersions = new HashMap<>();
       for (NodeStatus n : batch.stagedNodes().values()) {
-        if (n.version() == null) {
-          nodeVersions.put(n.name(), nodes.save(rows.node(n)).version());
-        } else if (batch.isDurableNodeChange(n.name())) {
-          nodeVersions.put(n.name(), nodes.update(rows.node(n)).version());
+        if (batch.isDurableNodeChange(n.name())) {
+          NodeRow row = rows.node(n);
+          nodeVersions.put(n.name(), (n.version() == null ? nodes.save(row) : nodes.update(row)).version());
         }
       }
       List<JobEventRow> eventRows = new ArrayList<>();

@@ -15,21 +15,7 @@ public final class StoreText {
   }
 
   public static List<Integer> parseTaskIds(String text) {
-    List<Integer> ids = new ArrayList<>();
-    if (text == null || text.isEmpty()) {
-      return ids;
-    }
-    for (String part : text.split(",")) {
-      int dash = part.indexOf('-');
-      if (dash < 0) {
-        ids.add(Integer.parseInt(part));
-      } else {
-        for (int i = Integer.parseInt(part.substring(0, dash)); i <= Integer.parseInt(part.substring(dash + 1)); i++) {
-          ids.add(i);
-        }
-      }
-    }
-    return ids;
+    return text == null || text.isEmpty() ? List.of() : ArraySpec.parse(text).taskIds();
   }
 
   /** {@code node-1=0.1/32/1024;node-2=0.1/32/1024}: node, GPU indices, CPUs, memory in MB. */

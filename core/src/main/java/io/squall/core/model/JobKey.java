@@ -15,6 +15,25 @@ public record JobKey(long id, Integer taskId) implements Comparable<JobKey> {
     return new JobKey(arrayJobId, taskId);
   }
 
+  /**
+   * Reads a key as Slurm writes it: {@code 42} or {@code 42_3}.
+   *
+   * @throws IllegalArgumentException for anything else
+   */
+  public static JobKey parse(String text) {
+    int u = text.indexOf('_');
+    try {
+      JobKey key = u < 0 ? of(Long.parseLong(text))
+          : task(Long.parseLong(text.substring(0, u)), Integer.parseInt(text.substring(u + 1)));
+      if (key.id() > 0 && (key.taskId() == null || key.taskId() >= 0)) {
+        return key;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("'" + text + "' is not a job id (expected 42 or 42_3)");
+  }
+
   @Override
   public int compareTo(JobKey o) {
     int c = Long.compare(id, o.id);

@@ -18,7 +18,12 @@ public record ArraySpec(List<Integer> taskIds, int maxRunning) {
     taskIds = List.copyOf(taskIds);
   }
 
-  static ArraySpec parse(String text) {
+  /**
+   * Reads an --array value ({@code 0-15:4,20%2}).
+   *
+   * @throws IllegalArgumentException saying what is wrong with it
+   */
+  public static ArraySpec parse(String text) {
     String t = text.strip();
     int maxRunning = 0;
     int pct = t.indexOf('%');

@@ -1,0 +1,18 @@
+package io.squall.api.scheduling;
+
+import io.micronaut.context.annotation.Factory;
+import io.squall.api.config.PriorityConfig;
+import io.squall.core.schedule.Scheduler;
+import io.squall.core.schedule.SchedulerConfig;
+import jakarta.inject.Singleton;
+
+/** The one core scheduler, with the configured priority weights: the loop and --test-only both use it. */
+@Factory
+public class SchedulerFactory {
+  @Singleton
+  Scheduler scheduler(PriorityConfig priority) {
+    SchedulerConfig d = SchedulerConfig.defaults();
+    return new Scheduler(new SchedulerConfig(priority.weights(), d.reservationDepth(), d.preemptionDepth(),
+        d.maxSwitchWait()));
+  }
+}

@@ -78,10 +78,7 @@ public final class JobLifecycle {
     List<String> nodes = grants.stream().map(GpuGrant::node).toList();
     b.event(key, JobState.RUNNING, "started on " + Hostlist.compress(nodes));
     StoredJob launched = b.job(key);
-    Map<String, String> addresses = new LinkedHashMap<>();
-    for (String n : nodes) {
-      addresses.put(n, b.node(n).address());
-    }
+    Map<String, String> addresses = addresses(b, launched);
     b.afterCommit(() -> launch(launched, addresses));
   }
 

@@ -98,9 +98,7 @@ public final class JobsController {
   public CompletableFuture<HttpResponse<Map<String, Object>>> submitScript(
       @RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body String script, HttpRequest<?> request) {
     List<String> options = new ArrayList<>();
-    Map<String, List<String>> params = new LinkedHashMap<>();
-    request.getParameters().forEach((k, v) -> params.put(k, v));
-    params.forEach((k, values) -> {
+    request.getParameters().forEach((k, values) -> {
       if (!NOT_OPTIONS.contains(k)) {
         values.forEach(v -> options.addAll(option(k, v)));
       }
@@ -161,6 +159,7 @@ public final class JobsController {
           || !users.isEmpty() && !users.contains(j.user())
           || account != null && !j.account().equals(account)
           || only != null && only.taskId() != null && !only.equals(j.key())
+              && !j.pendingTasks().contains(only.taskId())
           || partition != null && !partition.equals(j.partition()) && !j.request().placement().partitions().contains(partition)
           || name != null && !name.equals(BatchEnvironment.jobName(s))) {
         continue;

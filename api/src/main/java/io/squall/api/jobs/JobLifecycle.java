@@ -84,7 +84,24 @@ public final class JobLifecycle {
 
   private void launch(StoredJob job, Map<String, String> addresses) {
     metrics.jobStarted();
-    Map<String, Map<String, Object>> launches = environment.launches(job, addresses);
+    Map<String, Map<String, Object>> launches;
+    try {
+      launches = environment.launches(job, addresses);
+    } catch (RuntimeException e) {
+      // Not the nodes' fault: the job itself cannot be prepared, so it fails instead of hanging RUNNING.
+      LOG.warn("job {}: cannot prepare its launch", job.key(), e);
+      writer.write(b -> {
+        StoredJob j = b.job(job.key());
+        if (j != null && j.job().state().holdsResources()) {
+          release(b, j);
+          String why = "launch could not be prepared: " + e.getMessage();
+          b.update(j.withJob(j.job().finished(JobState.FAILED, null, b.now())).ending(null, why));
+          b.event(j.key(), JobState.FAILED, why);
+        }
+        return null;
+      });
+      return;
+    }
     // Helper nodes first, so the batch node's srun finds every node ready.
     List<String> order = new ArrayList<>(launches.keySet());
     order.add(order.remove(0));

@@ -379,8 +379,8 @@ final class Cycle {
   private void start(Job job, JobKey key, Partition p, GangShape shape, int[] nodes) {
     List<GpuGrant> grants = new ArrayList<>(nodes.length);
     for (int i : nodes) {
+      // Not added to runningOn: a job started in this cycle is never a preemption victim in it.
       grants.add(table.allocate(i, shape));
-      runningOn.get(i).add(job);
     }
     long limit = shape.limitSeconds();
     Instant end = limit == Long.MAX_VALUE ? null : now.plusSeconds(limit);

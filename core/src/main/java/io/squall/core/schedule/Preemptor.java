@@ -77,14 +77,26 @@ final class Preemptor {
         if (fits(i, shape, gpus, cpus, mem)) {
           break;
         }
+        int freedGpus = 0;
+        int freedCpus = 0;
+        long freedMem = 0;
         for (GpuGrant grant : v.job().allocation()) {
           if (grant.node().equals(node.name())) {
             boolean exclusive = v.job().request().resources().exclusive() != Exclusive.NO;
-            gpus += exclusive ? node.gpus() : grant.gpuIndices().size();
-            cpus += exclusive ? node.cpus() : grant.cpus();
-            mem += exclusive ? node.memoryMb() : grant.memoryMb();
+            freedGpus += exclusive ? node.gpus() : grant.gpuIndices().size();
+            freedCpus += exclusive ? node.cpus() : grant.cpus();
+            freedMem += exclusive ? node.memoryMb() : grant.memoryMb();
           }
         }
+        boolean helps = (freedGpus > 0 && gpus < table.needGpus(i, shape))
+            || (freedCpus > 0 && cpus < table.needCpus(i, shape))
+            || (freedMem > 0 && mem < table.needMemory(i, shape));
+        if (!helps) {
+          continue; // stopping it frees nothing the gang still lacks here
+        }
+        gpus += freedGpus;
+        cpus += freedCpus;
+        mem += freedMem;
         chosen.add(v);
         cost += lostWork(v.job());
       }

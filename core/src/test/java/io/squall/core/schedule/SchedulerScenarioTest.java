@@ -216,6 +216,45 @@ class SchedulerScenarioTest {
         new Action.Preempt(JobKey.of(1), JobKey.of(2), PreemptMode.REQUEUE, "USR1", 0));
   }
 
+  private static Job withQos(long id, String qos, String options) {
+    return new Job(JobKey.of(id), Fixtures.request(options), "alice", "ml", qos, T0, JobState.PENDING, null,
+        List.of(), List.of(), null, null, null, null, 0);
+  }
+
+  private static ClusterSnapshot withQosLevels(ClusterSnapshot base, List<Job> jobs) {
+    Map<String, Qos> qos = Map.of("normal", Qos.normal(),
+        "high", new Qos("high", 0, Set.of("low"), PreemptMode.REQUEUE, null, null),
+        "low", new Qos("low", 0, Set.of(), PreemptMode.REQUEUE, null, null));
+    return new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(), jobs, base.usage());
+  }
+
+  @Test
+  void aJobStartedThisCycleIsNeverPreemptedInIt() {
+    Job low = withQos(1, "low", "--gres=gpu:4").started(JobKey.of(1), "gpu",
+        List.of(new GpuGrant("gpu001", List.of(0, 1, 2, 3), 1, 0)), T0.minusSeconds(600));
+    Job lowPending = withQos(2, "low", "--gres=gpu:2 --priority=1000");
+    Job high = withQos(3, "high", "--gres=gpu:4 --priority=10");
+    Plan plan = scheduler.cycle(withQosLevels(simple(1, 1, List.of()), List.of(low, lowPending, high)), T0);
+    assertThat(startOf(plan, JobKey.of(2))).isNotNull();
+    // Stopping job 1 frees 4 GPUs, with the 2 still free enough for job 3; job 2 just started.
+    assertThat(plan.of(Action.Preempt.class)).containsExactly(
+        new Action.Preempt(JobKey.of(1), JobKey.of(3), PreemptMode.REQUEUE, "TERM", 0));
+  }
+
+  @Test
+  void aVictimThatFreesNothingTheGangLacksIsSpared() {
+    // Node: 8 GPUs, 96 CPUs, 1,000,000 MB. Job 1 holds 2 GPUs and a CPU; job 2 a CPU and 900,000 MB.
+    // Job 3 lacks only memory, so only job 2 helps, although job 1 lost less work.
+    Job gpuHolder = withQos(1, "low", "--gres=gpu:2").started(JobKey.of(1), "gpu",
+        List.of(new GpuGrant("gpu001", List.of(0, 1), 1, 0)), T0.minusSeconds(60));
+    Job memHolder = withQos(2, "low", "--mem=900000").started(JobKey.of(2), "gpu",
+        List.of(new GpuGrant("gpu001", List.of(), 1, 900_000)), T0.minusSeconds(6000));
+    Job high = withQos(3, "high", "--gres=gpu:4 --mem=500000");
+    Plan plan = scheduler.cycle(withQosLevels(simple(1, 1, List.of()), List.of(gpuHolder, memHolder, high)), T0);
+    assertThat(plan.of(Action.Preempt.class)).containsExactly(
+        new Action.Preempt(JobKey.of(2), JobKey.of(3), PreemptMode.REQUEUE, "TERM", 0));
+  }
+
   @Test
   void preemptedGangRequeuesAndThePreemptorStartsNextCycle() {
     List<Node> nodes = nodes("gpu", 2, 2);

@@ -49,6 +49,7 @@ final class Cycle {
   private final Map<JobKey, PendingReason> waitingFor = new HashMap<>();
   private Partition defaultPartition;
   private int reservationsMade;
+  private DependencyCheck dependencies;
 
   Cycle(SchedulerConfig config, ClusterSnapshot snapshot, Instant now) {
     this.config = config;
@@ -179,10 +180,10 @@ final class Cycle {
     int maxFactor = snapshot.partitions().stream().mapToInt(Partition::priorityJobFactor).max().orElse(1);
     int maxQos = snapshot.qos().values().stream().mapToInt(Qos::priority).max().orElse(0);
     MultifactorPriority priority = new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos);
-    DependencyCheck dependencies = new DependencyCheck(snapshot.jobs(), now);
+    dependencies = new DependencyCheck(snapshot.jobs(), now);
     List<Candidate> out = new ArrayList<>();
     for (Job job : pending) {
-      PendingReason blocked = blocker(job, dependencies);
+      PendingReason blocked = blocker(job);
       if (blocked != null) {
         actions.add(new Action.Wait(job.key(), blocked, null));
         continue;
@@ -230,7 +231,7 @@ final class Cycle {
   }
 
   /** What holds the job back before resources are looked at, or null. */
-  private PendingReason blocker(Job job, DependencyCheck dependencies) {
+  private PendingReason blocker(Job job) {
     JobRequest r = job.request();
     if (r.control().hold()) {
       return PendingReason.JOB_HELD_USER;
@@ -241,7 +242,7 @@ final class Cycle {
     if (r.timing().deadline() != null && !now.isBefore(r.timing().deadline())) {
       return PendingReason.DEADLINE;
     }
-    switch (dependencies.check(job, job.isArrayRemainder() ? job.pendingTasks().get(0) : job.key().taskId())) {
+    switch (dependencyOutcome(job)) {
       case WAITING -> {
         return PendingReason.DEPENDENCY;
       }
@@ -262,6 +263,30 @@ final class Cycle {
       return PendingReason.JOB_ARRAY_TASK_LIMIT;
     }
     return null;
+  }
+
+  /**
+   * The job's dependency outcome; for an array whose tasks depend each on their own ({@code
+   * aftercorr}), the best over its waiting tasks: it is blocked only when none of them may start.
+   */
+  private DependencyCheck.Outcome dependencyOutcome(Job job) {
+    if (!job.isArrayRemainder()) {
+      return dependencies.check(job, job.key().taskId());
+    }
+    if (!DependencyCheck.dependsPerTask(job)) {
+      return dependencies.check(job, job.pendingTasks().get(0));
+    }
+    DependencyCheck.Outcome best = DependencyCheck.Outcome.NEVER;
+    for (int task : job.pendingTasks()) {
+      DependencyCheck.Outcome o = dependencies.check(job, task);
+      if (o == DependencyCheck.Outcome.SATISFIED) {
+        return o;
+      }
+      if (o == DependencyCheck.Outcome.WAITING) {
+        best = o;
+      }
+    }
+    return best;
   }
 
   private PendingReason partitionLimit(Job job, Partition p, GangShape s) {
@@ -301,27 +326,42 @@ final class Cycle {
   private void schedule(Candidate c) {
     Job job = c.job();
     List<Integer> tasks = job.isArrayRemainder() ? job.pendingTasks() : null;
-    int started = 0;
+    boolean perTask = tasks != null && DependencyCheck.dependsPerTask(job);
+    int next = 0;
     PendingReason reason = null;
     while (true) {
       if (tasks != null) {
-        Integer max = job.request().control().array().maxRunning();
-        int running = arrayTasksRunning.getOrDefault(job.key().id(), 0);
-        if (started >= tasks.size()) {
+        while (perTask && next < tasks.size()) {
+          DependencyCheck.Outcome o = dependencies.check(job, tasks.get(next));
+          if (o == DependencyCheck.Outcome.SATISFIED) {
+            break;
+          }
+          // This task waits for its own dependency; later ones may start.
+          reason = o == DependencyCheck.Outcome.WAITING || reason == PendingReason.DEPENDENCY
+              ? PendingReason.DEPENDENCY : PendingReason.DEPENDENCY_NEVER_SATISFIED;
+          next++;
+        }
+        if (next >= tasks.size()) {
+          if (reason == null) {
+            return;
+          }
+          actions.add(new Action.Wait(job.key(), reason, null));
           return;
         }
+        Integer max = job.request().control().array().maxRunning();
+        int running = arrayTasksRunning.getOrDefault(job.key().id(), 0);
         if (max != null && max > 0 && running >= max) {
           reason = PendingReason.JOB_ARRAY_TASK_LIMIT;
           break;
         }
       }
-      JobKey key = tasks == null ? job.key() : JobKey.task(job.key().id(), tasks.get(started));
+      JobKey key = tasks == null ? job.key() : JobKey.task(job.key().id(), tasks.get(next));
       PendingReason failed = tryStart(c, key);
       if (failed != null) {
         reason = failed;
         break;
       }
-      started++;
+      next++;
       if (tasks == null) {
         return;
       }

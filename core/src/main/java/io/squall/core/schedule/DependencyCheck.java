@@ -32,6 +32,12 @@ final class DependencyCheck {
     }
   }
 
+  /** Whether the outcome can differ between tasks of an array ({@code aftercorr}). */
+  static boolean dependsPerTask(Job job) {
+    Dependency d = job.request().control().dependency();
+    return d != null && d.conditions().stream().anyMatch(c -> c.type() == Dependency.Type.AFTERCORR);
+  }
+
   /** @param task the array task being considered, or null */
   Outcome check(Job job, Integer task) {
     Dependency d = job.request().control().dependency();

@@ -136,6 +136,34 @@ class SchedulerScenarioTest {
     assertThat(waitOf(plan, 3).reason()).isEqualTo(PendingReason.JOB_HELD_USER);
   }
 
+  private static Job task(long id, int task, JobState state) {
+    Job started = job(id, "--array=0-3 -t 5").withPendingTasks(List.of())
+        .started(JobKey.task(id, task), "gpu", List.of(), T0.minusSeconds(60));
+    return state == JobState.RUNNING ? started : started.finished(state, state == JobState.COMPLETED ? 0 : 1, T0);
+  }
+
+  @Test
+  void aftercorrIsCheckedForEveryArrayTask() {
+    // Task 0 of array 1 runs, 1 and 3 completed, 2 failed: only tasks 1 and 3 of array 2 may start.
+    List<Job> jobs = List.of(task(1, 0, JobState.RUNNING), task(1, 1, JobState.COMPLETED),
+        task(1, 2, JobState.FAILED), task(1, 3, JobState.COMPLETED),
+        job(2, "--array=0-3 --gres=gpu:1 --dependency=aftercorr:1"));
+    Plan plan = scheduler.cycle(simple(1, 1, jobs), T0);
+    assertThat(plan.starts()).extracting(Action.Start::job).containsExactly(JobKey.task(2, 1), JobKey.task(2, 3));
+    assertThat(waitOf(plan, 2).reason()).isEqualTo(PendingReason.DEPENDENCY);
+  }
+
+  @Test
+  void anArrayWhoseCorrespondingTasksAllFailedNeverRuns() {
+    List<Job> jobs = List.of(task(1, 0, JobState.FAILED), task(1, 1, JobState.COMPLETED),
+        job(2, "--array=0-1 --gres=gpu:1 --dependency=aftercorr:1"),
+        job(3, "--array=0 --gres=gpu:1 --dependency=aftercorr:1"));
+    Plan plan = scheduler.cycle(simple(1, 1, jobs), T0);
+    assertThat(plan.starts()).extracting(Action.Start::job).containsExactly(JobKey.task(2, 1));
+    assertThat(waitOf(plan, 2).reason()).isEqualTo(PendingReason.DEPENDENCY_NEVER_SATISFIED);
+    assertThat(waitOf(plan, 3).reason()).isEqualTo(PendingReason.DEPENDENCY_NEVER_SATISFIED);
+  }
+
   @Test
   void singletonWaitsForTheEarlierJobOfTheSameNameAndUser() {
     Job first = job(1, "-J train --gres=gpu:1").started(JobKey.of(1), "gpu",

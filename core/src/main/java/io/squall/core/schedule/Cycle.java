@@ -303,17 +303,32 @@ final class Cycle {
     if (p.maxNodes() != null && s.nodes() > p.maxNodes()) {
       return PendingReason.PARTITION_NODE_LIMIT;
     }
-    for (String required : job.request().placement().nodelist()) {
-      Integer i = table.indexOf(required);
-      if (i == null || !contains(partitionNodes.get(p.name()), i) || !table.nodes.get(i).state().acceptsWork()) {
-        return PendingReason.REQ_NODE_NOT_AVAIL;
+    JobRequest.Placement place = job.request().placement();
+    if (!place.nodelist().isEmpty()) {
+      int[] nodesOfPartition = partitionNodes.get(p.name());
+      for (String required : place.nodelist()) {
+        Integer i = table.indexOf(required);
+        if (i == null || !contains(nodesOfPartition, i) || !isEligible(table.nodes.get(i), place, s, null)) {
+          return PendingReason.REQ_NODE_NOT_AVAIL;
+        }
+      }
+      if (requests(job, p, s).isEmpty()) {
+        return PendingReason.REQ_NODE_NOT_AVAIL; // no alternative of the constraint admits them all
       }
     }
     return null;
   }
 
-  private static boolean contains(int[] sorted, int value) {
-    for (int v : sorted) {
+  /** Whether new work of this shape may go on the node: up, GPU type, constraint alternative, exclusions. */
+  private static boolean isEligible(Node n, JobRequest.Placement place, GangShape shape, Constraint alt) {
+    return n.state().acceptsWork()
+        && (shape.gpuType() == null || shape.gpuType().equalsIgnoreCase(n.gpuType()))
+        && (alt == null || alt.admits(n.features()))
+        && !place.exclude().contains(n.name());
+  }
+
+  private static boolean contains(int[] array, int value) {
+    for (int v : array) {
       if (v == value) {
         return true;
       }
@@ -454,10 +469,7 @@ final class Cycle {
     JobRequest.Placement place = job.request().placement();
     List<Constraint> alternatives = place.constraint() == null ? java.util.Collections.singletonList(null)
         : place.constraint().alternatives();
-    int[] required = new int[place.nodelist().size()];
-    for (int k = 0; k < required.length; k++) {
-      required[k] = table.indexOf(place.nodelist().get(k));
-    }
+    int[] required = place.nodelist().stream().distinct().mapToInt(table::indexOf).toArray();
     int maxGroups = Integer.MAX_VALUE;
     if (place.switches() != null) {
       Duration wait = place.switchesWaitMinutes() != null ? Duration.ofMinutes(place.switchesWaitMinutes())
@@ -470,9 +482,20 @@ final class Cycle {
     for (int a = 0; a < alternatives.size(); a++) {
       Constraint alt = alternatives.get(a);
       int[] eligible = eligible(job, p, shape, alt, a);
-      out.add(new GangPlacer.Request(shape, eligible, required, alt == null ? List.of() : alt.counts(), maxGroups));
+      if (containsAll(eligible, required)) {
+        out.add(new GangPlacer.Request(shape, eligible, required, alt == null ? List.of() : alt.counts(), maxGroups));
+      }
     }
     return out;
+  }
+
+  private static boolean containsAll(int[] array, int[] values) {
+    for (int v : values) {
+      if (!contains(array, v)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Nodes of the partition that accept work and match GPU type, constraint and exclusions. */
@@ -482,11 +505,7 @@ final class Cycle {
     return eligibleCache.computeIfAbsent(key, k -> {
       List<Integer> out = new ArrayList<>();
       for (int i : partitionNodes.get(p.name())) {
-        Node n = table.nodes.get(i);
-        if (n.state().acceptsWork()
-            && (shape.gpuType() == null || shape.gpuType().equalsIgnoreCase(n.gpuType()))
-            && (alt == null || alt.admits(n.features()))
-            && !place.exclude().contains(n.name())) {
+        if (isEligible(table.nodes.get(i), place, shape, alt)) {
           out.add(i);
         }
       }

@@ -87,6 +87,9 @@ final class GangPlacer {
     }
     List<Integer> chosen = new ArrayList<>();
     for (int i : r.required()) {
+      if (!fitting.contains(i)) {
+        return null; // a required node must be eligible and fit like any other
+      }
       chosen.add(i);
     }
     Set<Integer> required = Set.copyOf(chosen);

@@ -10,7 +10,8 @@ import io.squall.core.sbatch.TimeLimit;
  * derives it: GPUs from {@code --gres}/{@code --gpus-per-node}, else {@code --gpus-per-task}
  * times tasks per node, else {@code --gpus} spread evenly; CPUs from {@code --cpus-per-gpu}, else
  * tasks per node times {@code --cpus-per-task}; memory from {@code --mem}, {@code --mem-per-cpu}
- * or {@code --mem-per-gpu}. A {@code --nodes=min-max} range is scheduled at its minimum.
+ * or {@code --mem-per-gpu}. A {@code --nodes=min-max} range is scheduled at its minimum, raised
+ * to the number of nodes {@code --nodelist} names.
  *
  * @param memoryMb per node; {@link #WHOLE_NODE} for {@code --mem=0}
  * @param timeLimitMinutes resolved against the partition's DefaultTime and MaxTime; may be UNLIMITED
@@ -33,6 +34,8 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
     } else {
       nodes = 1;
     }
+    // Every node of --nodelist is part of the job, however few --nodes asked for.
+    nodes = Math.max(nodes, (int) request.placement().nodelist().stream().distinct().count());
     int tasksPerNode;
     if (r.ntasksPerNode() != null) {
       tasksPerNode = r.ntasksPerNode();

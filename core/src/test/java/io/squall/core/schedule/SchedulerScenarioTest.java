@@ -335,6 +335,28 @@ class SchedulerScenarioTest {
   }
 
   @Test
+  void aNodeListSetsTheNodeCountAndItsNodesMustBeEligible() {
+    // gpu001-003: h100 without ib; gpu004: ib; gpu005: an a100 node with ib.
+    List<Node> nodes = new ArrayList<>(nodes("gpu", 4, 5));
+    nodes.set(3, new Node("gpu004", 8, "h100", 96, 1_000_000, Set.of("h100", "ib"), "gpu-pg0",
+        io.squall.core.model.NodeState.IDLE));
+    nodes.add(new Node("gpu005", 8, "a100", 96, 1_000_000, Set.of("a100", "ib"), "gpu-pg0",
+        io.squall.core.model.NodeState.IDLE));
+    ClusterSnapshot s = snapshot(nodes, List.of(Partition.of("gpu", names(nodes)).asDefault()), List.of(
+        job(1, "-w gpu001,gpu002 --gres=gpu:8"),
+        job(2, "-w gpu003 --constraint=ib --gres=gpu:1"),
+        job(3, "-w gpu004 --gres=gpu:a100:1"),
+        job(4, "-w gpu004,gpu005 --constraint=[h100|a100] --gres=gpu:1"),
+        job(5, "-w gpu005 -N 2 --constraint=ib --gres=gpu:1")));
+    Plan plan = scheduler.cycle(s, T0);
+    assertThat(startOf(plan, JobKey.of(1)).grants()).extracting(GpuGrant::node).containsExactly("gpu001", "gpu002");
+    assertThat(waitOf(plan, 2).reason()).isEqualTo(PendingReason.REQ_NODE_NOT_AVAIL);
+    assertThat(waitOf(plan, 3).reason()).isEqualTo(PendingReason.REQ_NODE_NOT_AVAIL);
+    assertThat(waitOf(plan, 4).reason()).isEqualTo(PendingReason.REQ_NODE_NOT_AVAIL);
+    assertThat(startOf(plan, JobKey.of(5)).grants()).extracting(GpuGrant::node).containsExactly("gpu005", "gpu004");
+  }
+
+  @Test
   void theSameSnapshotGivesTheSamePlanWhateverTheListOrder() {
     List<Job> jobs = new ArrayList<>();
     for (long id = 1; id <= 40; id++) {

@@ -1,5 +1,7 @@
 package io.squall.cli;
 
+import io.squall.cli.service.ServiceAddress;
+import io.squall.cli.service.ServiceConfigException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -28,14 +30,27 @@ final class ApiBench {
 
   private ApiBench() {}
 
-  static int run(Map<String, String> opts, PrintStream out, PrintStream err) throws InterruptedException {
+  /** @param env where the service is and the token, as for the Slurm verbs ({@link ServiceAddress}) */
+  static int run(Map<String, String> opts, Map<String, String> env, PrintStream out, PrintStream err)
+      throws InterruptedException {
     int jobs = Integer.parseInt(opts.getOrDefault("jobs", "20000"));
     int clients = Integer.parseInt(opts.getOrDefault("clients", "8"));
-    String url = opts.getOrDefault("url", envOr("SQUALL_URL", "http://127.0.0.1:6820"));
-    String token = opts.getOrDefault("token", envOr("SQUALL_TOKEN", "alice-token"));
+    ServiceAddress address;
+    try {
+      address = ServiceAddress.resolve(env);
+    } catch (ServiceConfigException e) {
+      err.println("squall bench api: " + e.getMessage());
+      return 1;
+    }
+    if (address.token() == null) {
+      err.println("squall bench api: no token configured: set SQUALL_TOKEN, or put 'token = ...' in "
+          + address.configFile());
+      return 1;
+    }
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/v1/jobs?submit_dir=/tmp&script_name=bench.sh"))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "text/x-shellscript")
+    URI submit = URI.create(address.url() + "/v1/jobs?submit_dir=/tmp&script_name=bench.sh");
+    HttpRequest request = HttpRequest.newBuilder(submit)
+        .header("Authorization", "Bearer " + address.token()).header("Content-Type", "text/x-shellscript")
         .POST(HttpRequest.BodyPublishers.ofString(SCRIPT)).build();
     // Warm the connection pool and the service's code paths before timing.
     int warm = Math.min(200, jobs);
@@ -72,7 +87,7 @@ final class ApiBench {
             HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 201) {
               if (failed.incrementAndGet() == 1) {
-                err.println("bench api: " + r.statusCode() + " " + r.body());
+                err.println("squall bench api: " + r.statusCode() + " " + r.body());
               }
             }
           } catch (IOException e) {
@@ -90,16 +105,11 @@ final class ApiBench {
       try {
         w.get();
       } catch (java.util.concurrent.ExecutionException e) {
-        err.println("bench api: " + e.getCause().getMessage() + " (start it with bin/squall server)");
+        err.println("squall bench api: " + e.getCause().getMessage() + " (start it with bin/squall server)");
         pool.shutdownNow();
         return -1;
       }
     }
     return failed.get();
-  }
-
-  private static String envOr(String name, String fallback) {
-    String v = System.getenv(name);
-    return v == null || v.isBlank() ? fallback : v;
   }
 }

@@ -13,7 +13,8 @@ final class BenchCommand {
 
   private BenchCommand() {}
 
-  static int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException {
+  static int run(List<String> args, Invocation io) throws InterruptedException {
+    PrintStream err = io.err();
     String name = args.isEmpty() ? "" : args.get(0);
     Set<String> allowed = name.equals("scheduler") ? SCHEDULER_OPTIONS : name.equals("api") ? API_OPTIONS : null;
     if (allowed == null) {
@@ -31,16 +32,21 @@ final class BenchCommand {
         return 2;
       }
       String value = args.get(++i);
+      boolean seed = key.equals("seed");
       try {
-        if (Long.parseLong(value) < (key.equals("seed") ? Long.MIN_VALUE : 1)) {
+        // What the benchmarks read: a seed is a long, anything else a positive int.
+        if (seed) {
+          Long.parseLong(value);
+        } else if (Integer.parseInt(value) < 1) {
           throw new NumberFormatException();
         }
       } catch (NumberFormatException e) {
-        err.println("squall bench scheduler: --" + key + " needs a positive whole number, not '" + value + "'");
+        err.println("squall bench " + name + ": --" + key + " needs a " + (seed ? "" : "positive ")
+            + "whole number, not '" + value + "'");
         return 2;
       }
       opts.put(key, value);
     }
-    return name.equals("api") ? ApiBench.run(opts, out, err) : SchedulerBench.run(opts, out);
+    return name.equals("api") ? ApiBench.run(opts, io.env(), io.out(), err) : SchedulerBench.run(opts, io.out());
   }
 }

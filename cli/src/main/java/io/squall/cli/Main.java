@@ -52,7 +52,7 @@ public final class Main {
         return new ScontrolCommand(io).run(rest);
       case "bench":
         try {
-          return BenchCommand.run(rest, io.out(), io.err());
+          return BenchCommand.run(rest, io);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return 1;

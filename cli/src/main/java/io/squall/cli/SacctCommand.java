@@ -1,6 +1,5 @@
 package io.squall.cli;
 
-import io.squall.cli.format.JobStates;
 import io.squall.cli.format.LineTemplate;
 import io.squall.cli.format.Table;
 import io.squall.cli.format.Table.Column;
@@ -14,9 +13,6 @@ import java.util.Map;
 
 /** {@code sacct}: jobs that ran in a time window, in fixed-width columns or {@code |}-separated. */
 final class SacctCommand extends ServiceCommand {
-  /** With jobs named and no start, sacct looks at all time rather than today. */
-  private static final Instant EPOCH = Instant.EPOCH;
-
   SacctCommand(Invocation io) {
     super("sacct", io);
   }
@@ -65,17 +61,13 @@ final class SacctCommand extends ServiceCommand {
     }
     List<LineTemplate.Field> fields = fields(args);
     Instant now = io.clock().instant();
+    // With jobs named and no start, sacct looks at all time rather than today.
     Instant start = args.has("starttime") ? SacctTime.parse(args.last("starttime"), now, io.zone())
-        : args.has("jobs") ? EPOCH : null;
+        : args.has("jobs") ? Instant.EPOCH : null;
     Instant end = args.has("endtime") ? SacctTime.parse(args.last("endtime"), now, io.zone()) : null;
-    List<String> states;
-    try {
-      states = args.has("state") ? JobStates.parseList(String.join(",", args.values().get("state"))) : List.of();
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-    AccountingQuery query = new AccountingQuery(args.list("user"), args.list("accounts"), args.list("jobs"), states,
-        start, end);
+    List<String> jobIds = JobIds.expand(args.values().getOrDefault("jobs", List.of()));
+    AccountingQuery query = new AccountingQuery(args.list("user"), args.list("accounts"), jobIds,
+        states(args, "state", List.of()), start, end);
     List<AccountingJob> jobs = client().accounting(query);
 
     boolean parsable = args.has("parsable2") || args.has("parsable");

@@ -1,7 +1,7 @@
 package io.squall.cli;
 
-import io.squall.cli.format.Signals;
 import io.squall.cli.format.SlurmTime;
+import io.squall.cli.format.SlurmValues;
 import io.squall.cli.service.AccountingJob;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -19,9 +19,9 @@ enum SacctField {
   PARTITION("Partition", 10, (j, z) -> j.partition()),
   ACCOUNT("Account", 10, (j, z) -> j.account()),
   USER("User", 9, (j, z) -> j.user()),
-  ALLOCCPUS("AllocCPUS", 10, (j, z) -> j.numCpus() == null ? "" : j.numCpus().toString()),
+  ALLOCCPUS("AllocCPUS", 10, (j, z) -> ""), // the API has no CPU counts
   STATE("State", 10, (j, z) -> j.state()),
-  EXITCODE("ExitCode", 8, (j, z) -> (j.exitCode() == null ? 0 : j.exitCode()) + ":" + Signals.number(j.exitSignal())),
+  EXITCODE("ExitCode", 8, (j, z) -> SlurmValues.exitCode(j.exitCode(), j.exitSignal())),
   SUBMIT("Submit", 19, (j, z) -> SlurmTime.timestamp(j.submitTime(), z, "Unknown")),
   START("Start", 19, (j, z) -> SlurmTime.timestamp(j.startTime(), z, "Unknown")),
   END("End", 19, (j, z) -> SlurmTime.timestamp(j.endTime(), z, "Unknown")),
@@ -29,7 +29,7 @@ enum SacctField {
   ELAPSEDRAW("ElapsedRaw", 10, (j, z) -> Long.toString(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds())),
   NNODES("NNodes", 8, (j, z) -> j.numNodes() == null ? "0" : j.numNodes().toString()),
   NODELIST("NodeList", 15, (j, z) -> j.nodes() == null || j.nodes().isEmpty() ? "None assigned" : j.nodes()),
-  ALLOCTRES("AllocTRES", 10, (j, z) -> SacctField.tres(j)),
+  ALLOCTRES("AllocTRES", 10, (j, z) -> SlurmValues.tres(null, j.numGpus(), j.numNodes())),
   GPUHOURS("GPUHours", 10, (j, z) -> j.gpuHours() == null ? "" : String.format(Locale.ROOT, "%.2f", j.gpuHours())),
   RESTARTCOUNT("RestartCount", 12, (j, z) -> j.restartCount() == null ? "0" : j.restartCount().toString());
 
@@ -77,20 +77,5 @@ enum SacctField {
       names.add(f.title);
     }
     throw new UsageException("Invalid field requested: \"" + name.strip() + "\" (fields: " + String.join(",", names) + ")");
-  }
-
-  /** Slurm's TRES string, keys in Slurm's order: {@code cpu=..,gres/gpu=16,node=2}. */
-  private static String tres(AccountingJob j) {
-    List<String> parts = new ArrayList<>();
-    if (j.numCpus() != null) {
-      parts.add("cpu=" + j.numCpus());
-    }
-    if (j.numGpus() != null && j.numGpus() > 0) {
-      parts.add("gres/gpu=" + j.numGpus());
-    }
-    if (j.numNodes() != null && j.numNodes() > 0) {
-      parts.add("node=" + j.numNodes());
-    }
-    return String.join(",", parts);
   }
 }

@@ -14,8 +14,11 @@ import java.util.regex.Pattern;
 
 /**
  * sacct's {@code -S}/{@code -E} times, read in the local zone. Unlike sbatch's {@code --begin},
- * these look back: {@code 10:00} is today at ten and {@code 11/20} is this year's, even when that
- * has passed, because accounting asks about the past.
+ * these look back (Slurm's {@code parse_time} with {@code past} set), because accounting asks about
+ * the past: {@code 10:00} is today at ten even before ten, and a date without a year is the latest
+ * such day up to today, so on 21 November {@code 11/20} is this year's and {@code 12/01} last
+ * year's. (The formats are those of core's BeginTime, which looks forward; the two are separate
+ * for now.)
  */
 final class SacctTime {
   private static final Pattern RELATIVE = Pattern.compile("now(?:([+-])(\\d+)([a-z]*))?");
@@ -80,8 +83,18 @@ final class SacctTime {
   }
 
   private static Instant date(String month, String day, String year, LocalDate today, ZoneId zone) {
-    int y = year == null ? today.getYear() : year.length() == 2 ? 2000 + Integer.parseInt(year) : Integer.parseInt(year);
-    return LocalDate.of(y, Integer.parseInt(month), Integer.parseInt(day)).atStartOfDay(zone).toInstant();
+    int m = Integer.parseInt(month);
+    int d = Integer.parseInt(day);
+    LocalDate date;
+    if (year != null) {
+      date = LocalDate.of(year.length() == 2 ? 2000 + Integer.parseInt(year) : Integer.parseInt(year), m, d);
+    } else {
+      date = LocalDate.of(today.getYear(), m, d);
+      if (date.isAfter(today)) {
+        date = LocalDate.of(today.getYear() - 1, m, d); // not yet this year: last year's
+      }
+    }
+    return date.atStartOfDay(zone).toInstant();
   }
 
   private static Instant at(LocalDate day, LocalTime time, ZoneId zone) {

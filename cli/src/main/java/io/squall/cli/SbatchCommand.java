@@ -1,21 +1,16 @@
 package io.squall.cli;
 
 import io.squall.core.sbatch.JobRequestView;
-import io.squall.core.sbatch.CommandLine;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code squall sbatch}: with {@code --parse-only [OPTIONS] FILE [OPTIONS]} validates a batch
- * script locally and prints the normalized request as JSON (no service needed); otherwise
- * submits it to the service ({@link SbatchSubmit}).
+ * {@code squall sbatch}: with {@code --parse-only [OPTIONS] FILE [OPTIONS]} (before the script;
+ * after it the word is the script's argument) validates a batch script locally and prints the
+ * normalized request as JSON (no service needed); otherwise submits it to the service
+ * ({@link SbatchSubmit}).
  */
 final class SbatchCommand {
   private final Invocation io;
@@ -25,39 +20,26 @@ final class SbatchCommand {
   }
 
   int run(List<String> args) {
-    List<String> words = new ArrayList<>(args);
-    boolean parseOnly = words.remove("--parse-only");
-    if (!parseOnly) {
-      return new SbatchSubmit(io).run(args);
-    }
+    SbatchSubmit sbatch = new SbatchSubmit(io);
+    return sbatch.guarded(() -> {
+      SbatchSubmit.ClientOptions client = SbatchSubmit.extract(args);
+      return client.parseOnly() ? parseOnly(sbatch, client) : sbatch.submit(client);
+    });
+  }
+
+  private int parseOnly(SbatchSubmit sbatch, SbatchSubmit.ClientOptions client) {
+    SbatchSubmit.Script script = sbatch.readScript(client);
+    List<String> options = new ArrayList<>(client.line().options());
+    // With --parse-only there are no script arguments: words after FILE are options too.
+    options.addAll(client.line().afterScript());
+    SbatchParser.Result result;
     try {
-      CommandLine line = CommandLine.split(words);
-      List<String> options = new ArrayList<>(line.options());
-      // With --parse-only there are no script arguments: words after FILE are options too.
-      options.addAll(line.afterScript());
-      String script;
-      String name;
-      if (line.script() == null || line.script().equals("-")) {
-        script = new String(io.in().readAllBytes(), StandardCharsets.UTF_8);
-        name = "sbatch";
-      } else {
-        Path path = io.cwd().resolve(line.script());
-        script = Files.readString(path, StandardCharsets.UTF_8);
-        name = path.getFileName().toString();
-      }
-      SbatchParser.Result result = new SbatchParser(io.zone()).parse(script, name, options, io.clock().instant());
-      result.warnings().forEach(w -> io.err().println("sbatch: warning: " + w));
-      io.out().println(Json.write(JobRequestView.of(result.request())));
-      return 0;
+      result = new SbatchParser(io.zone()).parse(script.text(), script.name(), options, io.clock().instant());
     } catch (SbatchException e) {
-      io.err().println("sbatch: error: " + e.getMessage());
-      return 1;
-    } catch (NoSuchFileException e) {
-      io.err().println("sbatch: error: Unable to open file " + e.getFile());
-      return 1;
-    } catch (IOException e) {
-      io.err().println("sbatch: error: cannot read the script: " + e.getMessage());
-      return 1;
+      throw new UsageException(e.getMessage());
     }
+    result.warnings().forEach(sbatch::warning);
+    io.out().println(Json.write(JobRequestView.of(result.request())));
+    return 0;
   }
 }

@@ -17,59 +17,51 @@ import java.util.List;
  * {@code sbatch [OPTIONS] SCRIPT [ARGS...]}: sends the script and the options as typed to the
  * service, which parses and validates them (one parser, one set of rules: no local guessing).
  * Only the options that change what this client does are handled here: {@code --parsable},
- * {@code --test-only} and {@code --wrap}.
+ * {@code --test-only}, {@code --wrap} and {@code --parse-only} ({@link SbatchCommand}).
  */
 final class SbatchSubmit extends ServiceVerb {
   /** Slurm's wrapper script text for {@code --wrap}, so jobs look the same in both. */
   static final String WRAP_HEADER = "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n";
 
-  /** The client-side options and everything else, in order. */
-  record ClientOptions(boolean parsable, boolean testOnly, String wrap, List<String> rest) {}
+  /**
+   * The client-side options given before the script, and the command line without them.
+   *
+   * @param line sbatch's options, the script (null for standard input) and the words after it
+   */
+  record ClientOptions(boolean parseOnly, boolean parsable, boolean testOnly, String wrap, CommandLine line) {}
+
+  /** A script's text and the name the job gets from it. */
+  record Script(String text, String name) {}
 
   SbatchSubmit(Invocation io) {
     super("sbatch", io);
   }
 
-  int run(List<String> words) {
-    return guarded(() -> {
-      ClientOptions client = extract(words);
-      CommandLine line = split(client.rest());
-      String script;
-      String name;
-      List<String> scriptArgs = line.afterScript();
-      if (client.wrap() != null) {
-        if (line.script() != null) {
-          throw new UsageException("Script arguments not permitted with --wrap option");
-        }
-        script = WRAP_HEADER + client.wrap() + "\n";
-        name = "wrap";
-      } else if (line.script() == null || line.script().equals("-")) {
-        script = read(null);
-        name = "sbatch";
-      } else {
-        Path path = io.cwd().resolve(line.script());
-        script = read(path);
-        name = path.getFileName().toString();
-      }
-      Submission submission = new Submission(script, line.options(), io.cwd().toString(), name, io.env(), scriptArgs,
-          client.testOnly() ? Boolean.TRUE : null);
-      SubmitResult result = client().submit(submission);
-      result.warnings().forEach(this::warning);
-      if (client.testOnly()) {
-        // Slurm reports a test-only result on stderr (through its info()); scripts redirect 2>&1.
-        io.err().println(testOnlyMessage(result));
-      } else if (client.parsable()) {
-        io.out().println(result.jobId());
-      } else {
-        io.out().println("Submitted batch job " + result.jobId());
-      }
-      return 0;
-    });
+  /** Submits; the caller runs this {@link #guarded}. */
+  int submit(ClientOptions client) {
+    CommandLine line = client.line();
+    Script script = readScript(client);
+    Submission submission = new Submission(script.text(), line.options(), io.cwd().toString(), script.name(), io.env(),
+        line.afterScript(), client.testOnly() ? Boolean.TRUE : null);
+    SubmitResult result = client().submit(submission);
+    result.warnings().forEach(this::warning);
+    if (client.testOnly()) {
+      // Slurm reports a test-only result on stderr (through its info()); scripts redirect 2>&1.
+      io.err().println(testOnlyMessage(result));
+    } else if (client.parsable()) {
+      io.out().println(result.jobId());
+    } else {
+      io.out().println("Submitted batch job " + result.jobId());
+    }
+    return 0;
   }
 
   /**
-   * Takes {@code --parsable}, {@code --test-only} and {@code --wrap} out of the options before
-   * the script; the same words after the script are the script's own arguments and stay.
+   * Takes {@code --parse-only}, {@code --parsable}, {@code --test-only} and {@code --wrap} out of
+   * the options before the script; the same words after the script are the script's own
+   * arguments and stay.
+   *
+   * @throws UsageException for an unknown sbatch option or one without its value
    */
   static ClientOptions extract(List<String> words) {
     // First find where the script is, with every client option set aside (core's splitter
@@ -88,49 +80,53 @@ final class SbatchSubmit extends ServiceVerb {
       if (isClientFlag(w) || w.startsWith("--wrap=")) {
         continue;
       }
-      if (w.equals("--wrap") && i + 1 < words.size()) {
-        i++;
+      if (w.equals("--wrap")) {
+        i++; // its value goes too
         continue;
       }
       kept.add(w);
       keptAt.add(i);
     }
-    CommandLine line = split(kept);
+    CommandLine split = split(kept);
     int scriptAt = words.size();
-    if (line.script() != null) {
-      int k = line.options().size();
+    if (split.script() != null) {
+      int k = split.options().size();
       if (kept.get(k).equals("--")) {
         k++;
       }
       scriptAt = keptAt.get(k);
     }
+    boolean parseOnly = false;
     boolean parsable = false;
     boolean testOnly = false;
     String wrap = null;
-    List<String> rest = new ArrayList<>();
-    for (int i = 0; i < words.size(); i++) {
+    for (int i = 0; i < scriptAt; i++) {
       String w = words.get(i);
-      if (i >= scriptAt || w.equals("--")) {
-        rest.addAll(words.subList(i, words.size()));
+      if (w.equals("--")) {
         break;
       }
-      if (w.equals("--parsable")) {
+      if (w.equals("--parse-only")) {
+        parseOnly = true;
+      } else if (w.equals("--parsable")) {
         parsable = true;
       } else if (w.equals("--test-only")) {
         testOnly = true;
       } else if (w.startsWith("--wrap=")) {
         wrap = w.substring("--wrap=".length());
-      } else if (w.equals("--wrap") && i + 1 < words.size()) {
+      } else if (w.equals("--wrap")) {
+        if (i + 1 >= words.size()) {
+          throw new UsageException("option '--wrap' requires an argument");
+        }
         wrap = words.get(++i);
-      } else {
-        rest.add(w);
       }
     }
-    return new ClientOptions(parsable, testOnly, wrap, rest);
+    List<String> afterScript = split.script() == null ? List.of() : words.subList(scriptAt + 1, words.size());
+    return new ClientOptions(parseOnly, parsable, testOnly, wrap,
+        new CommandLine(split.options(), split.script(), afterScript));
   }
 
   private static boolean isClientFlag(String w) {
-    return w.equals("--parsable") || w.equals("--test-only");
+    return w.equals("--parse-only") || w.equals("--parsable") || w.equals("--test-only");
   }
 
   private static CommandLine split(List<String> words) {
@@ -141,12 +137,26 @@ final class SbatchSubmit extends ServiceVerb {
     }
   }
 
-  private String read(Path path) {
-    try {
-      if (path == null) {
-        return new String(io.in().readAllBytes(), StandardCharsets.UTF_8);
+  /**
+   * The batch script: {@code --wrap}'s command in Slurm's wrapper, the named file, or standard
+   * input when no file (or {@code -}) is named.
+   *
+   * @throws UsageException when the file cannot be read, or a file is named with {@code --wrap}
+   */
+  Script readScript(ClientOptions client) {
+    String file = client.line().script();
+    if (client.wrap() != null) {
+      if (file != null) {
+        throw new UsageException("Script arguments not permitted with --wrap option");
       }
-      return Files.readString(path, StandardCharsets.UTF_8);
+      return new Script(WRAP_HEADER + client.wrap() + "\n", "wrap");
+    }
+    try {
+      if (file == null || file.equals("-")) {
+        return new Script(new String(io.in().readAllBytes(), StandardCharsets.UTF_8), "sbatch");
+      }
+      Path path = io.cwd().resolve(file);
+      return new Script(Files.readString(path, StandardCharsets.UTF_8), path.getFileName().toString());
     } catch (NoSuchFileException e) {
       throw new UsageException("Unable to open file " + e.getFile());
     } catch (IOException e) {
@@ -156,7 +166,7 @@ final class SbatchSubmit extends ServiceVerb {
 
   /**
    * Slurm's words, {@code Job 0 to start at T using N processors on nodes X in partition P}, with
-   * what the service knows: Squall places GPUs, so it says GPUs where it has no CPU count.
+   * what the service knows: Squall places GPUs and sends no CPU count, so it says GPUs.
    */
   private String testOnlyMessage(SubmitResult r) {
     String id = r.jobId() == null ? "0" : r.jobId();
@@ -165,8 +175,7 @@ final class SbatchSubmit extends ServiceVerb {
       return "sbatch: Job " + id + " cannot be scheduled now" + partition
           + (r.reason() == null ? "" : ": " + r.reason());
     }
-    String using = r.numCpus() != null ? " using " + r.numCpus() + " processors"
-        : r.numGpus() != null ? " using " + r.numGpus() + " GPUs" : "";
+    String using = r.numGpus() != null ? " using " + r.numGpus() + " GPUs" : "";
     return "sbatch: Job " + id + " to start at " + SlurmTime.timestamp(r.expectedStart(), io.zone()) + using
         + (r.nodes() == null ? "" : " on nodes " + r.nodes()) + partition;
   }

@@ -1,10 +1,10 @@
 package io.squall.cli;
 
 import io.squall.cli.format.JobStates;
-import io.squall.cli.format.Signals;
 import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.JobQuery;
 import io.squall.cli.service.ServiceException;
+import io.squall.core.sbatch.SignalSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -54,7 +54,7 @@ final class ScancelCommand extends ServiceCommand {
     if (ids.isEmpty() && !filtered) {
       throw new UsageException("No job identification provided");
     }
-    String signal = args.has("signal") ? Signals.name(args.last("signal")) : null;
+    String signal = args.has("signal") ? signal(args.last("signal")) : null;
     List<String> targets = filtered ? matching(args, ids) : ids;
     int failures = 0;
     for (String id : targets) {
@@ -74,36 +74,32 @@ final class ScancelCommand extends ServiceCommand {
     return failures == 0 ? 0 : 1;
   }
 
-  /** The ids of listed jobs matching the filters; with ids given, only those among them. */
-  private List<String> matching(Getopt.Parsed args, List<String> ids) {
-    List<String> states;
+  /** {@code 9}, {@code SIGKILL} and {@code kill} all become {@code KILL}, the name the service takes. */
+  private static String signal(String text) {
     try {
-      states = args.has("state") ? JobStates.parseList(String.join(",", args.values().get("state"))) : JobStates.ACTIVE;
+      return SignalSpec.signalName(SignalSpec.signalNumber(text));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    List<String> users = new ArrayList<>(args.list("user"));
-    if (args.has("me")) {
-      users.add(localUser());
-    }
-    JobQuery query = new JobQuery(states, users, args.list("account"), args.list("partition"), args.list("name"),
-        List.of());
+  }
+
+  /** The ids of listed jobs matching the filters; with ids given, only those among them. */
+  private List<String> matching(Getopt.Parsed args, List<String> ids) {
+    JobQuery query = new JobQuery(states(args, "state", JobStates.ACTIVE), users(args), args.list("account"),
+        args.list("partition"), args.list("name"), List.of());
     Set<String> targets = new LinkedHashSet<>();
     for (JobInfo job : client().jobs(query)) {
-      if (!ids.isEmpty() && !named(job, ids)) {
-        continue;
-      }
-      if (job.arrayPending() != null && !job.arrayPending().isEmpty()) {
-        // The pending remainder of an array: its tasks, not the array id (which would cancel running tasks too).
-        targets.addAll(JobIds.tasks(job.displayId()));
-      } else {
-        targets.add(job.jobId());
+      String arrayId = job.arrayJobId() == null ? null : job.arrayJobId().toString();
+      // The pending remainder of an array stands for its tasks: cancel those, not the array id
+      // (which would cancel its running tasks too), and match named task ids against them.
+      List<String> own = job.arrayPending() != null && !job.arrayPending().isEmpty() && job.arrayJobId() != null
+          ? JobIds.tasks(job.arrayJobId(), job.arrayPending()) : List.of(job.jobId());
+      for (String id : own) {
+        if (ids.isEmpty() || ids.contains(id) || arrayId != null && ids.contains(arrayId)) {
+          targets.add(id);
+        }
       }
     }
     return new ArrayList<>(targets);
-  }
-
-  private static boolean named(JobInfo job, List<String> ids) {
-    return ids.contains(job.jobId()) || job.arrayJobId() != null && ids.contains(job.arrayJobId().toString());
   }
 }

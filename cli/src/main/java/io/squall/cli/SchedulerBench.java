@@ -80,7 +80,7 @@ final class SchedulerBench {
   }
 
   /**
-   * Four partitions over placement groups of 32 nodes: batch (half), interactive (a tenth, short
+   * Three partitions over placement groups of 32 nodes: batch (half), interactive (a tenth, short
    * jobs), and a lower-tier preemptable spot partition over the rest. About 40% of the nodes
    * already run whole-node jobs. The queue mixes single-GPU jobs, gangs of 1 to 64 nodes and
    * arrays, over 20 users in 5 accounts.

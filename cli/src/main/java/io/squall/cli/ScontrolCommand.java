@@ -9,8 +9,11 @@ import io.squall.cli.service.ServiceException;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * {@code scontrol}: {@code show job|node|partition} records, {@code show hostnames|hostlist}
@@ -31,7 +34,7 @@ final class ScontrolCommand extends ServiceCommand {
     return """
         Usage: scontrol [-o] COMMAND
           show job [ID]            a job (all jobs without ID)
-          show node [NAME]         a node (all nodes without NAME)
+          show node [NODES]        nodes, as a hostlist (all nodes without NODES)
           show partition [NAME]    a partition (all without NAME)
           show hostnames [LIST]    expand a hostlist (default $SLURM_JOB_NODELIST), one name a line
           show hostlist NAMES      compress names into a hostlist
@@ -81,13 +84,24 @@ final class ScontrolCommand extends ServiceCommand {
         }
       }
       case "node", "nodes" -> {
+        // Names as a hostlist (node-[1-3],gpu7), in as many words as given.
+        Set<String> wanted;
+        try {
+          wanted = name == null ? Set.of() : new LinkedHashSet<>(Hostlist.expand(name));
+        } catch (HostlistException e) {
+          throw new UsageException("invalid hostlist: " + e.getMessage());
+        }
+        Set<String> found = new HashSet<>();
         for (NodeInfo n : client().nodes()) {
-          if (name == null || n.name().equals(name)) {
+          if (name == null || wanted.contains(n.name())) {
             shown.add(records.node(n));
+            found.add(n.name());
           }
         }
-        if (name != null && shown.isEmpty()) {
-          error("Node " + name + " not found");
+        List<String> missing = wanted.stream().filter(n -> !found.contains(n)).toList();
+        if (!missing.isEmpty()) {
+          printRecords(shown, oneLine);
+          missing.forEach(n -> error("Node " + n + " not found"));
           return 1;
         }
       }
@@ -116,10 +130,17 @@ final class ScontrolCommand extends ServiceCommand {
           + " in the system");
       return 0;
     }
-    List<String> texts = shown.stream().map(t -> t.render(oneLine)).toList();
+    printRecords(shown, oneLine);
+    return 0;
+  }
+
+  private void printRecords(List<KeyValueText> records, boolean oneLine) {
+    if (records.isEmpty()) {
+      return;
+    }
+    List<String> texts = records.stream().map(t -> t.render(oneLine)).toList();
     // Slurm separates multi-line records with a blank line.
     io.out().println(String.join(oneLine ? "\n" : "\n\n", texts) + (oneLine ? "" : "\n"));
-    return 0;
   }
 
   private int hostnames(String list) {

@@ -1,13 +1,13 @@
 package io.squall.cli;
 
-import io.squall.cli.format.Signals;
 import io.squall.cli.format.SlurmTime;
+import io.squall.cli.format.SlurmValues;
 import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.NodeInfo;
 import io.squall.cli.service.PartitionInfo;
+import io.squall.core.sbatch.ArraySpec;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -30,7 +30,7 @@ final class ScontrolRecords {
     }
     t.put("JobName", j.name());
     t.line().put("UserId", j.user());
-    t.line().put("Priority", j.priority()).put("Account", j.account()).put("QOS", j.qos());
+    t.line().put("Account", j.account()).put("QOS", j.qos());
     t.line().put("JobState", j.state()).put("Reason", j.reason()).put("Dependency", request(j, "dependency"));
     t.line();
     Object requeue = request(j, "requeue");
@@ -38,7 +38,7 @@ final class ScontrolRecords {
       t.put("Requeue", b ? 1 : 0);
     }
     t.put("Restarts", j.restartCount() == null ? 0 : j.restartCount())
-        .put("ExitCode", (j.exitCode() == null ? 0 : j.exitCode()) + ":" + Signals.number(j.exitSignal()));
+        .put("ExitCode", SlurmValues.exitCode(j.exitCode(), j.exitSignal()));
     t.line().put("RunTime", SlurmTime.full(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds()))
         .put("TimeLimit", SlurmTime.fullLimit(j.timeLimitMinutes()));
     t.line().put("SubmitTime", time(j.submitTime()));
@@ -49,12 +49,8 @@ final class ScontrolRecords {
     t.line().put("StartTime", time(start)).put("EndTime", time(end));
     t.line().put("Partition", j.partition());
     t.line().put("NodeList", j.nodes());
-    t.line().put("NumNodes", j.numNodes());
-    if (j.numCpus() != null) {
-      t.put("NumCPUs", j.numCpus());
-    }
-    t.put("NumTasks", j.numTasks());
-    t.line().put("TRES", tres(j.numCpus(), j.numGpus(), j.numNodes()));
+    t.line().put("NumNodes", j.numNodes()).put("NumTasks", j.numTasks());
+    t.line().put("TRES", SlurmValues.tres(null, j.numGpus(), j.numNodes()));
     if (j.allocation() != null) {
       for (JobInfo.Allocation a : j.allocation()) {
         List<Integer> gpus = a.gpus() == null ? List.of() : a.gpus();
@@ -76,7 +72,7 @@ final class ScontrolRecords {
     t.line().put("Gres", SinfoColumns.gres(n));
     t.line().put("State", n.state());
     t.line().put("Partitions", n.partitions().isEmpty() ? null : String.join(",", n.partitions()));
-    t.line().put("CfgTRES", tres(n.cpus(), n.gpus(), null));
+    t.line().put("CfgTRES", SlurmValues.tres(n.cpus(), n.gpus(), null));
     t.line().put("AllocTRES", n.gpusAllocated() == null || n.gpusAllocated() == 0 ? "" : "gres/gpu=" + n.gpusAllocated());
     t.line().put("PlacementGroup", n.placementGroup()).put("LastHeartbeat", time(n.lastHeartbeat()));
     t.line().put("Jobs", n.jobs().isEmpty() ? null : String.join(",", n.jobs()));
@@ -95,7 +91,7 @@ final class ScontrolRecords {
     t.line().put("Nodes", p.nodes());
     t.line().put("PriorityTier", p.priorityTier());
     t.line().put("State", p.state()).put("TotalNodes", p.totalNodes());
-    t.line().put("TRES", tres(null, p.totalGpus(), p.totalNodes()));
+    t.line().put("TRES", SlurmValues.tres(null, p.totalGpus(), p.totalNodes()));
     return t;
   }
 
@@ -108,33 +104,8 @@ final class ScontrolRecords {
     return r == null ? null : r.get(key);
   }
 
-  private static String tres(Integer cpus, Integer gpus, Integer nodes) {
-    List<String> parts = new ArrayList<>();
-    if (cpus != null) {
-      parts.add("cpu=" + cpus);
-    }
-    if (gpus != null && gpus > 0) {
-      parts.add("gres/gpu=" + gpus);
-    }
-    if (nodes != null) {
-      parts.add("node=" + nodes);
-    }
-    return String.join(",", parts);
-  }
-
   /** GPU indexes as Slurm writes them: 0,1,2,5 becomes 0-2,5. */
   static String indexes(List<Integer> gpus) {
-    List<Integer> sorted = gpus.stream().sorted().toList();
-    List<String> runs = new ArrayList<>();
-    int i = 0;
-    while (i < sorted.size()) {
-      int j = i;
-      while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
-        j++;
-      }
-      runs.add(j == i ? sorted.get(i).toString() : sorted.get(i) + "-" + sorted.get(j));
-      i = j + 1;
-    }
-    return String.join(",", runs);
+    return ArraySpec.formatIds(gpus.stream().sorted().distinct().toList());
   }
 }

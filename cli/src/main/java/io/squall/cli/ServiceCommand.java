@@ -1,5 +1,6 @@
 package io.squall.cli;
 
+import io.squall.cli.format.JobStates;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,5 +33,31 @@ abstract class ServiceCommand extends ServiceVerb {
       }
       return execute(parsed);
     });
+  }
+
+  /**
+   * The job states given with {@code option} (every use, long names or codes) as the service's
+   * names, or {@code otherwise} when the option was not given.
+   *
+   * @throws UsageException naming an unknown state
+   */
+  static List<String> states(Getopt.Parsed args, String option, List<String> otherwise) {
+    if (!args.has(option)) {
+      return otherwise;
+    }
+    try {
+      return JobStates.parseList(String.join(",", args.values().get(option)));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+  }
+
+  /** The users of {@code -u}, and with {@code --me} the local user as well. */
+  final List<String> users(Getopt.Parsed args) {
+    List<String> users = new ArrayList<>(args.list("user"));
+    if (args.has("me") && !users.contains(localUser())) {
+      users.add(localUser());
+    }
+    return users;
   }
 }

@@ -5,7 +5,6 @@ import io.squall.cli.format.SlurmTime;
 import io.squall.cli.format.Table.Column;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.cli.service.NodeInfo;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -35,12 +34,6 @@ final class SinfoColumns {
     put(c, 'f', "AVAIL_FEATURES", r -> node(r, n -> n.features().isEmpty() ? "(null)" : String.join(",", n.features())));
     put(c, 'E', "REASON", r -> node(r, n -> n.reason() == null || n.reason().isBlank() ? "none" : n.reason()));
     return c;
-  }
-
-  static Set<Character> letters() {
-    Set<Character> letters = new HashSet<>();
-    of().keySet().forEach(k -> letters.add(k.charAt(0)));
-    return letters;
   }
 
   /** Slurm's Gres string: {@code gpu:h100:8}, {@code gpu:8}, or {@code (null)} without GPUs. */

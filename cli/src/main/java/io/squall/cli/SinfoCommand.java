@@ -52,10 +52,11 @@ final class SinfoCommand extends ServiceCommand {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
     }
     boolean perNode = args.has("Node");
+    Map<String, Column<SinfoRow>> columns = SinfoColumns.of();
     LineTemplate template;
     try {
       template = LineTemplate.percent(args.has("format") ? args.last("format") : perNode ? NODE_FORMAT : DEFAULT_FORMAT,
-          SinfoColumns.letters());
+          LineTemplate.letters(columns.keySet()));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
@@ -64,7 +65,6 @@ final class SinfoCommand extends ServiceCommand {
         .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
         .toList();
     List<NodeInfo> nodes = client().nodes();
-    Map<String, Column<SinfoRow>> columns = SinfoColumns.of();
     List<SinfoRow> rows = perNode ? perNode(partitions, nodes) : grouped(partitions, nodes, template, columns);
     print(new Table<>(template, columns).lines(rows, !args.has("noheader"), false));
     return 0;

@@ -33,25 +33,19 @@ final class SqueueColumns {
     put(c, 'R', "NODELIST(REASON)", SqueueColumns::reasonOrNodes);
     put(c, 'a', "ACCOUNT", JobInfo::account);
     put(c, 'b', "TRES_PER_NODE", SqueueColumns::gres);
-    put(c, 'C', "CPUS", j -> j.numCpus() == null ? "N/A" : j.numCpus().toString());
+    put(c, 'C', "CPUS", j -> "N/A"); // the API has no CPU counts
     put(c, 'S', "START_TIME", j -> SlurmTime.timestamp(j.startTime() != null ? j.startTime() : j.expectedStart(), zone,
         "N/A"));
     put(c, 'V', "SUBMIT_TIME", j -> SlurmTime.timestamp(j.submitTime(), zone, "N/A"));
     put(c, 'e', "END_TIME", j -> SlurmTime.timestamp(end(j), zone, "N/A"));
     put(c, 'q', "QOS", JobInfo::qos);
-    put(c, 'Q', "PRIORITY", j -> text(j.priority()));
+    put(c, 'Q', "PRIORITY", j -> ""); // nor priorities
     put(c, 'r', "REASON", JobInfo::reason);
     put(c, 'N', "NODELIST", JobInfo::nodes);
     put(c, 'A', "ARRAY_JOB_ID", j -> j.arrayJobId() != null ? j.arrayJobId().toString() : j.jobId());
     put(c, 'K', "ARRAY_TASK_ID", SqueueColumns::arrayTask);
     put(c, 'Z', "WORK_DIR", JobInfo::workDir);
     return c;
-  }
-
-  static Set<Character> letters() {
-    Set<Character> letters = new java.util.HashSet<>();
-    of(ZoneId.of("UTC")).keySet().forEach(k -> letters.add(k.charAt(0)));
-    return letters;
   }
 
   private static void put(Map<String, Column<JobInfo>> c, char letter, String header, Function<JobInfo, String> value) {

@@ -5,8 +5,8 @@ import io.squall.cli.format.LineTemplate;
 import io.squall.cli.format.Table;
 import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.JobQuery;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** {@code squeue}: the queue, filtered on the service, printed through a Slurm format. */
 final class SqueueCommand extends ServiceCommand {
@@ -54,30 +54,20 @@ final class SqueueCommand extends ServiceCommand {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
     }
     String format = args.has("format") ? args.last("format") : args.has("long") ? LONG_FORMAT : DEFAULT_FORMAT;
+    Map<String, Table.Column<JobInfo>> columns = SqueueColumns.of(io.zone());
     LineTemplate template;
-    List<String> states;
     try {
-      template = LineTemplate.percent(format, SqueueColumns.letters());
-      states = states(args);
+      template = LineTemplate.percent(format, LineTemplate.letters(columns.keySet()));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    List<String> users = new ArrayList<>(args.list("user"));
-    if (args.has("me") && !users.contains(localUser())) {
-      users.add(localUser());
-    }
-    JobQuery query = new JobQuery(states, users, args.list("account"), args.list("partition"), args.list("name"),
-        args.list("jobs"));
+    List<String> jobIds = JobIds.expand(args.values().getOrDefault("jobs", List.of()));
+    // Like Slurm: unfinished jobs by default, any state when jobs are named, all with -t all.
+    List<String> states = states(args, "states", args.has("jobs") ? List.of() : JobStates.ACTIVE);
+    JobQuery query = new JobQuery(states, users(args), args.list("account"), args.list("partition"), args.list("name"),
+        jobIds);
     List<JobInfo> jobs = client().jobs(query);
-    print(new Table<>(template, SqueueColumns.of(io.zone())).lines(jobs, !args.has("noheader"), false));
+    print(new Table<>(template, columns).lines(jobs, !args.has("noheader"), false));
     return 0;
-  }
-
-  /** Like Slurm: unfinished jobs by default, any state when jobs are named, all with {@code -t all}. */
-  private static List<String> states(Getopt.Parsed args) {
-    if (args.has("states")) {
-      return JobStates.parseList(String.join(",", args.values().get("states")));
-    }
-    return args.has("jobs") ? List.of() : JobStates.ACTIVE;
   }
 }

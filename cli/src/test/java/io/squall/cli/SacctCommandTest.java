@@ -92,6 +92,18 @@ class SacctCommandTest {
   }
 
   @Test
+  void tasksOfOneArrayShareARequestAndRangesAreNotSplitAtTheirCommas() {
+    Cli.Result r = cli.run("sacct", "-n", "-P", "-o", "jobid", "-j", "43_[1,2],42");
+    assertThat(r.out()).isEqualTo("43_1\n42\n");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::query).containsExactly(
+        Map.of("job", "43_1", "start", "1970-01-01T00:00:00Z"), Map.of("job", "42", "start", "1970-01-01T00:00:00Z"));
+    r = cli.run("sacct", "-j", "43_[1,x]");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).startsWith("sacct: error: Invalid job id 43_[1,x]: ");
+    assertThat(fake.requests()).hasSize(2);
+  }
+
+  @Test
   void badFieldsAndTimesAreUsageErrors() {
     Cli.Result r = cli.run("sacct", "-o", "JobID,MaxRSS");
     assertThat(r.exit()).isEqualTo(1);

@@ -27,6 +27,18 @@ class SacctTimeTest {
   }
 
   @Test
+  void aDateWithoutAYearIsTheLatestSuchDayUpToToday() {
+    // Today is 2026-11-21 in Berlin: later days of the year have not come yet, so they are last year's.
+    assertThat(parse("11/21")).isEqualTo(Instant.parse("2026-11-20T23:00:00Z"));
+    assertThat(parse("11/22")).isEqualTo(Instant.parse("2025-11-21T23:00:00Z"));
+    assertThat(parse("12/01")).isEqualTo(Instant.parse("2025-11-30T23:00:00Z"));
+    assertThat(parse("1201")).isEqualTo(Instant.parse("2025-11-30T23:00:00Z"));
+    assertThat(parse("01/15")).isEqualTo(Instant.parse("2026-01-14T23:00:00Z"));
+    // With a year, the date is taken as written, future or not.
+    assertThat(parse("12/01/26")).isEqualTo(Instant.parse("2026-11-30T23:00:00Z"));
+  }
+
+  @Test
   void timesOfDayLookBackToToday() {
     // 15:00 Berlin has not come yet at 13:30 Berlin; sacct still means today's.
     assertThat(parse("15:00")).isEqualTo(Instant.parse("2026-11-21T14:00:00Z"));

@@ -168,5 +168,29 @@ class SbatchSubmitTest {
     Cli.Result r = new Cli(FakeSquall.deadUrl()).cwd(dir).run("sbatch", "--parse-only", "train.sh", "-p", "gpu");
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("\"partition\":\"gpu\"").contains("\"nodes_min\":2");
+    r = new Cli(FakeSquall.deadUrl()).cwd(dir).run("sbatch", "-p", "gpu", "--parse-only", "missing.sh");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("sbatch: error: Unable to open file " + dir.resolve("missing.sh") + "\n");
+  }
+
+  @Test
+  void parseOnlyAfterTheScriptIsTheScriptsArgument() throws IOException {
+    Cli.Result r = cli.run("sbatch", "-p", "gpu", "train.sh", "--parse-only");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).isEqualTo("Submitted batch job 42\n");
+    JsonNode b = body();
+    assertThat(strings(b.get("argv"))).containsExactly("-p", "gpu");
+    assertThat(strings(b.get("script_args"))).containsExactly("--parse-only");
+  }
+
+  @Test
+  void wrapWithoutItsCommandIsRefused() throws IOException {
+    Cli.Result r = cli.run("sbatch", "-N", "1", "--wrap");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("sbatch: error: option '--wrap' requires an argument\n");
+    assertThat(fake.requests()).isEmpty();
+    // After the script it is the script's argument.
+    assertThat(cli.run("sbatch", "train.sh", "--wrap").exit()).isZero();
+    assertThat(strings(body().get("script_args"))).containsExactly("--wrap");
   }
 }

@@ -39,6 +39,20 @@ class ScancelCommandTest {
     assertThat(fake.last().query()).containsExactly(Map.entry("signal", "USR1"));
     cli.run("scancel", "--signal=9", "42");
     assertThat(fake.last().query()).containsExactly(Map.entry("signal", "KILL"));
+    cli.run("scancel", "-s", "winch", "42");
+    assertThat(fake.last().query()).containsExactly(Map.entry("signal", "WINCH"));
+    cli.run("scancel", "-s", "40", "42");
+    assertThat(fake.last().query()).containsExactly(Map.entry("signal", "40"));
+  }
+
+  @Test
+  void anUnknownSignalIsRefusedBeforeAnyRequest() {
+    Cli.Result r = cli.run("scancel", "-s", "SIGFOO", "42");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo(
+        "scancel: error: unknown signal 'SIGFOO': use a name like USR1 or a number from 1 to 64\n");
+    assertThat(cli.run("scancel", "-s", "65", "42").exit()).isEqualTo(1);
+    assertThat(fake.requests()).isEmpty();
   }
 
   @Test
@@ -90,11 +104,35 @@ class ScancelCommandTest {
   }
 
   @Test
+  void aTaskIdWithFiltersMatchesThePendingTasksOfItsArray() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"44_1","array_job_id":44,"array_task_id":1,"state":"RUNNING"},
+         {"job_id":"44","array_job_id":44,"array_pending":"[2-4%1]","state":"PENDING"}]}""");
+    fake.on("DELETE", "/v1/jobs/44_3", 200, CANCELLED);
+    Cli.Result r = cli.run("scancel", "--me", "44_3", "44_9");
+    assertThat(r.exit()).isZero();
+    assertThat(fake.requests()).extracting(FakeSquall.Request::path).containsExactly("/v1/jobs", "/v1/jobs/44_3");
+  }
+
+  @Test
+  void anArrayIdWithFiltersCancelsItsMatchingTasksOneByOne() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"44_1","array_job_id":44,"array_task_id":1,"state":"RUNNING"},
+         {"job_id":"44","array_job_id":44,"array_pending":"[2-3]","state":"PENDING"}]}""");
+    fake.on("DELETE", "/v1/jobs/44_1", 200, CANCELLED).on("DELETE", "/v1/jobs/44_2", 200, CANCELLED)
+        .on("DELETE", "/v1/jobs/44_3", 200, CANCELLED);
+    cli.run("scancel", "-u", "alice", "44");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::path)
+        .containsExactly("/v1/jobs", "/v1/jobs/44_1", "/v1/jobs/44_2", "/v1/jobs/44_3");
+  }
+
+  @Test
   void taskRangesAreExpanded() {
     fake.on("DELETE", "/v1/jobs/43_1", 200, CANCELLED).on("DELETE", "/v1/jobs/43_2", 200, CANCELLED);
-    cli.run("scancel", "43_[1-2]", "43_[3%1]");
+    cli.run("scancel", "43_[1-2]", "43_[3%1]", "43_[05]", "43_[1-5:4],42");
     assertThat(fake.requests()).extracting(FakeSquall.Request::path)
-        .containsExactly("/v1/jobs/43_1", "/v1/jobs/43_2", "/v1/jobs/43_3");
+        .containsExactly("/v1/jobs/43_1", "/v1/jobs/43_2", "/v1/jobs/43_3", "/v1/jobs/43_5", "/v1/jobs/43_1",
+            "/v1/jobs/43_5", "/v1/jobs/42");
   }
 
   @Test
@@ -105,6 +143,12 @@ class ScancelCommandTest {
     r = cli.run("scancel", "4x2");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("scancel: error: Invalid job id 4x2\n");
+    assertThat(cli.run("scancel", "42_3_[1-2]").err()).isEqualTo("scancel: error: Invalid job id 42_3_[1-2]\n");
+    assertThat(cli.run("scancel", "0").err()).isEqualTo("scancel: error: Invalid job id 0\n");
+    r = cli.run("scancel", "43_[1-2000]");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo(
+        "scancel: error: Invalid job id 43_[1-2000]: task id 2000 is above the maximum 1000 (MaxArraySize)\n");
     assertThat(fake.requests()).isEmpty();
   }
 }

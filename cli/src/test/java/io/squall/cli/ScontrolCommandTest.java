@@ -13,7 +13,7 @@ class ScontrolCommandTest {
        "num_nodes":2,"num_gpus":4,"num_tasks":2,"time_limit_minutes":60,"submit_time":"2026-11-21T10:00:00Z",
        "start_time":"2026-11-21T11:00:00Z","end_time":null,"elapsed_seconds":3600,"expected_start":null,
        "restart_count":0,"exit_code":null,"exit_signal":null,"work_dir":"/home/alice","stdout":"/home/alice/slurm-42_3.out",
-       "stderr":"/home/alice/slurm-42_3.out","priority":1000,"held":false,
+       "stderr":"/home/alice/slurm-42_3.out","held":false,
        "request":{"dependency":null,"requeue":true},
        "allocation":[{"node":"node-1","gpus":[0,1]},{"node":"node-2","gpus":[4,5]}],
        "events":[{"time":"2026-11-21T10:00:00Z","state":"PENDING","reason":"Priority"}],"script":"#!/bin/sh\\n"}""";
@@ -44,7 +44,7 @@ class ScontrolCommandTest {
     assertThat(r.out()).isEqualTo("""
         JobId=42_3 ArrayJobId=42 ArrayTaskId=3 JobName=train
            UserId=alice
-           Priority=1000 Account=ml QOS=normal
+           Account=ml QOS=normal
            JobState=RUNNING Reason=None Dependency=(null)
            Requeue=1 Restarts=0 ExitCode=0:0
            RunTime=01:00:00 TimeLimit=01:00:00
@@ -92,6 +92,22 @@ class ScontrolCommandTest {
     r = cli.run("scontrol", "show", "node", "node-7");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("scontrol: error: Node node-7 not found\n");
+  }
+
+  @Test
+  void showNodeTakesAHostlistAndNamesTheMissingOnes() {
+    Cli.Result r = cli.run("scontrol", "-o", "show", "node", "node-[1,9]");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out().lines()).extracting(l -> l.substring(0, l.indexOf(' ')))
+        .containsExactly("NodeName=node-1", "NodeName=node-9");
+    assertThat(cli.run("scontrol", "-o", "show", "node", "node-9", "node-1").out().lines()).hasSize(2);
+    r = cli.run("scontrol", "-o", "show", "node", "node-[1-3]");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.out()).startsWith("NodeName=node-1 ");
+    assertThat(r.err()).isEqualTo("scontrol: error: Node node-2 not found\nscontrol: error: Node node-3 not found\n");
+    r = cli.run("scontrol", "show", "node", "node-[1");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).startsWith("scontrol: error: invalid hostlist: ");
   }
 
   @Test

@@ -14,11 +14,11 @@ class SqueueCommandTest {
          "account":"ml","partition":"gpu","qos":"normal","state":"RUNNING","reason":"None","nodes":"node-[1-2]",
          "num_nodes":2,"num_gpus":16,"num_tasks":2,"time_limit_minutes":60,"submit_time":"2026-11-21T10:00:00Z",
          "start_time":"2026-11-21T10:57:57Z","end_time":null,"elapsed_seconds":3723,"expected_start":null,
-         "restart_count":0,"exit_code":null,"exit_signal":null,"work_dir":"/home/alice","priority":1200,"held":false},
+         "restart_count":0,"exit_code":null,"exit_signal":null,"work_dir":"/home/alice","held":false},
         {"job_id":"43","name":"a-very-long-name","user":"bob","account":"ml","partition":"gpu","state":"PENDING",
          "reason":"Priority","nodes":null,"num_nodes":1,"num_gpus":null,"time_limit_minutes":null,
          "submit_time":"2026-11-21T11:00:00Z","start_time":null,"expected_start":"2026-11-21T13:00:00Z",
-         "elapsed_seconds":0,"priority":900},
+         "elapsed_seconds":0},
         {"job_id":"44","array_job_id":44,"array_task_id":null,"array_pending":"[4-9%2]","name":"sweep","user":"alice",
          "account":"ml","partition":"cpu","state":"PENDING","reason":"JobArrayTaskLimit","num_nodes":1,
          "elapsed_seconds":0,"time_limit_minutes":1440}
@@ -65,13 +65,24 @@ class SqueueCommandTest {
   }
 
   @Test
+  void namedTaskRangesAreExpandedAndBadIdsRefusedLocally() {
+    cli.run("squeue", "-j", "44_[4,6-7],42");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::query).containsExactly(Map.of("job", "44_4"),
+        Map.of("job", "44_6"), Map.of("job", "44_7"), Map.of("job", "42"));
+    Cli.Result r = cli.run("squeue", "-j", "42,4x2");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("squeue: error: Invalid job id 4x2\n");
+    assertThat(fake.requests()).hasSize(4);
+  }
+
+  @Test
   void formatSpecifiersWithWidthsAndSides() {
     Cli.Result r = cli.run("squeue", "-h", "-o", "%i|%-6j|%10P|%.4T|%t|%l|%M|%D|%N|%a|%b|%S|%V|%e|%q|%Q|%r|%u|%C|%R");
     assertThat(r.out().lines()).containsExactly(
         "42|train |gpu       |RUNN|R|1:00:00|1:02:03|2|node-[1-2]|ml|gres/gpu:8|2026-11-21T10:57:57|"
-            + "2026-11-21T10:00:00|2026-11-21T11:57:57|normal|1200|None|alice|N/A|node-[1-2]",
+            + "2026-11-21T10:00:00|2026-11-21T11:57:57|normal||None|alice|N/A|node-[1-2]",
         "43|a-very|gpu       |PEND|PD|UNLIMITED|0:00|1||ml|N/A|2026-11-21T13:00:00|2026-11-21T11:00:00|N/A|"
-            + "|900|Priority|bob|N/A|(Priority)",
+            + "||Priority|bob|N/A|(Priority)",
         "44_[4-9%2]|sweep |cpu       |PEND|PD|1-00:00:00|0:00|1||ml|N/A|N/A|N/A|N/A|||JobArrayTaskLimit|alice|N/A|"
             + "(JobArrayTaskLimit)");
   }

@@ -1,6 +1,8 @@
 package io.squall.cli.format;
 
+import io.squall.core.model.JobState;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,10 +42,12 @@ public final class JobStates {
   }
 
   /**
-   * What squeue lists without {@code -t}: jobs that are not finished. Only states Squall has, so
-   * the service is never asked about a state it does not know.
+   * What squeue lists without {@code -t}: the states of Squall's jobs (core's {@link JobState})
+   * that are not finished. A {@code -t} list may still name any Slurm state; the service matches
+   * it against its jobs' states, so one Squall never uses finds nothing.
    */
-  public static final List<String> ACTIVE = List.of("PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "REQUEUED");
+  public static final List<String> ACTIVE = Arrays.stream(JobState.values())
+      .filter(s -> !s.isFinished()).map(JobState::name).toList();
 
   private JobStates() {}
 

@@ -1,6 +1,8 @@
 package io.squall.cli.format;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -97,6 +99,17 @@ public final class LineTemplate {
       pieces.add(new Literal(text.toString()));
     }
     return new LineTemplate(pieces, Overflow.CUT);
+  }
+
+  /** The specifier letters of a tool's one-letter column keys, for {@link #percent}. */
+  public static Set<Character> letters(Collection<String> keys) {
+    Set<Character> letters = new HashSet<>();
+    for (String k : keys) {
+      if (k.length() == 1) {
+        letters.add(k.charAt(0));
+      }
+    }
+    return letters;
   }
 
   /** Fields one after another with {@code separator} between them and {@code end} after the last. */

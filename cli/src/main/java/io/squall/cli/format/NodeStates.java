@@ -1,44 +1,58 @@
 package io.squall.cli.format;
 
+import io.squall.core.model.NodeState;
 import java.util.Locale;
 
 /**
  * Node states as sinfo prints them: {@code %t} short ({@code idle}, {@code mix}, {@code alloc})
- * and {@code %T} long ({@code mixed}, {@code allocated}). Powered-down cloud nodes carry Slurm's
- * power suffixes: {@code ~} powered down, {@code #} powering up, {@code %} powering down.
+ * and {@code %T} long ({@code mixed}, {@code allocated}), for the states of core's
+ * {@link NodeState}. Powered-down cloud nodes carry Slurm's power suffixes: {@code ~} powered
+ * down, {@code #} powering up, {@code %} powering down. A state the core does not have prints in
+ * lower case.
  */
 public final class NodeStates {
   private NodeStates() {}
 
   public static String shortName(String state) {
-    String s = upper(state);
+    NodeState s = known(state);
+    if (s == null) {
+      return lower(state);
+    }
     return switch (s) {
-      case "IDLE" -> "idle";
-      case "MIXED" -> "mix";
-      case "ALLOCATED" -> "alloc";
-      case "COMPLETING" -> "comp";
-      case "DRAINING" -> "drng";
-      case "DRAINED" -> "drain";
-      case "DOWN" -> "down";
-      case "FUTURE" -> "futr";
-      case "CLOUD" -> "idle~";
-      case "POWERING_UP" -> "idle#";
-      case "POWERING_DOWN" -> "idle%";
-      default -> s.toLowerCase(Locale.ROOT);
+      case IDLE -> "idle";
+      case MIXED -> "mix";
+      case ALLOCATED -> "alloc";
+      case DRAINING -> "drng";
+      case DOWN -> "down";
+      case CLOUD -> "idle~";
+      case POWERING_UP -> "idle#";
+      case POWERING_DOWN -> "idle%";
     };
   }
 
   public static String longName(String state) {
-    String s = upper(state);
+    NodeState s = known(state);
+    if (s == null) {
+      return lower(state);
+    }
     return switch (s) {
-      case "CLOUD" -> "idle~";
-      case "POWERING_UP" -> "idle#";
-      case "POWERING_DOWN" -> "idle%";
-      default -> s.toLowerCase(Locale.ROOT);
+      case CLOUD, POWERING_UP, POWERING_DOWN -> shortName(state);
+      case IDLE, MIXED, ALLOCATED, DRAINING, DOWN -> s.name().toLowerCase(Locale.ROOT);
     };
   }
 
-  private static String upper(String state) {
-    return state == null ? "unknown" : state.toUpperCase(Locale.ROOT);
+  private static NodeState known(String state) {
+    if (state == null) {
+      return null;
+    }
+    try {
+      return NodeState.valueOf(state.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static String lower(String state) {
+    return state == null ? "unknown" : state.toLowerCase(Locale.ROOT);
   }
 }

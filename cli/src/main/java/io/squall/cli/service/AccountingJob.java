@@ -3,8 +3,9 @@ package io.squall.cli.service;
 import java.time.Instant;
 
 /**
- * A job that ran, as {@code GET /v1/accounting} lists it. {@code numCpus} is not documented; it
- * is read when a service sends it.
+ * A job that ran, as {@code GET /v1/accounting} lists it.
+ *
+ * @param exitSignal the signal that ended the job, or null
  */
 public record AccountingJob(
     String jobId,
@@ -14,14 +15,13 @@ public record AccountingJob(
     String partition,
     String state,
     Integer exitCode,
-    String exitSignal,
+    Integer exitSignal,
     Instant submitTime,
     Instant startTime,
     Instant endTime,
     Long elapsedSeconds,
     Integer numNodes,
     Integer numGpus,
-    Integer numCpus,
     Double gpuHours,
     String nodes,
     Integer restartCount) {}

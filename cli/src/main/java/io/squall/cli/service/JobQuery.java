@@ -29,8 +29,14 @@ public record JobQuery(
     return new JobQuery(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
   }
 
-  JobQuery forJob(String job) {
-    return new JobQuery(states, users, accounts, partitions, names, List.of(job));
+  /** This query, or with several jobs named one query per job (the service takes one). */
+  List<JobQuery> perJob() {
+    if (jobs.size() <= 1) {
+      return List.of(this);
+    }
+    List<JobQuery> queries = new ArrayList<>();
+    jobs.forEach(job -> queries.add(new JobQuery(states, users, accounts, partitions, names, List.of(job))));
+    return queries;
   }
 
   Map<String, String> parameters() {

@@ -1,7 +1,6 @@
 package io.squall.cli.service;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.util.Map;
 
 /**
  * A partition as {@code GET /v1/partitions} lists it.
@@ -14,7 +13,6 @@ public record PartitionInfo(
     @JsonProperty("default") Boolean isDefault,
     String nodes,
     Integer totalNodes,
-    Map<String, Integer> nodesByState,
     Integer totalGpus,
     Long maxTimeMinutes,
     Long defaultTimeMinutes,

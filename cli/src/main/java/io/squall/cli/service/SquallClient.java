@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.Function;
 
 /**
  * The REST calls the Slurm verbs make, one method per endpoint of docs/rest-api.md. Keeps no
@@ -75,18 +76,13 @@ public final class SquallClient {
 
   /** {@code GET /v1/jobs}, once per job id when several are named. */
   public List<JobInfo> jobs(JobQuery query) {
-    if (query.jobs().size() > 1) {
-      Map<String, JobInfo> byId = new LinkedHashMap<>();
-      for (String id : query.jobs()) {
-        jobs(query.forJob(id)).forEach(j -> byId.putIfAbsent(j.jobId(), j));
-      }
-      return List.copyOf(byId.values());
-    }
-    JsonNode answer = send(request("/v1/jobs", query.parameters()).GET());
-    return convert(answer.path("jobs"), JOBS).stream().filter(query::keeps).toList();
+    return merged(query.perJob(), q -> {
+      JsonNode answer = send(request("/v1/jobs", q.parameters()).GET());
+      return convert(answer.path("jobs"), JOBS).stream().filter(q::keeps).toList();
+    }, JobInfo::jobId);
   }
 
-  /** {@code GET /v1/jobs/{id}}: the job with its request, allocation, events and script. */
+  /** {@code GET /v1/jobs/{id}}: the job with its request and allocation. */
   public JobInfo job(String id) {
     return convert(send(request("/v1/jobs/" + segment(id), Map.of()).GET()), JobInfo.class);
   }
@@ -109,12 +105,9 @@ public final class SquallClient {
     return changed(send(request));
   }
 
-  /** The document says these answer a JOB; the service answers {"jobs":[JOB..]}. Both are read. */
+  /** The answer of a cancel or action: {@code {"jobs":[JOB..]}}, the jobs it changed. */
   private List<JobInfo> changed(JsonNode answer) {
-    if (answer.has("jobs")) {
-      return convert(answer.get("jobs"), JOBS);
-    }
-    return List.of(convert(answer, JobInfo.class));
+    return convert(answer.path("jobs"), JOBS);
   }
 
   /** {@code GET /v1/nodes}. */
@@ -127,17 +120,27 @@ public final class SquallClient {
     return convert(send(request("/v1/partitions", Map.of()).GET()).path("partitions"), PARTITIONS);
   }
 
-  /** {@code GET /v1/accounting}, once per job id when several are named. */
+  /**
+   * {@code GET /v1/accounting}, once per job or array when several are named: the service answers
+   * a task id ({@code 42_3}) with the whole array, so the tasks of one array share a request.
+   */
   public List<AccountingJob> accounting(AccountingQuery query) {
-    if (query.jobs().size() > 1) {
-      Map<String, AccountingJob> byId = new LinkedHashMap<>();
-      for (String id : query.jobs()) {
-        accounting(query.forJob(id)).forEach(j -> byId.putIfAbsent(j.jobId(), j));
-      }
-      return List.copyOf(byId.values());
+    return merged(query.perArray(), q -> {
+      JsonNode answer = send(request("/v1/accounting", q.parameters()).GET());
+      return convert(answer.path("jobs"), ACCOUNTING).stream().filter(q::keeps).toList();
+    }, AccountingJob::jobId);
+  }
+
+  /** The answers to each query in turn, each job once (the first answer naming it wins). */
+  private static <Q, T> List<T> merged(List<Q> queries, Function<Q, List<T>> ask, Function<T, String> id) {
+    if (queries.size() == 1) {
+      return ask.apply(queries.get(0));
     }
-    JsonNode answer = send(request("/v1/accounting", query.parameters()).GET());
-    return convert(answer.path("jobs"), ACCOUNTING).stream().filter(query::keeps).toList();
+    Map<String, T> byId = new LinkedHashMap<>();
+    for (Q q : queries) {
+      ask.apply(q).forEach(t -> byId.putIfAbsent(id.apply(t), t));
+    }
+    return List.copyOf(byId.values());
   }
 
   private HttpRequest.Builder request(String path, Map<String, String> query) {

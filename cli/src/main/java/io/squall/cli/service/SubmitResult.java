@@ -7,8 +7,7 @@ import java.util.List;
  * What {@code POST /v1/jobs} answers: the job id and warnings, or for a test-only submission
  * where and when the job would start.
  *
- * @param numGpus GPUs the test-only placement would use (the service sends it; the document does not list it)
- * @param numCpus not documented; used in the test-only message when a service sends it
+ * @param numGpus GPUs a test-only submission would use when it could start now
  */
 public record SubmitResult(
     String jobId,
@@ -18,8 +17,7 @@ public record SubmitResult(
     Instant expectedStart,
     String nodes,
     String reason,
-    Integer numGpus,
-    Integer numCpus) {
+    Integer numGpus) {
 
   public SubmitResult {
     warnings = warnings == null ? List.of() : List.copyOf(warnings);

@@ -31,6 +31,7 @@ class SlurmTimeTest {
     assertThat(SlurmTime.limit(60L)).isEqualTo("1:00:00");
     assertThat(SlurmTime.limit(1_440L)).isEqualTo("1-00:00:00");
     assertThat(SlurmTime.fullLimit(60L)).isEqualTo("01:00:00");
+    assertThat(SlurmTime.fullLimit(1_441L)).isEqualTo("1-00:01:00");
     assertThat(SlurmTime.fullLimit(null)).isEqualTo("UNLIMITED");
   }
 

@@ -30,26 +30,25 @@ class StateNamesTest {
   }
 
   @Test
+  void activeStatesAreSqualsUnfinishedOnes() {
+    assertThat(JobStates.ACTIVE).containsExactly("PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "REQUEUED");
+  }
+
+  @Test
   void nodeStatesAsSinfoPrintsThem() {
     assertThat(NodeStates.shortName("IDLE")).isEqualTo("idle");
     assertThat(NodeStates.shortName("MIXED")).isEqualTo("mix");
     assertThat(NodeStates.shortName("ALLOCATED")).isEqualTo("alloc");
-    assertThat(NodeStates.shortName("DRAINED")).isEqualTo("drain");
     assertThat(NodeStates.shortName("DRAINING")).isEqualTo("drng");
     assertThat(NodeStates.shortName("DOWN")).isEqualTo("down");
     assertThat(NodeStates.shortName("CLOUD")).isEqualTo("idle~");
     assertThat(NodeStates.shortName("POWERING_UP")).isEqualTo("idle#");
+    assertThat(NodeStates.shortName("POWERING_DOWN")).isEqualTo("idle%");
     assertThat(NodeStates.longName("MIXED")).isEqualTo("mixed");
     assertThat(NodeStates.longName("ALLOCATED")).isEqualTo("allocated");
-  }
-
-  @Test
-  void signalsByNameOrNumber() {
-    assertThat(Signals.name("9")).isEqualTo("KILL");
-    assertThat(Signals.name("SIGusr1")).isEqualTo("USR1");
-    assertThat(Signals.name("term")).isEqualTo("TERM");
-    assertThat(Signals.number("SIGKILL")).isEqualTo("9");
-    assertThat(Signals.number(null)).isEqualTo("0");
-    assertThat(Signals.number("15")).isEqualTo("15");
+    assertThat(NodeStates.longName("CLOUD")).isEqualTo("idle~");
+    // A state the core does not have prints as itself, in lower case.
+    assertThat(NodeStates.shortName("REBOOTING")).isEqualTo("rebooting");
+    assertThat(NodeStates.longName(null)).isEqualTo("unknown");
   }
 }

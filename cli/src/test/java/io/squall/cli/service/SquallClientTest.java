@@ -25,8 +25,8 @@ class SquallClientTest {
     fake.on("GET", "/v1/jobs", 200, """
         {"jobs":[{"job_id":"42_3","array_job_id":42,"array_task_id":3,"array_pending":null,"name":"train",
           "state":"RUNNING","num_nodes":2,"num_gpus":16,"time_limit_minutes":60,"submit_time":"2026-11-21T10:00:00Z",
-          "start_time":"2026-11-21T11:00:00+01:00","end_time":null,"elapsed_seconds":300,"exit_code":null,
-          "priority":1000,"held":false,"some_future_field":{"x":1}}]}""");
+          "start_time":"2026-11-21T10:00:00Z","end_time":null,"elapsed_seconds":300,"exit_code":null,
+          "exit_signal":15,"held":false,"some_future_field":{"x":1}}]}""");
     List<JobInfo> jobs = client.jobs(new JobQuery(List.of("PENDING", "RUNNING"), List.of("bob", "carol"), List.of(),
         List.of("gpu"), List.of(), List.of("42")));
     FakeSquall.Request r = fake.last();
@@ -42,6 +42,7 @@ class SquallClientTest {
     assertThat(j.submitTime()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
     assertThat(j.startTime()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
     assertThat(j.endTime()).isNull();
+    assertThat(j.exitSignal()).isEqualTo(15);
   }
 
   @Test
@@ -67,14 +68,40 @@ class SquallClientTest {
   }
 
   @Test
-  void numericJobIdsAndEpochTimestampsAreReadToo() {
+  void numericJobIdsAreReadAndTimestampsAreIsoInstantsOnly() {
     fake.on("GET", "/v1/jobs/7", 200, """
-        {"job_id":7,"submit_time":1763719200,"start_time":1763719200.5,"end_time":1763719200000}""");
+        {"job_id":7,"submit_time":"2026-11-21T10:00:00Z","start_time":null}""");
     JobInfo j = client.job("7");
     assertThat(j.jobId()).isEqualTo("7");
-    assertThat(j.submitTime()).isEqualTo(Instant.ofEpochSecond(1_763_719_200L));
-    assertThat(j.startTime()).isEqualTo(Instant.ofEpochSecond(1_763_719_200L, 500_000_000));
-    assertThat(j.endTime()).isEqualTo(Instant.ofEpochMilli(1_763_719_200_000L));
+    assertThat(j.submitTime()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
+    assertThat(j.startTime()).isNull();
+    fake.on("GET", "/v1/jobs/7", 200, "{\"job_id\":\"7\",\"submit_time\":1763719200}");
+    assertThatThrownBy(() -> client.job("7")).isInstanceOf(ServiceException.class)
+        .hasMessageStartingWith("cannot read the service's answer");
+    fake.on("GET", "/v1/jobs/7", 200, "{\"job_id\":\"7\",\"submit_time\":\"2026-11-21 10:00\"}");
+    assertThatThrownBy(() -> client.job("7")).isInstanceOf(ServiceException.class)
+        .hasMessageContaining("not an ISO-8601 instant");
+  }
+
+  @Test
+  void tasksOfOneArrayShareAnAccountingRequest() {
+    fake.on("GET", "/v1/accounting", 200, """
+        {"jobs":[{"job_id":"42_1"},{"job_id":"42_2"},{"job_id":"42_3"}]}""");
+    List<AccountingJob> rows = client.accounting(new AccountingQuery(List.of(), List.of(), List.of("42_1", "42_3"),
+        List.of(), null, null));
+    assertThat(rows).extracting(AccountingJob::jobId).containsExactly("42_1", "42_3");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::query).containsExactly(Map.of("job", "42_1"));
+  }
+
+  @Test
+  void anArrayIdKeepsItsTasksAndOtherArraysAreAskedSeparately() {
+    fake.on("GET", "/v1/accounting", 200, """
+        {"jobs":[{"job_id":"42_1"},{"job_id":"42_2"}]}""");
+    List<AccountingJob> rows = client.accounting(new AccountingQuery(List.of(), List.of(),
+        List.of("42", "43_1", "42_2"), List.of(), null, null));
+    assertThat(rows).extracting(AccountingJob::jobId).containsExactly("42_1", "42_2");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::query)
+        .containsExactly(Map.of("job", "42"), Map.of("job", "43_1"));
   }
 
   @Test
@@ -107,8 +134,8 @@ class SquallClientTest {
   @Test
   void actionsAndSignalsUseTheDocumentedPaths() {
     fake.on("POST", "/v1/jobs/42_3/hold", 200, "{\"jobs\":[{\"job_id\":\"42_3\",\"held\":true}]}");
-    fake.on("DELETE", "/v1/jobs/42", 200, "{\"job_id\":\"42\"}");
-    assertThat(client.act("42_3", JobAction.HOLD).get(0).held()).isTrue();
+    fake.on("DELETE", "/v1/jobs/42", 200, "{\"jobs\":[{\"job_id\":\"42\"}]}");
+    assertThat(client.act("42_3", JobAction.HOLD)).extracting(JobInfo::jobId).containsExactly("42_3");
     assertThat(client.cancel("42", null)).extracting(JobInfo::jobId).containsExactly("42");
     assertThat(fake.last().query()).isEmpty();
     client.cancel("42", "USR1");

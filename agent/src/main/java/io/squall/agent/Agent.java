@@ -21,14 +21,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * returns once the server listens; registration goes on in the background.
  *
  * <p>Threads: HTTP requests, process watching and output pipes run on a cached pool (a task's
- * output stream holds a thread for the task's life); controller traffic on two scheduled threads;
- * kill-wait timers on their own thread, so that a slow controller never delays a SIGKILL.
+ * output stream holds a thread for the task's life); exit events and output on two scheduled
+ * threads; registration and heartbeats on a thread of their own, so that a controller slow to
+ * take output never makes the node look dead; kill-wait timers on their own thread, so that a
+ * slow controller never delays a SIGKILL.
  */
 final class Agent implements AutoCloseable {
   private final AgentConfig config;
   private final AgentLog log;
   private final ExecutorService workers;
   private final ScheduledExecutorService controllerThreads;
+  private final ScheduledExecutorService linkThread;
   private final ScheduledExecutorService timers;
   private final JobControl control;
   private final AgentServer server;
@@ -39,6 +42,7 @@ final class Agent implements AutoCloseable {
     this.log = new AgentLog(config.name(), logStream);
     this.workers = Executors.newCachedThreadPool(threads(config.name() + "-worker"));
     this.controllerThreads = Executors.newScheduledThreadPool(2, threads(config.name() + "-controller"));
+    this.linkThread = Executors.newSingleThreadScheduledExecutor(threads(config.name() + "-heartbeat"));
     this.timers = Executors.newSingleThreadScheduledExecutor(threads(config.name() + "-timer"));
     Path workDir = config.workDir().toAbsolutePath();
     Path jobsDir = Files.createDirectories(workDir.resolve("jobs"));
@@ -58,7 +62,7 @@ final class Agent implements AutoCloseable {
     this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
         new StepRunner(config.name(), sessions, workers, log), workers, log);
     this.link = new ControllerLink(client, this::registration, () -> new Heartbeat(config.name(), control.running()),
-        controllerThreads, outbox::flushSoon, log);
+        linkThread, outbox::flushSoon, log);
     outbox.start();
     shipping.start();
     link.start();
@@ -85,10 +89,12 @@ final class Agent implements AutoCloseable {
     server.close();
     control.killEverything();
     controllerThreads.shutdownNow();
+    linkThread.shutdownNow();
     timers.shutdownNow();
     workers.shutdownNow();
     try {
       controllerThreads.awaitTermination(5, TimeUnit.SECONDS);
+      linkThread.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

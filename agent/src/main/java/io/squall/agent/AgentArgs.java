@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** Reads the agent's command line into an {@link AgentConfig}. */
 final class AgentArgs {
@@ -16,10 +18,7 @@ final class AgentArgs {
                           [--gpus N] [--gpu-type TYPE] [--cpus N] [--memory-mb N]
                           [--features a,b] [--placement-group PG] [--port 0] [--bind 127.0.0.1]
         --token may be left out when SQUALL_AGENT_TOKEN is set (keeps it out of the process list).
-        GPUs: when nvidia-smi is on the PATH it decides the count and type.""";
-
-  /** Environment variable read when {@code --token} is absent. */
-  static final String TOKEN_VARIABLE = "SQUALL_AGENT_TOKEN";
+        GPUs: without --gpus, nvidia-smi decides the count and type when it is on the PATH.""";
 
   private static final Set<String> OPTIONS = Set.of("controller", "token", "name", "gpus", "gpu-type", "cpus",
       "memory-mb", "features", "placement-group", "work-dir", "port", "bind");
@@ -35,7 +34,13 @@ final class AgentArgs {
     }
   }
 
-  static AgentConfig parse(List<String> args, Map<String, String> env) throws UsageException {
+  /**
+   * Reads the command line; without {@code --gpus}, {@code probe} (nvidia-smi) is asked. A given
+   * {@code --gpus} wins: the local provider runs several agents on one host, each with the GPUs
+   * its node template names, whatever the host has.
+   */
+  static AgentConfig parse(List<String> args, Map<String, String> env, Supplier<Optional<GpuProbe.Gpus>> probe)
+      throws UsageException {
     Map<String, String> values = new HashMap<>();
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
@@ -58,15 +63,15 @@ final class AgentArgs {
       }
       values.put(name, value);
     }
-    if (!values.containsKey("token") && env.get(TOKEN_VARIABLE) != null) {
-      values.put("token", env.get(TOKEN_VARIABLE));
+    if (!values.containsKey("token") && env.get(AgentMain.TOKEN_VARIABLE) != null) {
+      values.put("token", env.get(AgentMain.TOKEN_VARIABLE));
     }
     for (String required : List.of("controller", "token", "name", "work-dir")) {
       if (values.get(required) == null || values.get(required).isBlank()) {
         throw new UsageException("--" + required + " is required");
       }
     }
-    return new AgentConfig(controller(values.get("controller")), values.get("token"), values.get("name"),
+    AgentConfig config = new AgentConfig(controller(values.get("controller")), values.get("token"), values.get("name"),
         (int) number(values, "gpus", 0, 0, io.squall.core.model.Node.MAX_GPUS),
         blankToNull(values.get("gpu-type")),
         (int) number(values, "cpus", Runtime.getRuntime().availableProcessors(), 1, 1 << 20),
@@ -76,6 +81,11 @@ final class AgentArgs {
         (int) number(values, "port", 0, 0, 65535),
         values.getOrDefault("bind", "127.0.0.1"),
         AgentConfig.DEFAULT_RETRY);
+    if (values.containsKey("gpus")) {
+      return config;
+    }
+    Optional<GpuProbe.Gpus> probed = probe.get();
+    return probed.isPresent() ? config.withGpus(probed.get().count(), probed.get().type()) : config;
   }
 
   private static URI controller(String text) throws UsageException {

@@ -15,6 +15,9 @@ import java.util.concurrent.CountDownLatch;
  * its jobs' processes. Exit status 2 for a bad command line, 1 when it cannot start.
  */
 public final class AgentMain {
+  /** The agent token, when {@code --token} is absent: there it stays out of the process list. */
+  public static final String TOKEN_VARIABLE = "SQUALL_AGENT_TOKEN";
+
   private AgentMain() {}
 
   public static void main(String[] args) throws InterruptedException {
@@ -44,16 +47,11 @@ public final class AgentMain {
   static Agent start(List<String> args, Map<String, String> env, PrintStream err) throws StartFailure {
     AgentConfig config;
     try {
-      config = AgentArgs.parse(args, env);
+      config = AgentArgs.parse(args, env, () -> probeGpus(env, err));
     } catch (UsageException e) {
       err.println("squall-agent: error: " + e.getMessage());
       err.println(AgentArgs.USAGE);
       throw new StartFailure(2, e.getMessage());
-    }
-    Optional<GpuProbe.Gpus> probed = GpuProbe.detect(env.get("PATH"));
-    if (probed.isPresent()) {
-      config = config.withGpus(probed.get().count(), probed.get().type());
-      err.println("squall-agent: nvidia-smi reports " + probed.get().count() + " GPUs of type " + probed.get().type());
     }
     try {
       return Agent.start(config, err);
@@ -61,5 +59,11 @@ public final class AgentMain {
       err.println("squall-agent: error: cannot start: " + e.getMessage());
       throw new StartFailure(1, e.getMessage());
     }
+  }
+
+  private static Optional<GpuProbe.Gpus> probeGpus(Map<String, String> env, PrintStream err) {
+    Optional<GpuProbe.Gpus> probed = GpuProbe.detect(env.get("PATH"));
+    probed.ifPresent(g -> err.println("squall-agent: nvidia-smi reports " + g.count() + " GPUs of type " + g.type()));
+    return probed;
   }
 }

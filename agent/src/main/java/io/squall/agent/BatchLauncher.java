@@ -15,7 +15,6 @@ import java.util.Map;
 /** Starts a job's batch script on the first node of its allocation, the way slurmstepd does. */
 final class BatchLauncher {
   private static final Path DEV_NULL = Path.of("/dev/null");
-  private static final Path FALLBACK_DIR = Path.of("/tmp");
 
   private final String nodeName;
   private final Path jobsDir;
@@ -32,11 +31,7 @@ final class BatchLauncher {
   }
 
   /** A started batch script and the files its output goes to (the same path twice when shared). */
-  record BatchRun(Launched launched, Path stdout, Path stderr) {
-    boolean sharedOutput() {
-      return stdout.equals(stderr);
-    }
-  }
+  record BatchRun(Launched launched, Path stdout, Path stderr) {}
 
   /** The script could not be started; the message says why, for the agent's log. */
   static final class LaunchFailure extends Exception {
@@ -71,15 +66,12 @@ final class BatchLauncher {
       if (!stderr.equals(stdout)) {
         open(stderr, spec.append());
       }
-      Path cwd = workDir;
-      if (!Files.isDirectory(workDir)) {
-        // slurmstepd's behaviour, message included: the job runs, somewhere harmless.
-        cwd = FALLBACK_DIR;
-        Files.writeString(stderr, "slurmstepd: error: couldn't chdir to `" + workDir
-            + "': No such file or directory: going to /tmp instead\n", StandardOpenOption.APPEND);
+      StartDirectory cwd = StartDirectory.of(workDir);
+      if (cwd.complaint() != null) {
+        Files.writeString(stderr, cwd.complaint(), StandardOpenOption.APPEND);
       }
       ProcessBuilder builder = new ProcessBuilder(command(script, spec))
-          .directory(cwd.toFile())
+          .directory(cwd.path().toFile())
           .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL.toFile()))
           .redirectOutput(ProcessBuilder.Redirect.appendTo(stdout.toFile()));
       if (stderr.equals(stdout)) {

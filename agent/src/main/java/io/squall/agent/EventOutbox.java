@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Exit events waiting for the controller. An event stays until a {@code POST /v1/agent/events}
@@ -27,7 +29,9 @@ final class EventOutbox {
   private final AgentLog log;
   private final AgentLog.Repeats failures = new AgentLog.Repeats();
   private final List<ExitEvent> pending = new ArrayList<>();
-  private final Object sending = new Object();
+  private final ReentrantLock sending = new ReentrantLock();
+  /** Set by every flush request, cleared by the flush that serves it. */
+  private final AtomicBoolean wanted = new AtomicBoolean();
 
   EventOutbox(String node, ControllerClient client, ScheduledExecutorService executor, Duration retry, AgentLog log) {
     this.node = node;
@@ -64,41 +68,61 @@ final class EventOutbox {
     }
   }
 
-  List<ExitEvent> pending() {
-    synchronized (pending) {
-      return List.copyOf(pending);
+  /**
+   * Sends what is pending, in order, one request at a time. Returns at once when a flush is
+   * already running, rather than hold one of the few controller threads while the controller is
+   * slow; the running flush then sends again, so that nothing added meanwhile waits a whole
+   * retry interval.
+   */
+  void flush() {
+    wanted.set(true);
+    while (wanted.get() && sending.tryLock()) {
+      try {
+        wanted.set(false);
+        sendPending();
+      } finally {
+        sending.unlock();
+      }
     }
   }
 
-  /** Sends what is pending, in order; one request at a time. */
-  void flush() {
-    synchronized (sending) {
+  /** Sends batch after batch until nothing is pending or a batch is not taken. */
+  private void sendPending() {
+    while (true) {
       List<ExitEvent> batch;
       synchronized (pending) {
         batch = List.copyOf(pending.subList(0, Math.min(pending.size(), MAX_PER_REQUEST)));
       }
-      if (batch.isEmpty()) {
+      if (batch.isEmpty() || !send(batch)) {
         return;
       }
-      try {
-        ControllerClient.Reply reply = client.post("/v1/agent/events", new EventBatch(node, batch));
-        if (reply.ok()) {
-          synchronized (pending) {
-            pending.removeAll(batch);
-          }
-          failures.clear();
-          batch.forEach(e -> log.info("reported exit of job " + e.job() + ": exit code " + e.exitCode()
-              + (e.signal() == null ? "" : ", signal " + e.signal())));
-        } else if (failures.isNew("HTTP " + reply.status())) {
-          log.warn("exit events refused: HTTP " + reply.status() + " " + reply.body() + "; will resend");
-        }
-      } catch (InterruptedIOException e) {
-        Thread.currentThread().interrupt();
-      } catch (IOException e) {
-        if (failures.isNew(e.toString())) {
-          log.warn("cannot send exit events: " + e + "; will resend");
-        }
+      synchronized (pending) {
+        // Only a flush removes, and events are only added at the end: the batch is still the head.
+        pending.subList(0, batch.size()).clear();
       }
     }
+  }
+
+  /** Answers whether the controller took the batch. */
+  private boolean send(List<ExitEvent> batch) {
+    try {
+      ControllerClient.Reply reply = client.post("/v1/agent/events", new EventBatch(node, batch));
+      if (reply.ok()) {
+        failures.clear();
+        batch.forEach(e -> log.info("reported exit of job " + e.job() + ": exit code " + e.exitCode()
+            + (e.signal() == null ? "" : ", signal " + e.signal())));
+        return true;
+      }
+      if (failures.isNew("HTTP " + reply.status())) {
+        log.warn("exit events refused: HTTP " + reply.status() + " " + reply.body() + "; will resend");
+      }
+    } catch (InterruptedIOException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      if (failures.isNew(e.toString())) {
+        log.warn("cannot send exit events: " + e + "; will resend");
+      }
+    }
+    return false;
   }
 }

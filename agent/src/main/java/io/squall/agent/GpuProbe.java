@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Asks nvidia-smi what GPUs the node has. What the hardware says beats what the agent was told,
- * so a node never offers GPUs it lacks.
+ * Asks nvidia-smi what GPUs the node has, when the agent's command line does not say: a node
+ * started without {@code --gpus} then offers the GPUs it has, no more and no fewer.
  */
 final class GpuProbe {
   /** The node's GPUs: how many and the type as Slurm's gres names it ({@code h100}). */

@@ -66,15 +66,27 @@ final class JobControl {
     }
     try {
       BatchRun run = launcher.start(spec);
-      job.attachBatch(run.launched());
-      shipping.follow(spec.job(), run.stdout(), run.stderr());
+      // Followed before it is attached: a delete that comes after the attach then finds the files.
+      OutputShipping.Followed output = shipping.follow(spec.job(), run.stdout(), run.stderr());
+      if (!job.attachBatch(run.launched())) {
+        shipping.forget(output);
+        if (table.get(spec.job()).isEmpty()) {
+          removeDirectory(jobsDir.resolve(spec.job()));
+        }
+        log.info("job " + spec.job() + ": deleted while its batch script started; killed it");
+        return;
+      }
       log.info("job " + spec.job() + ": batch script started as pid " + run.launched().handle().pid());
-      run.launched().process().onExit().thenAcceptAsync(p -> batchEnded(job, run, p.exitValue()), workers);
+      run.launched().process().onExit()
+          .thenAcceptAsync(p -> batchEnded(job, run, output, p.exitValue()), workers);
     } catch (LaunchFailure | RuntimeException e) {
+      job.batchFailed();
       // Reported as an exit rather than refused: the job is in the table, so a refused launch
       // could never be retried here; the reason is in the agent's log.
       log.warn("job " + spec.job() + ": " + e.getMessage() + "; the job fails with exit code 1");
-      report(job, ExitStatus.LAUNCH_FAILED, clock.instant());
+      if (isCurrent(job)) {
+        report(job, ExitStatus.LAUNCH_FAILED, clock.instant());
+      }
     }
   }
 
@@ -111,7 +123,7 @@ final class JobControl {
     if (found.isEmpty()) {
       return;
     }
-    found.get().killAll(Set.of());
+    found.get().delete();
     shipping.forget(key);
     removeDirectory(jobsDir.resolve(key));
     log.info("job " + key + ": deleted");
@@ -126,15 +138,26 @@ final class JobControl {
     table.all().forEach(job -> job.killAll(Set.of()));
   }
 
-  private void batchEnded(NodeJob job, BatchRun run, int waitStatus) {
+  private void batchEnded(NodeJob job, BatchRun run, OutputShipping.Followed output, int waitStatus) {
     Instant at = clock.instant();
     NodeJob.endGroup(run.launched());
     ExitStatus status = ExitStatus.fromWaitStatus(waitStatus);
+    if (!isCurrent(job)) {
+      // Deleted: the controller is done with this run, and an exit reported now would be taken
+      // for a later run of the same key. Its output's last pass is the delete's.
+      log.info("job " + job.key() + ": batch script of a deleted run ended with exit code " + status.exitCode());
+      return;
+    }
     log.info("job " + job.key() + ": batch script ended with exit code " + status.exitCode()
         + (status.signal() == null ? "" : " (signal " + status.signal() + ")"));
     // Output first: whoever sees the job end should find its output complete.
-    shipping.ended(job.key());
+    shipping.ended(output);
     report(job, status, at);
+  }
+
+  /** Whether the job is still the table's under its key: neither deleted nor replaced by a new run. */
+  private boolean isCurrent(NodeJob job) {
+    return table.get(job.key()).orElse(null) == job;
   }
 
   private void report(NodeJob job, ExitStatus status, Instant at) {

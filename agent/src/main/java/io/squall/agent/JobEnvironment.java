@@ -57,6 +57,8 @@ final class JobEnvironment {
     env.put("SLURM_STEP_NODELIST", request.nodelist() == null ? nodeName : request.nodelist());
     env.put("SLURMD_NODENAME", nodeName);
     env.put("CUDA_VISIBLE_DEVICES", gpuList(gpus));
+    // Set again here: the value srun passes on is the batch node's.
+    env.put("SLURM_GPUS_ON_NODE", Integer.toString(gpus.size()));
     return env;
   }
 

@@ -14,11 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class NodeJob {
   private final JobSpec spec;
-  private volatile Launched batch;
+  private final BatchSlot batch;
   private final Map<Integer, Set<Launched>> tasks = new ConcurrentHashMap<>();
 
   NodeJob(JobSpec spec) {
     this.spec = spec;
+    this.batch = new BatchSlot(spec.batch());
   }
 
   JobSpec spec() {
@@ -29,8 +30,21 @@ final class NodeJob {
     return spec.job();
   }
 
-  void attachBatch(Launched process) {
-    batch = process;
+  /**
+   * The batch script has started. False when the job was deleted while it started: the script
+   * has then been killed here, as the delete would have done.
+   */
+  boolean attachBatch(Launched process) {
+    if (batch.fill(process)) {
+      return true;
+    }
+    kill(List.of(process), Set.of());
+    return false;
+  }
+
+  /** The batch script could not be started. */
+  void batchFailed() {
+    batch.failed();
   }
 
   void addTask(int step, Launched process) {
@@ -46,19 +60,23 @@ final class NodeJob {
 
   /** Whether the batch script or any task still runs: what {@code running} reports. */
   boolean hasLiveProcesses() {
-    return roots(null).stream().anyMatch(ProcessHandle::isAlive);
+    return launched().stream().anyMatch(l -> l.process().isAlive());
   }
 
-  /** Signals the batch script's whole tree and every task's tree; answers whom it signalled. */
+  /**
+   * Signals the batch script's whole tree and every task's tree; answers whom it signalled. A
+   * script that is still starting gets the signal once it has started (and only then).
+   */
   Set<ProcessHandle> signal(PosixSignal signal) {
-    Set<ProcessHandle> targets = Signaller.trees(roots(null));
+    boolean held = batch.holdIfStarting(signal);
+    Set<ProcessHandle> targets = Signaller.trees(handles(held ? taskProcesses(null) : launched()));
     Signaller.send(targets, signal);
     return targets;
   }
 
   /** Signals the trees of one step's tasks, or of every step's when {@code step} is null. */
   void signalTasks(Integer step, PosixSignal signal) {
-    Signaller.send(Signaller.trees(taskRoots(step)), signal);
+    Signaller.send(Signaller.trees(handles(taskProcesses(step))), signal);
   }
 
   /**
@@ -66,55 +84,18 @@ final class NodeJob {
    * may have lost their parent since), the current trees and the processes' whole groups.
    */
   void killAll(Collection<ProcessHandle> alsoThese) {
-    List<ProcessHandle> roots = roots(null);
-    Set<ProcessHandle> targets = Signaller.trees(roots);
-    targets.addAll(alsoThese);
-    Signaller.send(targets, PosixSignal.KILL);
-    Signaller.killGroups(groups(null));
+    kill(launched(), alsoThese);
+  }
+
+  /** The controller deleted the job: kills it, including a batch script that is still starting. */
+  void delete() {
+    batch.delete();
+    killAll(Set.of());
   }
 
   /** SIGKILLs one step's tasks and their groups: srun, which owned them, is gone. */
   void killStep(int step) {
-    Signaller.send(Signaller.trees(taskRoots(step)), PosixSignal.KILL);
-    Signaller.killGroups(groups(step));
-  }
-
-  private List<ProcessHandle> roots(Integer step) {
-    List<ProcessHandle> roots = new ArrayList<>();
-    Launched b = batch;
-    if (b != null && step == null) {
-      roots.add(b.handle());
-    }
-    roots.addAll(taskRoots(step));
-    return roots;
-  }
-
-  private List<ProcessHandle> taskRoots(Integer step) {
-    List<ProcessHandle> roots = new ArrayList<>();
-    tasks.forEach((s, set) -> {
-      if (step == null || step.equals(s)) {
-        set.forEach(l -> roots.add(l.handle()));
-      }
-    });
-    return roots;
-  }
-
-  /**
-   * The process groups led by live processes. A group whose leader has ended was already killed
-   * when it ended (see {@link #endGroup}); its id may since name someone else's group.
-   */
-  private List<Long> groups(Integer step) {
-    List<Long> groups = new ArrayList<>();
-    Launched b = batch;
-    if (b != null && step == null && b.ownSession() && b.process().isAlive()) {
-      groups.add(b.handle().pid());
-    }
-    tasks.forEach((s, set) -> {
-      if (step == null || step.equals(s)) {
-        set.stream().filter(l -> l.ownSession() && l.process().isAlive()).forEach(l -> groups.add(l.handle().pid()));
-      }
-    });
-    return groups;
+    kill(taskProcesses(step), Set.of());
   }
 
   /**
@@ -126,5 +107,52 @@ final class NodeJob {
     if (ended.ownSession()) {
       Signaller.killGroups(List.of(ended.handle().pid()));
     }
+  }
+
+  private static void kill(List<Launched> processes, Collection<ProcessHandle> alsoThese) {
+    // Groups first: once its leader is dead, a group no longer counts as one of the job's.
+    List<Long> groups = groups(processes);
+    Set<ProcessHandle> targets = Signaller.trees(handles(processes));
+    targets.addAll(alsoThese);
+    Signaller.send(targets, PosixSignal.KILL);
+    Signaller.killGroups(groups);
+  }
+
+  /** The batch script, once it has started, and every task. */
+  private List<Launched> launched() {
+    List<Launched> all = new ArrayList<>();
+    Launched b = batch.script();
+    if (b != null) {
+      all.add(b);
+    }
+    all.addAll(taskProcesses(null));
+    return all;
+  }
+
+  /** The tasks of one step, or of every step when {@code step} is null. */
+  private List<Launched> taskProcesses(Integer step) {
+    List<Launched> all = new ArrayList<>();
+    tasks.forEach((s, set) -> {
+      if (step == null || step.equals(s)) {
+        all.addAll(set);
+      }
+    });
+    return all;
+  }
+
+  private static List<ProcessHandle> handles(List<Launched> processes) {
+    List<ProcessHandle> handles = new ArrayList<>();
+    processes.forEach(l -> handles.add(l.handle()));
+    return handles;
+  }
+
+  /**
+   * The process groups led by live processes. A group whose leader has ended was already killed
+   * when it ended (see {@link #endGroup}); its id may since name someone else's group.
+   */
+  private static List<Long> groups(List<Launched> processes) {
+    List<Long> groups = new ArrayList<>();
+    processes.stream().filter(l -> l.ownSession() && l.process().isAlive()).forEach(l -> groups.add(l.handle().pid()));
+    return groups;
   }
 }

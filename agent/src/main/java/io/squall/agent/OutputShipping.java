@@ -14,6 +14,9 @@ import java.util.concurrent.TimeUnit;
  * Ships the batch steps' output files to the controller while they grow, every interval, and
  * once more when a script ends. A job's files are followed until they are shipped in full after
  * its script ended, or until the controller deletes the job.
+ *
+ * <p>A job key can come back (a requeued job) while an earlier, deleted run's last pass is still
+ * to go, so each run's entry is handled as itself, never looked up again by key.
  */
 final class OutputShipping {
   private final ShippedFile.OutputPost post;
@@ -23,11 +26,14 @@ final class OutputShipping {
   private final AgentLog.Repeats failures = new AgentLog.Repeats();
   private final Map<String, Followed> jobs = new ConcurrentHashMap<>();
 
-  private static final class Followed {
-    final List<ShippedFile> files;
-    volatile boolean ended;
+  /** One run's files, as {@link #follow} answers them. */
+  static final class Followed {
+    private final String job;
+    private final List<ShippedFile> files;
+    private volatile boolean ended;
 
-    Followed(List<ShippedFile> files) {
+    private Followed(String job, List<ShippedFile> files) {
+      this.job = job;
       this.files = files;
     }
   }
@@ -42,61 +48,60 @@ final class OutputShipping {
   void start() {
     executor.scheduleWithFixedDelay(() -> {
       try {
-        jobs.keySet().forEach(this::pump);
+        jobs.values().forEach(this::pump);
       } catch (RuntimeException e) {
         log.warn("shipping output failed: " + e);
       }
     }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** Starts following a job's files; a shared stdout/stderr file is shipped once, as stdout. */
-  void follow(String job, Path stdout, Path stderr) {
+  /**
+   * Starts following a run's files; a shared stdout/stderr file is shipped once, as stdout. It
+   * replaces whatever an earlier run of the key left here: that run was deleted, and its last
+   * pass holds on to its own entry.
+   */
+  Followed follow(String job, Path stdout, Path stderr) {
     List<ShippedFile> files = stdout.equals(stderr)
         ? List.of(new ShippedFile(job, "stdout", stdout, ShippedFile.DEFAULT_CHUNK_BYTES))
         : List.of(new ShippedFile(job, "stdout", stdout, ShippedFile.DEFAULT_CHUNK_BYTES),
             new ShippedFile(job, "stderr", stderr, ShippedFile.DEFAULT_CHUNK_BYTES));
-    jobs.putIfAbsent(job, new Followed(files));
+    Followed f = new Followed(job, files);
+    jobs.put(job, f);
+    return f;
   }
 
   /**
-   * The job's script has ended: ships the rest now, on the caller's thread, so that the output
+   * The run's script has ended: ships the rest now, on the caller's thread, so that the output
    * is complete before the exit is reported whenever the controller is reachable. What cannot be
    * shipped now is retried every interval.
    */
-  void ended(String job) {
+  void ended(Followed f) {
+    f.ended = true;
+    pump(f);
+  }
+
+  /** The controller is done with the job: its current run gets {@link #forget(Followed)}. */
+  void forget(String job) {
     Followed f = jobs.get(job);
     if (f != null) {
-      f.ended = true;
-      pump(job);
+      forget(f);
     }
   }
 
-  /** The controller is done with the job: one last pass, off the caller's thread, then stop following. */
-  void forget(String job) {
+  /** One last pass over the run's files, off the caller's thread, then they are no longer followed. */
+  void forget(Followed f) {
     try {
       executor.execute(() -> {
-        Followed f = jobs.get(job);
-        if (f != null) {
-          f.ended = true;
-          pump(job);
-          jobs.remove(job);
-        }
+        f.ended = true;
+        pump(f);
+        jobs.remove(f.job, f);
       });
     } catch (RejectedExecutionException e) {
-      jobs.remove(job);
+      jobs.remove(f.job, f);
     }
   }
 
-  /** Whether a job's files are still followed. */
-  boolean follows(String job) {
-    return jobs.containsKey(job);
-  }
-
-  private void pump(String job) {
-    Followed f = jobs.get(job);
-    if (f == null) {
-      return;
-    }
+  private void pump(Followed f) {
     boolean complete = true;
     for (ShippedFile file : f.files) {
       try {
@@ -104,12 +109,12 @@ final class OutputShipping {
       } catch (IOException e) {
         complete = false;
         if (failures.isNew(e.toString())) {
-          log.warn("cannot ship " + file.stream() + " of job " + job + ": " + e + "; will retry");
+          log.warn("cannot ship " + file.stream() + " of job " + f.job + ": " + e + "; will retry");
         }
       }
     }
     if (complete && f.ended) {
-      jobs.remove(job, f);
+      jobs.remove(f.job, f);
     }
   }
 }

@@ -30,8 +30,8 @@ final class Protocol {
   record OutputChunk(String job, String stream, long offset, String data) {}
 
   /**
-   * {@code POST /jobs}. Absent collections read as empty. {@code args} is not in the doc's table:
-   * the controller sends the batch script's own arguments ({@code sbatch script.sh a b}) there.
+   * {@code POST /jobs}. Absent collections read as empty. {@code args} are the batch script's own
+   * arguments ({@code sbatch script.sh a b}).
    */
   record JobSpec(String job, String credential, boolean batch, String script, List<String> args,
       String workDir, Map<String, String> environment, List<Integer> gpus, String stdout,

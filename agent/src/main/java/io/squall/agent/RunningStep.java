@@ -43,6 +43,8 @@ final class RunningStep {
   private final StepLayout layout;
   private final int step;
   private final boolean label;
+  /** Slurm's --label pads every rank to the widest one's digits. */
+  private final int labelWidth;
   private final PrintStream out;
   private final PrintStream err;
   private final HttpClient http = HttpClient.newBuilder()
@@ -51,7 +53,8 @@ final class RunningStep {
       .build();
   private final AtomicBoolean finished = new AtomicBoolean();
   private final Object results = new Object();
-  private Integer firstFailure;
+  /** The highest exit code of the step's tasks, which is srun's own, as in Slurm; 0 while none failed. */
+  private int highestExit;
   private boolean broken;
 
   RunningStep(JobContext job, StepLayout layout, int step, boolean label, PrintStream out, PrintStream err) {
@@ -59,6 +62,7 @@ final class RunningStep {
     this.layout = layout;
     this.step = step;
     this.label = label;
+    this.labelWidth = Integer.toString(Math.max(0, layout.ntasks() - 1)).length();
     this.out = out;
     this.err = err;
   }
@@ -72,9 +76,10 @@ final class RunningStep {
     }, "srun-signal-forwarder");
     Runtime.getRuntime().addShutdownHook(forwarder);
     List<Thread> nodes = new ArrayList<>();
+    String nodelist = layout.nodelist();
     for (NodeTasks node : layout.nodes()) {
       TaskRequest request = new TaskRequest(step, node.nodeid(), argv, env, workDir, node.tasks(), layout.ntasks(),
-          layout.nodelist());
+          nodelist);
       Thread t = new Thread(() -> runNode(node, request), "srun-" + node.node());
       t.start();
       nodes.add(t);
@@ -95,7 +100,7 @@ final class RunningStep {
     out.flush();
     err.flush();
     synchronized (results) {
-      return firstFailure != null ? firstFailure : broken ? 1 : 0;
+      return Math.max(highestExit, broken ? 1 : 0);
     }
   }
 
@@ -174,8 +179,7 @@ final class RunningStep {
 
   /** Slurm's --label: every line prefixed by its task's rank, padded to the widest rank. */
   private String labelled(int procid, String data) {
-    int width = Integer.toString(Math.max(0, layout.ntasks() - 1)).length();
-    String prefix = String.format("%" + width + "d: ", procid);
+    String prefix = String.format("%" + labelWidth + "d: ", procid);
     StringBuilder sb = new StringBuilder();
     int start = 0;
     while (start < data.length()) {
@@ -197,9 +201,7 @@ final class RunningStep {
 
   private void failed(String message, int exitCode) {
     synchronized (results) {
-      if (firstFailure == null) {
-        firstFailure = exitCode;
-      }
+      highestExit = Math.max(highestExit, exitCode);
     }
     synchronized (out) {
       err.println("srun: error: " + message);

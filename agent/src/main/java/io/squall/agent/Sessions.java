@@ -2,10 +2,10 @@ package io.squall.agent;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Starts job processes in a session of their own (setsid), so that a job's processes form a
@@ -19,22 +19,12 @@ final class Sessions {
     this.setsid = setsid;
   }
 
-  /** Finds setsid on the agent's PATH; without it processes share the agent's group. */
+  /** Finds setsid on the agent's PATH, else in /usr/bin or /bin; without it jobs share the agent's group. */
   static Sessions detect() {
     String path = System.getenv("PATH");
-    List<String> dirs = new ArrayList<>(List.of((path == null ? "" : path).split(File.pathSeparator)));
-    dirs.add("/usr/bin");
-    dirs.add("/bin");
-    for (String dir : dirs) {
-      if (dir.isEmpty()) {
-        continue;
-      }
-      Path candidate = Path.of(dir, "setsid");
-      if (Files.isExecutable(candidate)) {
-        return new Sessions(candidate.toString());
-      }
-    }
-    return new Sessions(null);
+    String search = (path == null || path.isEmpty() ? "" : path + File.pathSeparator) + "/usr/bin" + File.pathSeparator + "/bin";
+    Optional<Path> setsid = CommandLookup.find("setsid", search, Path.of("/"));
+    return new Sessions(setsid.map(Path::toString).orElse(null));
   }
 
   boolean available() {

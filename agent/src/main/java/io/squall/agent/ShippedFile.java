@@ -49,10 +49,6 @@ final class ShippedFile {
     this.chunkBytes = chunkBytes;
   }
 
-  String job() {
-    return job;
-  }
-
   String stream() {
     return stream;
   }

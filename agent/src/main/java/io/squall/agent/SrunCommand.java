@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * Slurm's srun inside a batch job: starts a step's tasks on the job's nodes through their agents
- * and relays their output. Exit status: the first failing task's (128+n after signal n), 0 when
- * all succeed, 1 when the step cannot run.
+ * and relays their output. Exit status, as Slurm's srun: the highest of the tasks' exit codes
+ * (128+n for a task killed by signal n), 0 when all succeed, 1 when the step cannot run.
  */
 final class SrunCommand {
   private SrunCommand() {}

@@ -4,12 +4,9 @@ import io.squall.agent.Protocol.TaskExit;
 import io.squall.agent.Protocol.TaskOutput;
 import io.squall.agent.Protocol.TaskRequest;
 import io.squall.agent.Protocol.TaskSlot;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +25,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class StepRunner {
   private static final Path DEV_NULL = Path.of("/dev/null");
-  private static final Path FALLBACK_DIR = Path.of("/tmp");
-  /** A line longer than this is sent in pieces, so that endless output without newlines stays bounded. */
-  private static final int MAX_LINE_BYTES = 64 * 1024;
   /**
    * How long a task's output may still drain after it ended and its group was killed; only a
    * process that left the group (its own setsid) can hold the pipe open longer.
@@ -76,12 +70,11 @@ final class StepRunner {
     int procid = slot.procid();
     Map<String, String> env = JobEnvironment.forTask(request, slot, nodeName, job.spec().gpus());
     String dir = request.workDir() != null ? request.workDir() : job.spec().workDir();
-    Path cwd = dir == null ? FALLBACK_DIR : Path.of(dir);
-    if (!Files.isDirectory(cwd)) {
-      lines.write(new TaskOutput(procid, "stderr", "slurmstepd: error: couldn't chdir to `" + cwd
-          + "': No such file or directory: going to /tmp instead\n"));
-      cwd = FALLBACK_DIR;
+    StartDirectory start = StartDirectory.of(dir == null ? StartDirectory.FALLBACK : Path.of(dir));
+    if (start.complaint() != null) {
+      lines.write(new TaskOutput(procid, "stderr", start.complaint()));
     }
+    Path cwd = start.path();
     String program = request.argv().get(0);
     Optional<Path> executable = CommandLookup.find(program, env.get("PATH"), cwd);
     if (executable.isEmpty()) {
@@ -134,33 +127,12 @@ final class StepRunner {
     }
   }
 
-  /** Streams one of a task's pipes as lines (newline kept) until it closes. */
+  /** Streams one of a task's pipes as lines until it closes; nothing once the task's exit is sent. */
   private static void pipe(InputStream in, int procid, String stream, JsonLines lines, AtomicBoolean open) {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    byte[] buffer = new byte[8192];
-    try (InputStream pipe = in) {
-      int n;
-      while ((n = pipe.read(buffer)) > 0) {
-        int start = 0;
-        for (int i = 0; i < n; i++) {
-          if (buffer[i] == '\n' || line.size() + (i - start) + 1 >= MAX_LINE_BYTES) {
-            line.write(buffer, start, i - start + 1);
-            start = i + 1;
-            emit(line, procid, stream, lines, open);
-          }
-        }
-        line.write(buffer, start, n - start);
+    OutputLines.split(in, OutputLines.MAX_LINE_BYTES, data -> {
+      if (open.get()) {
+        lines.write(new TaskOutput(procid, stream, data));
       }
-    } catch (IOException e) {
-      // The pipe was closed under us; what was read is still sent below.
-    }
-    emit(line, procid, stream, lines, open);
-  }
-
-  private static void emit(ByteArrayOutputStream line, int procid, String stream, JsonLines lines, AtomicBoolean open) {
-    if (line.size() > 0 && open.get()) {
-      lines.write(new TaskOutput(procid, stream, line.toString(StandardCharsets.UTF_8)));
-    }
-    line.reset();
+    });
   }
 }

@@ -34,16 +34,13 @@ final class ToolDirectory {
     return bin;
   }
 
-  /**
-   * The wrapper script. A tool is a short-lived JVM, so it asks for the quickest start (serial
-   * GC, C1 only) rather than the best peak speed.
-   */
+  /** The wrapper script. A tool is a short-lived JVM, so it asks for the quickest start. */
   static String wrapper(String tool, String java, String classPath, Path workDir) {
     return "#!/bin/sh\n"
         + "# Written by the Squall agent: Slurm's " + tool + " inside a job, served by this node's agent.\n"
-        + "exec " + quote(java) + " -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
+        + "exec " + quote(java) + " " + String.join(" ", JavaCommand.QUICK_START) + " -Xshare:auto"
         + " -D" + WORK_DIR_PROPERTY + "=" + quote(workDir.toAbsolutePath().toString())
-        + " -cp " + quote(classPath) + " io.squall.agent.Tools " + tool + " \"$@\"\n";
+        + " -cp " + quote(classPath) + " " + Tools.class.getName() + " " + tool + " \"$@\"\n";
   }
 
   /** Single-quoted for sh, so that no character of a path is special. */

@@ -34,7 +34,7 @@ public final class Tools {
       case "scontrol":
         return ScontrolCommand.run(rest, env, out, err);
       default:
-        err.println("usage: io.squall.agent.Tools srun|scontrol ARGS...");
+        err.println("usage: " + Tools.class.getName() + " srun|scontrol ARGS...");
         return 2;
     }
   }

@@ -65,11 +65,10 @@ final class AgentCalls {
     return m;
   }
 
-  static Response launch(URI agent, Map<String, Object> body) {
+  static void launch(URI agent, Map<String, Object> body) {
     Response r = post(agent, "/jobs", FakeController.TOKEN, body);
     if (r.status() != 200) {
       throw new AssertionError("launch refused: " + r);
     }
-    return r;
   }
 }

@@ -9,29 +9,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class BatchJobTest {
-  @TempDir Path agentDir;
-  @TempDir Path jobDir;
-  private FakeController controller;
-  private Agent agent;
-
-  @BeforeEach
-  void start() throws Exception {
-    controller = FakeController.start();
-    agent = TestAgents.start("node-1", controller.url(), agentDir);
-  }
-
-  @AfterEach
-  void stop() {
-    agent.close();
-    controller.close();
-  }
-
+class BatchJobTest extends OneAgentTest {
   private static Map<String, String> env() {
     return Map.of("PATH", "/usr/bin:/bin", "SLURM_JOB_ID", "42", "FOO", "bar baz");
   }
@@ -152,6 +132,31 @@ class BatchJobTest {
 
     assertThat(Files.readAllLines(jobDir.resolve("runs"))).containsExactly("ran");
     assertThat(controller.exits()).hasSize(1);
+  }
+
+  @Test
+  void aDeletedRunNeitherReportsItsExitNorHoldsUpTheNextRunOfItsKey() throws Exception {
+    AgentCalls.launch(agent.address(), AgentCalls.batch("51", "echo $$ > first.pid\nsleep 600\n", jobDir, env()));
+    Path pidFile = jobDir.resolve("first.pid");
+    Eventually.until("the first run to start", Eventually.LONG, () -> pidFile.toFile().length() > 0);
+    long first = Long.parseLong(Files.readString(pidFile).trim());
+
+    assertThat(AgentCalls.delete(agent.address(), "/jobs/51", FakeController.TOKEN).status()).isEqualTo(200);
+    AgentCalls.launch(agent.address(), AgentCalls.batch("51",
+        "echo second\nwhile [ ! -f go ]; do sleep 0.1; done\necho third\nexit 3\n", jobDir, env()));
+
+    Eventually.until("the first run to die", Eventually.LONG,
+        () -> ProcessHandle.of(first).map(h -> !h.isAlive()).orElse(true));
+    // Shipped while it runs: the first run's end did not mark the second's output as ended.
+    Eventually.until("the second run's first line shipped", Eventually.LONG,
+        () -> controller.output("51", "stdout").equals("second\n"));
+    Files.writeString(jobDir.resolve("go"), "");
+    JsonNode exit = controller.awaitExit("51", Eventually.LONG);
+
+    assertThat(exit.path("exit_code").asInt()).isEqualTo(3);
+    assertThat(controller.exits()).hasSize(1);
+    Eventually.until("the second run's output shipped in full", Eventually.LONG,
+        () -> controller.output("51", "stdout").equals("second\nthird\n"));
   }
 
   @Test

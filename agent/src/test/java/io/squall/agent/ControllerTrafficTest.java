@@ -4,34 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Output and exit events on their way to the controller, including when it does not take them. */
-class ControllerTrafficTest {
-  @TempDir Path agentDir;
-  @TempDir Path jobDir;
-  private FakeController controller;
-  private Agent agent;
-
-  @BeforeEach
-  void start() throws Exception {
-    controller = FakeController.start();
-    agent = TestAgents.start("node-1", controller.url(), agentDir);
-  }
-
-  @AfterEach
-  void stop() {
-    agent.close();
-    controller.close();
-  }
-
+class ControllerTrafficTest extends OneAgentTest {
   @Test
   void outputIsShippedWhileTheScriptRunsAndCompleteBeforeItsExitIsReported() throws Exception {
     String script = "echo one\nwhile [ ! -f go ]; do sleep 0.1; done\necho two\n";

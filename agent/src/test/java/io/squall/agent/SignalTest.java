@@ -9,29 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class SignalTest {
-  @TempDir Path agentDir;
-  @TempDir Path jobDir;
-  private FakeController controller;
-  private Agent agent;
-
-  @BeforeEach
-  void start() throws Exception {
-    controller = FakeController.start();
-    agent = TestAgents.start("node-1", controller.url(), agentDir);
-  }
-
-  @AfterEach
-  void stop() {
-    agent.close();
-    controller.close();
-  }
-
+class SignalTest extends OneAgentTest {
   private void launchAndAwaitStart(String job, String script) {
     AgentCalls.launch(agent.address(), AgentCalls.batch(job, script, jobDir, Map.of("PATH", "/usr/bin:/bin")));
     Eventually.until("job " + job + " to start", Eventually.LONG, () -> output().contains("started\n"));

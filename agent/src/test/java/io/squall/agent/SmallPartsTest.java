@@ -9,14 +9,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Signals, exit statuses, the GPU probe, the command line, step numbers. */
 class SmallPartsTest {
+  private static final Supplier<Optional<GpuProbe.Gpus>> NO_GPUS = Optional::empty;
+
   @TempDir Path dir;
 
   @Test
@@ -25,8 +29,11 @@ class SmallPartsTest {
     assertThat(PosixSignal.parse("sigusr1").number()).isEqualTo(10);
     assertThat(PosixSignal.parse("9")).isEqualTo(PosixSignal.KILL);
     assertThat(PosixSignal.parse("40").name()).isEqualTo("40");
-    assertThatThrownBy(() -> PosixSignal.parse("NOPE")).hasMessage("unknown signal 'NOPE'");
+    assertThatThrownBy(() -> PosixSignal.parse("NOPE"))
+        .hasMessage("unknown signal 'NOPE': use a name like USR1 or a number from 1 to 64");
     assertThatThrownBy(() -> PosixSignal.parse("65")).isInstanceOf(IllegalArgumentException.class);
+    assertThat(PosixSignal.of(2)).isEqualTo(new PosixSignal(2, "INT"));
+    assertThat(PosixSignal.of(10).description()).isEqualTo("Killed by signal 10 (USR1)");
   }
 
   @Test
@@ -63,13 +70,14 @@ class SmallPartsTest {
         .contains("usage: squall-agent");
 
     assertThatThrownBy(() -> AgentArgs.parse(List.of("--controller", "ftp://x", "--token", "t", "--name", "n",
-        "--work-dir", "/tmp"), Map.of())).hasMessageContaining("--controller must be an http:// or https:// address");
+        "--work-dir", "/tmp"), Map.of(), NO_GPUS))
+        .hasMessageContaining("--controller must be an http:// or https:// address");
     assertThatThrownBy(() -> AgentArgs.parse(List.of("--controller", "http://c:1", "--token", "t", "--name", "n",
-        "--work-dir", "/tmp", "--gpus", "many"), Map.of()))
+        "--work-dir", "/tmp", "--gpus", "many"), Map.of(), NO_GPUS))
         .hasMessage("--gpus must be a whole number, got 'many'");
-    assertThatThrownBy(() -> AgentArgs.parse(List.of("--colour", "blue"), Map.of()))
+    assertThatThrownBy(() -> AgentArgs.parse(List.of("--colour", "blue"), Map.of(), NO_GPUS))
         .hasMessage("unknown option --colour");
-    assertThatThrownBy(() -> AgentArgs.parse(List.of("--port"), Map.of())).hasMessage("--port needs a value");
+    assertThatThrownBy(() -> AgentArgs.parse(List.of("--port"), Map.of(), NO_GPUS)).hasMessage("--port needs a value");
   }
 
   @Test
@@ -77,14 +85,30 @@ class SmallPartsTest {
     AgentConfig c = AgentArgs.parse(List.of("--controller", "http://127.0.0.1:6820", "--name", "gpu-1",
         "--gpus=8", "--gpu-type", "h100", "--cpus", "96", "--memory-mb", "1000000", "--features", "a, b",
         "--placement-group", "pg-7", "--work-dir", "/var/lib/squall", "--port", "7000", "--bind", "0.0.0.0"),
-        Map.of(AgentArgs.TOKEN_VARIABLE, "from-env"));
+        Map.of(AgentMain.TOKEN_VARIABLE, "from-env"), () -> Optional.of(new GpuProbe.Gpus(1, "l4")));
     assertThat(c.token()).isEqualTo("from-env");
     assertThat(c.gpus()).isEqualTo(8);
+    assertThat(c.gpuType()).isEqualTo("h100");
     assertThat(c.features()).containsExactly("a", "b");
     assertThat(c.placementGroup()).isEqualTo("pg-7");
     assertThat(c.port()).isEqualTo(7000);
     assertThat(c.bind()).isEqualTo("0.0.0.0");
     assertThat(c.memoryMb()).isEqualTo(1_000_000L);
+  }
+
+  @Test
+  void nvidiaSmiDecidesOnlyWhenTheCommandLineDoesNot() throws Exception {
+    List<String> base = List.of("--controller", "http://127.0.0.1:6820", "--token", "t", "--name", "n",
+        "--work-dir", "/tmp");
+    Supplier<Optional<GpuProbe.Gpus>> probe = () -> Optional.of(new GpuProbe.Gpus(4, "a100"));
+    List<String> given = new ArrayList<>(base);
+    given.addAll(List.of("--gpus", "0"));
+
+    assertThat(AgentArgs.parse(given, Map.of(), probe).gpus()).isZero();
+    AgentConfig probed = AgentArgs.parse(base, Map.of(), probe);
+    assertThat(probed.gpus()).isEqualTo(4);
+    assertThat(probed.gpuType()).isEqualTo("a100");
+    assertThat(AgentArgs.parse(base, Map.of(), NO_GPUS).gpus()).isZero();
   }
 
   @Test

@@ -64,7 +64,8 @@ class SrunTest {
   void labelledTasksKnowTheirPlaceInTheStep() throws Exception {
     String out = run("80", """
         srun --label --ntasks-per-node=2 bash -c 'echo "P=$SLURM_PROCID N=$SLURM_NODEID L=$SLURM_LOCALID \
-        H=$SLURMD_NODENAME T=$SLURM_STEP_NUM_TASKS NL=$SLURM_STEP_NODELIST S=$SLURM_STEP_ID G=$CUDA_VISIBLE_DEVICES"'
+        H=$SLURMD_NODENAME T=$SLURM_STEP_NUM_TASKS NL=$SLURM_STEP_NODELIST S=$SLURM_STEP_ID G=$CUDA_VISIBLE_DEVICES \
+        GN=$SLURM_GPUS_ON_NODE"'
         echo "rc=$?"
         srun -n 3 bash -c 'echo "T$SLURM_PROCID@$SLURMD_NODENAME step $SLURM_STEP_ID of $SLURM_NTASKS"'
         srun hostname > /dev/null
@@ -72,10 +73,10 @@ class SrunTest {
         """);
 
     assertThat(out).contains(
-        "0: P=0 N=0 L=0 H=node-1 T=4 NL=node-[1-2] S=0 G=0,1\n",
-        "1: P=1 N=0 L=1 H=node-1 T=4 NL=node-[1-2] S=0 G=0,1\n",
-        "2: P=2 N=1 L=0 H=node-2 T=4 NL=node-[1-2] S=0 G=1\n",
-        "3: P=3 N=1 L=1 H=node-2 T=4 NL=node-[1-2] S=0 G=1\n",
+        "0: P=0 N=0 L=0 H=node-1 T=4 NL=node-[1-2] S=0 G=0,1 GN=2\n",
+        "1: P=1 N=0 L=1 H=node-1 T=4 NL=node-[1-2] S=0 G=0,1 GN=2\n",
+        "2: P=2 N=1 L=0 H=node-2 T=4 NL=node-[1-2] S=0 G=1 GN=1\n",
+        "3: P=3 N=1 L=1 H=node-2 T=4 NL=node-[1-2] S=0 G=1 GN=1\n",
         "rc=0\n",
         "T0@node-1 step 1 of 3\n", "T1@node-1 step 1 of 3\n", "T2@node-2 step 1 of 3\n",
         "default rc=0\n");
@@ -87,6 +88,10 @@ class SrunTest {
         srun -N2 bash -c 'if [ "$SLURM_PROCID" = 1 ]; then echo bad >&2; exit 5; fi'
         echo "rc=$?"
         srun -N1 bash -c 'kill -TERM $$'
+        echo "rc=$?"
+        srun -N2 bash -c 'if [ "$SLURM_PROCID" = 0 ]; then exit 3; fi; sleep 1; exit 9'
+        echo "rc=$?"
+        srun -N2 bash -c 'if [ "$SLURM_PROCID" = 0 ]; then exit 3; fi; sleep 1; kill -TERM $$'
         echo "rc=$?"
         srun -N3 true
         echo "rc=$?"
@@ -103,6 +108,10 @@ class SrunTest {
     assertThat(out).contains(
         "bad\nsrun: error: node-2: task 1: Exited with exit code 5\nrc=5\n",
         "srun: error: node-1: task 0: Terminated\nrc=143\n",
+        // srun's status is its tasks' highest, not the first failure's.
+        "srun: error: node-1: task 0: Exited with exit code 3\nsrun: error: node-2: task 1: Exited with exit code 9\n"
+            + "rc=9\n",
+        "srun: error: node-1: task 0: Exited with exit code 3\nsrun: error: node-2: task 1: Terminated\nrc=143\n",
         "srun: error: Unable to create step for job 81: 3 nodes requested but the job has only 2 (node-[1-2])\nrc=1\n",
         "srun: error: Unable to create step for job 81: 1 tasks cannot cover 2 nodes",
         "slurmstepd: error: execve(): no-such-program: No such file or directory\n",

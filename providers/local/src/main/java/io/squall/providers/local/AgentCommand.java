@@ -1,5 +1,6 @@
 package io.squall.providers.local;
 
+import io.squall.agent.AgentMain;
 import io.squall.agent.JavaCommand;
 import io.squall.core.model.Node;
 import io.squall.core.provider.NodeLaunch;
@@ -11,11 +12,9 @@ import java.util.TreeSet;
 /**
  * The command line of one node's agent: this JVM's java and class path, so the agent runs
  * exactly the code of the controller that starts it. The agent token is not on it: it goes in
- * the environment ({@code SQUALL_AGENT_TOKEN}), out of every user's process list.
+ * the environment ({@link AgentMain#TOKEN_VARIABLE}), out of every user's process list.
  */
 final class AgentCommand {
-  static final String TOKEN_VARIABLE = "SQUALL_AGENT_TOKEN";
-
   private AgentCommand() {}
 
   static List<String> forNode(NodeLaunch launch, Path workDir, List<String> jvmArgs) {
@@ -25,7 +24,7 @@ final class AgentCommand {
     command.addAll(jvmArgs);
     command.add("-cp");
     command.add(JavaCommand.classPath());
-    command.add("io.squall.agent.AgentMain");
+    command.add(AgentMain.class.getName());
     add(command, "--controller", launch.controllerUrl());
     add(command, "--name", node.name());
     add(command, "--gpus", Integer.toString(node.gpus()));

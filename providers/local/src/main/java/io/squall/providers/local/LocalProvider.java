@@ -1,5 +1,7 @@
 package io.squall.providers.local;
 
+import io.squall.agent.AgentMain;
+import io.squall.agent.JavaCommand;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.NodeProvider;
 import io.squall.core.provider.ProviderException;
@@ -18,17 +20,12 @@ import java.util.regex.Pattern;
  * Nodes as agent processes on this host: the embedded default, no cloud account needed. Each
  * node is one agent JVM with its own directory {@code BASE/<node>} (its {@code bin/}, its
  * {@code jobs/} and its {@code agent.log}); the agents register with the controller like any
- * node's would. GPUs are whatever the node template says (or nvidia-smi, when present).
+ * node's would. GPUs are whatever the node template says (each agent is given {@code --gpus}, so
+ * nvidia-smi does not decide, and several agents on one host each offer their own).
  *
  * <p>Thread-safe, though the controller calls it from one thread at a time.
  */
 public final class LocalProvider implements NodeProvider {
-  /**
-   * A local agent is mostly idle and mostly waiting on I/O: a small, quick-starting JVM beats a
-   * fast one when there are many of them on one host.
-   */
-  public static final List<String> DEFAULT_JVM_ARGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-
   /** How long an agent gets to kill its jobs and exit after SIGTERM, before SIGKILL. */
   private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
@@ -39,9 +36,13 @@ public final class LocalProvider implements NodeProvider {
   private final List<String> jvmArgs;
   private final Map<String, Process> agents = new TreeMap<>();
 
-  /** Agents live under {@code baseDir}, with {@link #DEFAULT_JVM_ARGS}. */
+  /**
+   * Agents live under {@code baseDir}, with {@link JavaCommand#QUICK_START}: a local agent is
+   * mostly idle and mostly waiting on I/O, so a small, quick-starting JVM beats a fast one when
+   * there are many of them on one host.
+   */
   public LocalProvider(Path baseDir) {
-    this(baseDir, DEFAULT_JVM_ARGS);
+    this(baseDir, JavaCommand.QUICK_START);
   }
 
   /** Agents live under {@code baseDir} and start with these JVM options (heap size, GC, agents). */
@@ -90,7 +91,7 @@ public final class LocalProvider implements NodeProvider {
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
-      builder.environment().put(AgentCommand.TOKEN_VARIABLE, launch.agentToken());
+      builder.environment().put(AgentMain.TOKEN_VARIABLE, launch.agentToken());
       return builder.start();
     } catch (IOException e) {
       throw new ProviderException("node " + name + ": cannot start its agent in " + dir + ": " + e.getMessage(), e);

@@ -1,0 +1,69 @@
+package io.squall.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.agent.Protocol.JobSpec;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What the controller asks of a job while its batch script is still being started. */
+class NodeJobTest {
+  private Process started;
+
+  @AfterEach
+  void stop() {
+    if (started != null) {
+      started.destroyForcibly();
+    }
+  }
+
+  private static NodeJob batchJob() {
+    return new NodeJob(new JobSpec("90", "cred", true, "sleep 600\n", List.of(), null, Map.of(), List.of(), null,
+        null, null, Map.of()));
+  }
+
+  private Launched sleeper() throws IOException {
+    started = new ProcessBuilder("sleep", "600").start();
+    return new Launched(started, false);
+  }
+
+  @Test
+  void aScriptThatStartsAfterTheDeleteIsKilledNotKept() throws Exception {
+    NodeJob job = batchJob();
+    job.delete();
+
+    Launched script = sleeper();
+
+    assertThat(job.attachBatch(script)).isFalse();
+    assertThat(script.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(job.hasLiveProcesses()).isFalse();
+  }
+
+  @Test
+  void aSignalThatComesWhileTheScriptStartsReachesItOnceItHas() throws Exception {
+    NodeJob job = batchJob();
+    assertThat(job.signal(PosixSignal.TERM)).isEmpty();
+
+    Launched script = sleeper();
+
+    assertThat(job.attachBatch(script)).isTrue();
+    assertThat(script.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(script.process().exitValue()).isEqualTo(143);
+  }
+
+  @Test
+  void aScriptThatStartedIsSignalledAtOnce() throws Exception {
+    NodeJob job = batchJob();
+    Launched script = sleeper();
+    assertThat(job.attachBatch(script)).isTrue();
+    assertThat(job.hasLiveProcesses()).isTrue();
+
+    assertThat(job.signal(PosixSignal.TERM)).contains(script.handle());
+
+    assertThat(script.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+  }
+}

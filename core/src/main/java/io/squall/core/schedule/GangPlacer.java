@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Chooses nodes for a gang: all of them or none, on one placement group when one has room
@@ -160,6 +161,30 @@ final class GangPlacer {
   }
 
   /**
+   * For a gang held to a few groups ({@code --switches}): the earliest times at which some group
+   * has {@code perGroup} nodes free, each group's k-th earliest node start; the first few only.
+   *
+   * @param starts {start, node} pairs in ascending order of start
+   */
+  private List<Long> groupStarts(List<long[]> starts, int perGroup) {
+    int[] seen = new int[groupCount];
+    List<Long> out = new ArrayList<>();
+    for (long[] st : starts) {
+      if (++seen[groupOf[(int) st[1]]] == perGroup) {
+        out.add(st[0]);
+        if (out.size() >= MAX_START_CANDIDATES) {
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  private static int ceil(int a, int b) {
+    return (a + b - 1) / b;
+  }
+
+  /**
    * Finds the earliest time the gang fits for its whole limit on the timeline, preferring one
    * group, and books it there.
    *
@@ -186,12 +211,12 @@ final class GangPlacer {
     // At least N nodes must be free by the start, so the N-th earliest time is the first
     // candidate. A few later candidates cover nodes free at their own earliest time but taken
     // again by another reservation later.
-    List<Long> times = new ArrayList<>();
+    TreeSet<Long> times = new TreeSet<>();
     for (int k = s.nodes() - 1; k < starts.size() && times.size() < MAX_START_CANDIDATES; k++) {
-      long t = starts.get(k)[0];
-      if (times.isEmpty() || times.get(times.size() - 1) != t) {
-        times.add(t);
-      }
+      times.add(starts.get(k)[0]);
+    }
+    if (r.maxGroups() < groupCount) {
+      times.addAll(groupStarts(starts, ceil(s.nodes(), r.maxGroups())));
     }
     for (long t : times) {
       List<Integer> fitting = new ArrayList<>();
@@ -207,8 +232,8 @@ final class GangPlacer {
       for (int i : r.required()) {
         requiredOk &= table.fits(i, s, t);
       }
-      Request unlimitedGroups = new Request(s, r.eligible(), r.required(), r.counts(), Integer.MAX_VALUE);
-      int[] nodes = requiredOk ? choose(unlimitedGroups, fitting, perGroup) : null;
+      // The --switches limit holds while its wait runs (the request carries it only until then).
+      int[] nodes = requiredOk ? choose(r, fitting, perGroup) : null;
       if (nodes != null) {
         for (int i : nodes) {
           table.reserve(i, s, t);

@@ -24,8 +24,11 @@ final class NodeTable {
   final long[] freeMemory;
   /** Bookings per node; null until the node has one. */
   private final List<Booking>[] bookings;
-  /** Whether a node has a booking that starts after now (a reservation): the slow path must look. */
-  private final boolean[] hasFuture;
+  /**
+   * Whether a node has a reservation (which, unlike a running job, the free counts do not show,
+   * even when it starts now): the slow path must look.
+   */
+  private final boolean[] hasReservation;
   private final long now;
 
   @SuppressWarnings("unchecked")
@@ -37,7 +40,7 @@ final class NodeTable {
     freeCpus = new int[n];
     freeMemory = new long[n];
     bookings = new List[n];
-    hasFuture = new boolean[n];
+    hasReservation = new boolean[n];
     for (int i = 0; i < n; i++) {
       Node node = nodes.get(i);
       index.put(node.name(), i);
@@ -89,7 +92,7 @@ final class NodeTable {
     if (!fitsNowIgnoringReservations(i, s)) {
       return false;
     }
-    return !hasFuture[i] || fits(i, s, now);
+    return !hasReservation[i] || fits(i, s, now);
   }
 
   /** Whether the shape fits on the node's timeline over {@code [start, start + limit)}. */
@@ -190,9 +193,7 @@ final class NodeTable {
   /** Reserves the shape on the node from {@code start}, for a job that has to wait. */
   void reserve(int i, GangShape s, long start) {
     book(i, new Booking(start, plus(start, s.limitSeconds()), needGpus(i, s), needCpus(i, s), needMemory(i, s)));
-    if (start > now) {
-      hasFuture[i] = true;
-    }
+    hasReservation[i] = true;
   }
 
   private void book(int i, Booking b) {

@@ -54,6 +54,9 @@ class SchedulerPropertiesTest {
       if (rnd.nextInt(12) == 0) {
         o.append(" --array=0-").append(1 + rnd.nextInt(6));
       }
+      if (n > 1 && rnd.nextInt(3) == 0) {
+        o.append(" --switches=1@").append(rnd.nextInt(120));
+      }
       jobs.add(Fixtures.job(id, o.toString(), T0.minusSeconds(rnd.nextInt(3600))));
     }
     ClusterSnapshot s = Fixtures.snapshot(nodes, parts, jobs);

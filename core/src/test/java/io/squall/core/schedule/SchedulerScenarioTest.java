@@ -110,6 +110,21 @@ class SchedulerScenarioTest {
   }
 
   @Test
+  void aSwitchesReservationWaitsForOneGroupAndBackfillKeepsOffIt() {
+    // pg0 = gpu001-004 (gpu001 busy for 30 minutes), pg1 = gpu005-008 (gpu005-006 busy for an hour).
+    Job a = running(10, "--gres=gpu:8 -t 30", T0, wholeNodes("gpu001"));
+    Job b = running(11, "-N 2 --gres=gpu:8 -t 60", T0, wholeNodes("gpu005", "gpu006"));
+    Job gang = job(1, "-N 4 --gres=gpu:8 -t 60 --switches=1@60 --priority=100");
+    Job filler = job(2, "--gres=gpu:8 -t 120 --priority=10");
+    Plan plan = scheduler.cycle(simple(8, 4, List.of(a, b, gang, filler)), T0);
+    // Five nodes are free now, but no group has four of them before gpu001 ends.
+    assertThat(waitOf(plan, 1).reason()).isEqualTo(PendingReason.RESOURCES);
+    assertThat(waitOf(plan, 1).expectedStart()).isEqualTo(T0.plus(Duration.ofMinutes(30)));
+    assertThat(startOf(plan, JobKey.of(2)).grants()).extracting(GpuGrant::node).first()
+        .isIn("gpu007", "gpu008");
+  }
+
+  @Test
   void arrayTasksStartLazilyWithinTheirThrottle() {
     Plan plan = scheduler.cycle(simple(4, 4, List.of(job(7, "--array=0-9%3 --gres=gpu:1"))), T0);
     assertThat(plan.starts()).extracting(Action.Start::job)

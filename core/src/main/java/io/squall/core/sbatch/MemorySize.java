@@ -10,13 +10,13 @@ final class MemorySize {
     if (t.isEmpty()) {
       throw new IllegalArgumentException("empty memory size");
     }
+    if (t.length() >= 2 && Character.toUpperCase(t.charAt(t.length() - 1)) == 'B'
+        && "KMGT".indexOf(Character.toUpperCase(t.charAt(t.length() - 2))) >= 0) {
+      // "16GB" is accepted by Slurm as 16G; a B after a digit is no unit ("16B" is an error).
+      t = t.substring(0, t.length() - 1);
+    }
     char last = Character.toUpperCase(t.charAt(t.length() - 1));
     String digits = Character.isLetter(last) ? t.substring(0, t.length() - 1) : t;
-    if (last == 'B' && digits.length() > 0) {
-      // "16GB" is accepted by Slurm as 16G.
-      last = Character.toUpperCase(digits.charAt(digits.length() - 1));
-      digits = digits.substring(0, digits.length() - 1);
-    }
     if (digits.isEmpty() || digits.length() > 12 || !digits.chars().allMatch(Character::isDigit)) {
       throw new IllegalArgumentException("bad memory size '" + text + "': expected a number with K, M, G or T");
     }

@@ -203,6 +203,13 @@ class ErrorPathTest {
     }
 
     @Test
+    void bytesAreNoMemoryUnit() {
+      SbatchException e = directiveFailure("--mem=16B");
+
+      assertError(e, "line 2", "--mem=16B", "bad memory unit 'B' in '16B': use K, M, G or T");
+    }
+
+    @Test
     void memPerCpuOfZero() {
       SbatchException e = directiveFailure("--mem-per-cpu=0");
 

@@ -147,7 +147,8 @@ class OptionSemanticsTest {
   @Nested
   class Memory {
     @ParameterizedTest(name = "--mem={0} -> {1} MB")
-    @CsvSource({"4096, 4096", "512M, 512", "4G, 4096", "16g, 16384", "1T, 1048576", "2048K, 2", "0, 0"})
+    @CsvSource({"4096, 4096", "512M, 512", "4G, 4096", "16g, 16384", "1T, 1048576", "2048K, 2", "0, 0",
+        "16GB, 16384", "512mb, 512", "2KB, 1"})
     void memoryUnits(String value, long mb) {
       assertThat(request("--mem=" + value).resources().memPerNodeMb()).isEqualTo(mb);
     }

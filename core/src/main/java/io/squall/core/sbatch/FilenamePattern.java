@@ -9,6 +9,8 @@ package io.squall.core.sbatch;
  */
 public final class FilenamePattern {
   private static final String LETTERS = "AaJjNnstuxb%";
+  /** Slurm pads to at most ten digits, whatever width is written. */
+  private static final int MAX_WIDTH = 10;
 
   /** What the symbols stand for in one job. */
   public record Context(long jobId, Long arrayJobId, Integer arrayTaskId, String jobName,
@@ -56,7 +58,11 @@ public final class FilenamePattern {
       while (j < pattern.length() && Character.isDigit(pattern.charAt(j))) {
         j++;
       }
-      int width = j > i + 1 ? Math.min(10, Integer.parseInt(pattern.substring(i + 1, j))) : 0;
+      if (j >= pattern.length()) {
+        out.append(pattern, i, j); // a trailing '%' or '%3' stands for itself
+        break;
+      }
+      int width = width(pattern, i + 1, j);
       char symbol = pattern.charAt(j);
       String value = switch (symbol) {
         case '%' -> "%";
@@ -77,6 +83,15 @@ public final class FilenamePattern {
       i = j;
     }
     return out.toString();
+  }
+
+  /** The zero-padding width written in {@code pattern[from, to)}, at most {@link #MAX_WIDTH}. */
+  private static int width(String pattern, int from, int to) {
+    while (from < to - 1 && pattern.charAt(from) == '0') {
+      from++;
+    }
+    // More than two significant digits is more than MAX_WIDTH: no need to parse (or overflow).
+    return from == to ? 0 : to - from > 2 ? MAX_WIDTH : Math.min(MAX_WIDTH, Integer.parseInt(pattern.substring(from, to)));
   }
 
   private static String pad(long n, int width) {

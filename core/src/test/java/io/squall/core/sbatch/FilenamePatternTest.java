@@ -60,6 +60,21 @@ class FilenamePatternTest {
   }
 
   @Test
+  void hugeWidthsClipToTenDigits() {
+    String pattern = request("--output=%99999999999j.out").files().output(); // accepted by validation
+
+    assertThat(FilenamePattern.expand(pattern, PLAIN_JOB)).isEqualTo("0000004242.out");
+    assertThat(FilenamePattern.expand("%11j-%010j-%0003j", PLAIN_JOB)).isEqualTo("0000004242-0000004242-4242");
+  }
+
+  @Test
+  void aTrailingPercentStandsForItself() {
+    assertThat(FilenamePattern.expand("out%", PLAIN_JOB)).isEqualTo("out%");
+    assertThat(FilenamePattern.expand("out%3", PLAIN_JOB)).isEqualTo("out%3");
+    assertThat(FilenamePattern.expand("%", PLAIN_JOB)).isEqualTo("%");
+  }
+
+  @Test
   void percentEscape() {
     assertThat(FilenamePattern.expand("%%", ARRAY_TASK)).isEqualTo("%");
   }

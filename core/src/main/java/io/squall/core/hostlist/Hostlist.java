@@ -12,7 +12,12 @@ public final class Hostlist {
 
   private Hostlist() {}
 
-  /** Expands {@code gpu[001-003,7],cpu1} to {@code [gpu001, gpu002, gpu003, gpu7, cpu1]}. */
+  /**
+   * Expands {@code gpu[001-003,7],cpu1} to {@code [gpu001, gpu002, gpu003, gpu7, cpu1]}.
+   *
+   * @throws HostlistException for a malformed expression or one naming more than
+   *     {@link #MAX_RANGE} hosts
+   */
   public static List<String> expand(String expression) {
     List<String> out = new ArrayList<>();
     for (String item : splitTopLevel(expression)) {
@@ -22,6 +27,12 @@ public final class Hostlist {
       expandItem(item, expression, out);
     }
     return out;
+  }
+
+  private static void checkTotal(long names, String whole) {
+    if (names > MAX_RANGE) {
+      throw new HostlistException("'" + whole + "' names more than " + MAX_RANGE + " hosts");
+    }
   }
 
   private static List<String> splitTopLevel(String expression) {
@@ -54,6 +65,7 @@ public final class Hostlist {
     int open = item.indexOf('[');
     if (open < 0) {
       checkName(item, whole);
+      checkTotal(out.size() + 1L, whole);
       out.add(item);
       return;
     }
@@ -66,7 +78,9 @@ public final class Hostlist {
     } else {
       expandItem(rest, whole, tails);
     }
-    for (String number : expandRanges(item.substring(open + 1, close), whole)) {
+    List<String> numbers = expandRanges(item.substring(open + 1, close), whole);
+    checkTotal(out.size() + (long) numbers.size() * tails.size(), whole);
+    for (String number : numbers) {
       for (String tail : tails) {
         out.add(prefix + number + tail);
       }
@@ -92,6 +106,7 @@ public final class Hostlist {
       if (hi - lo >= MAX_RANGE) {
         throw new HostlistException("range '" + range + "' in '" + whole + "' is too large");
       }
+      checkTotal(numbers.size() + hi - lo + 1, whole);
       int width = ends[0].length();
       for (long n = lo; n <= hi; n++) {
         numbers.add(pad(n, width));

@@ -150,11 +150,20 @@ class HostlistTest {
         "gpu[1-2-3]   | bad range '1-2-3' in 'gpu[1-2-3]': expected N or N-M",
         "gpu[]        | bad range '' in 'gpu[]': expected N or N-M",
         "a,,b         | empty host name in 'a,,b'",
-        "gpu[1-70000] | range '1-70000' in 'gpu[1-70000]' is too large"})
+        "gpu[1-70000] | range '1-70000' in 'gpu[1-70000]' is too large",
+        "a[0-65535]b[0-65535] | 'a[0-65535]b[0-65535]' names more than 65536 hosts",
+        "a[0-40000,0-40000] | 'a[0-40000,0-40000]' names more than 65536 hosts",
+        "a[0-40000],b[0-40000] | 'a[0-40000],b[0-40000]' names more than 65536 hosts",
+        "a[0-65535],b | 'a[0-65535],b' names more than 65536 hosts"})
     void refusedExpressions(String expression, String message) {
       assertThatThrownBy(() -> Hostlist.expand(expression))
           .isInstanceOf(HostlistException.class)
           .hasMessage(message);
+    }
+
+    @Test
+    void upToMaxRangeNamesAreFine() {
+      assertThat(Hostlist.expand("a[0-255]b[0-255]")).hasSize(Hostlist.MAX_RANGE);
     }
 
     @Test

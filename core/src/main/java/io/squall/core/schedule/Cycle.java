@@ -208,7 +208,7 @@ final class Cycle {
       Partition first = usable.get(0);
       Instant begin = job.request().timing().begin();
       Instant eligible = begin != null && begin.isAfter(job.submitTime()) ? begin : job.submitTime();
-      long prio = priority.priority(job, eligible, shapes.get(0).nodes(), first, snapshot.qos().get(job.qos()), now);
+      long prio = priority.priority(job, eligible, shapes.get(0).nodes(), first, qosOf(job), now);
       out.add(new Candidate(job, usable, shapes, prio, first.priorityTier()));
     }
     java.util.Collections.sort(out);
@@ -290,10 +290,11 @@ final class Cycle {
   }
 
   private PendingReason partitionLimit(Job job, Partition p, GangShape s) {
-    if (!p.allowAccounts().isEmpty() && !p.allowAccounts().contains(job.account())) {
+    // Immutable sets throw on contains(null): a job without account or QOS passes no allow list.
+    if (!p.allowAccounts().isEmpty() && (job.account() == null || !p.allowAccounts().contains(job.account()))) {
       return PendingReason.INVALID_ACCOUNT;
     }
-    if (!p.allowQos().isEmpty() && !p.allowQos().contains(job.qos())) {
+    if (!p.allowQos().isEmpty() && (job.qos() == null || !p.allowQos().contains(job.qos()))) {
       return PendingReason.INVALID_QOS;
     }
     if (p.maxTimeMinutes() != null
@@ -445,8 +446,13 @@ final class Cycle {
     actions.add(new Action.Start(key, p.name(), grants, end));
   }
 
+  /** The job's QOS, or null when it has none or an unknown one (immutable maps throw on get(null)). */
+  private Qos qosOf(Job job) {
+    return job.qos() == null ? null : snapshot.qos().get(job.qos());
+  }
+
   private PendingReason qosLimit(Job job, GangShape shape) {
-    Qos q = snapshot.qos().get(job.qos());
+    Qos q = qosOf(job);
     if (q == null) {
       return null;
     }
@@ -614,7 +620,7 @@ final class Cycle {
   }
 
   private boolean mayPreempt(Candidate c) {
-    Qos q = snapshot.qos().get(c.job().qos());
+    Qos q = qosOf(c.job());
     if (q != null && !q.preempt().isEmpty()) {
       return true;
     }

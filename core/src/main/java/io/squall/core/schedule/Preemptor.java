@@ -49,7 +49,7 @@ final class Preemptor {
 
   /** @return the victims to stop, or an empty list when preempting cannot make room */
   List<Victim> victimsFor(Job job, Partition partition, GangShape shape, int[] eligible) {
-    Qos jobQos = qos.get(job.qos());
+    Qos jobQos = job.qos() == null ? null : qos.get(job.qos());
     record NodeCost(int node, double cost, List<Victim> victims) {}
     List<List<NodeCost>> byGroup = new ArrayList<>();
     for (int g = 0; g < groupCount; g++) {
@@ -149,7 +149,7 @@ final class Preemptor {
     if (theirs != null && theirs.priorityTier() < partition.priorityTier() && theirs.preemptMode() != PreemptMode.OFF) {
       mode = theirs.preemptMode();
       grace = theirs.graceTimeSeconds();
-    } else if (jobQos != null && jobQos.preempt().contains(running.qos())) {
+    } else if (jobQos != null && running.qos() != null && jobQos.preempt().contains(running.qos())) {
       Qos theirQos = qos.get(running.qos());
       mode = theirQos == null ? PreemptMode.REQUEUE : theirQos.preemptMode();
       grace = theirs == null ? 0 : theirs.graceTimeSeconds();

@@ -372,6 +372,27 @@ class SchedulerScenarioTest {
   }
 
   @Test
+  void jobsWithoutAccountOrQosAreScheduledAndKeptOutOfRestrictedPartitions() {
+    List<Node> nodes = nodes("gpu", 2, 2);
+    Partition open = Partition.of("gpu", names(nodes.subList(0, 1))).asDefault();
+    Partition restricted = Partition.of("vip", names(nodes.subList(1, 2))).withAllowed(Set.of("ml"), Set.of("normal"));
+    Job runningBare = new Job(JobKey.of(1), Fixtures.request("--gres=gpu:1"), "bob", null, null, T0,
+        JobState.PENDING, null, List.of(), List.of(), null, null, null, null, 0)
+        .started(JobKey.of(1), "gpu", List.of(new GpuGrant("gpu001", List.of(0), 1, 0)), T0.minusSeconds(60));
+    Job noQos = new Job(JobKey.of(2), Fixtures.request("--gres=gpu:1"), "alice", "ml", null, T0, JobState.PENDING,
+        null, List.of(), List.of(), null, null, null, null, 0);
+    Job noAccount = new Job(JobKey.of(3), Fixtures.request("-p vip --gres=gpu:1"), "alice", null, "normal", T0,
+        JobState.PENDING, null, List.of(), List.of(), null, null, null, null, 0);
+    Job noQosVip = new Job(JobKey.of(4), Fixtures.request("-p vip --gres=gpu:1"), "alice", "ml", null, T0,
+        JobState.PENDING, null, List.of(), List.of(), null, null, null, null, 0);
+    Plan plan = scheduler.cycle(snapshot(nodes, List.of(open, restricted), List.of(runningBare, noQos, noAccount,
+        noQosVip)), T0);
+    assertThat(startOf(plan, JobKey.of(2))).isNotNull();
+    assertThat(waitOf(plan, 3).reason()).isEqualTo(PendingReason.INVALID_ACCOUNT);
+    assertThat(waitOf(plan, 4).reason()).isEqualTo(PendingReason.INVALID_QOS);
+  }
+
+  @Test
   void theSameSnapshotGivesTheSamePlanWhateverTheListOrder() {
     List<Job> jobs = new ArrayList<>();
     for (long id = 1; id <= 40; id++) {

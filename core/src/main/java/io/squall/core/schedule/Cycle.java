@@ -399,7 +399,7 @@ final class Cycle {
       GangShape shape = c.shapes().get(k);
       PendingReason qosLimit = qosLimit(c.job(), shape);
       if (qosLimit != null) {
-        reason = reason == null ? qosLimit : reason;
+        reason = worse(reason, qosLimit);
         continue;
       }
       List<GangPlacer.Request> requests = requests(c.job(), p, shape);
@@ -424,12 +424,23 @@ final class Cycle {
     return reason == null ? PendingReason.RESOURCES : reason;
   }
 
-  /** Resources explains more than Priority, and a QOS limit more than either. */
+  /** Resources explains more than Priority, and a QOS limit more than either; on a tie the first stays. */
   private static PendingReason worse(PendingReason a, PendingReason b) {
     if (a == null) {
       return b;
     }
-    return a == PendingReason.PRIORITY ? b : a;
+    return weight(b) > weight(a) ? b : a;
+  }
+
+  private static int weight(PendingReason r) {
+    switch (r) {
+      case PRIORITY:
+        return 0;
+      case RESOURCES:
+        return 1;
+      default:
+        return 2; // QOS limits
+    }
   }
 
   private void start(Job job, JobKey key, Partition p, GangShape shape, int[] nodes) {
@@ -529,16 +540,23 @@ final class Cycle {
   }
 
   /**
-   * For a job that cannot start: a backfill reservation while the depth allows, and capacity
-   * demand when no existing node could ever hold it.
+   * For a job that cannot start: a backfill reservation while the depth allows, in whichever of
+   * its partitions it can start first, and capacity demand when no existing node of any of them
+   * could ever hold it.
    *
    * @return the reserved start, or null
    */
   private Instant reserveOrDemand(Candidate c) {
-    Partition p = c.partitions().get(0);
-    GangShape shape = c.shapes().get(0);
-    List<GangPlacer.Request> requests = requests(c.job(), p, shape);
-    if (!fitsExistingNodes(p, c.job(), shape, requests)) {
+    List<List<GangPlacer.Request>> requests = new ArrayList<>(c.partitions().size());
+    boolean fitsSomewhere = false;
+    for (int k = 0; k < c.partitions().size(); k++) {
+      List<GangPlacer.Request> inPartition = requests(c.job(), c.partitions().get(k), c.shapes().get(k));
+      requests.add(inPartition);
+      fitsSomewhere = fitsSomewhere || fitsExistingNodes(c.partitions().get(k), c.job(), c.shapes().get(k), inPartition);
+    }
+    if (!fitsSomewhere) {
+      Partition p = c.partitions().get(0);
+      GangShape shape = c.shapes().get(0);
       Constraint alt = c.job().request().placement().constraint() == null ? null
           : c.job().request().placement().constraint().alternatives().get(0);
       actions.add(new Action.CapacityDemand(c.job().key(), p.name(), shape.nodes(), shape.gpusPerNode(),
@@ -550,13 +568,25 @@ final class Cycle {
       return null;
     }
     reservationsMade++;
-    for (GangPlacer.Request r : requests) {
-      GangPlacer.Reservation res = placer.reserve(r);
-      if (res != null) {
-        return Instant.ofEpochSecond(res.start());
+    GangPlacer.Reservation best = null;
+    GangShape bestShape = null;
+    for (int k = 0; k < c.partitions().size(); k++) {
+      for (GangPlacer.Request r : requests.get(k)) {
+        GangPlacer.Reservation res = placer.findReservation(r);
+        if (res != null) {
+          if (best == null || res.start() < best.start()) {
+            best = res;
+            bestShape = r.shape();
+          }
+          break; // the first alternative that can be reserved, as for one partition
+        }
       }
     }
-    return null;
+    if (best == null) {
+      return null;
+    }
+    placer.book(best, bestShape);
+    return Instant.ofEpochSecond(best.start());
   }
 
   /**

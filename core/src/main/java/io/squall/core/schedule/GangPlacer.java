@@ -184,13 +184,20 @@ final class GangPlacer {
     return (a + b - 1) / b;
   }
 
+  /** Books a reservation that {@link #findReservation} found, before anything else was booked. */
+  void book(Reservation res, GangShape s) {
+    for (int i : res.nodes()) {
+      table.reserve(i, s, res.start());
+    }
+  }
+
   /**
    * Finds the earliest time the gang fits for its whole limit on the timeline, preferring one
-   * group, and books it there.
+   * group; {@link #book} holds it.
    *
    * @return the reservation, or null when the gang can never fit on these nodes
    */
-  Reservation reserve(Request r) {
+  Reservation findReservation(Request r) {
     GangShape s = r.shape();
     List<long[]> starts = new ArrayList<>();
     for (int i : r.eligible()) {
@@ -235,9 +242,6 @@ final class GangPlacer {
       // The --switches limit holds while its wait runs (the request carries it only until then).
       int[] nodes = requiredOk ? choose(r, fitting, perGroup) : null;
       if (nodes != null) {
-        for (int i : nodes) {
-          table.reserve(i, s, t);
-        }
         return new Reservation(t, nodes);
       }
     }

@@ -393,6 +393,33 @@ class SchedulerScenarioTest {
   }
 
   @Test
+  void aJobForSeveralPartitionsReservesInTheOneThatFreesFirst() {
+    List<Node> nodes = nodes("gpu", 2, 2);
+    Partition a = Partition.of("a", List.of("gpu001")).asDefault();
+    Partition b = Partition.of("b", List.of("gpu002"));
+    Job longRun = job(10, "-p a --gres=gpu:8 -t 120").started(JobKey.of(10), "a", wholeNodes("gpu001"), T0);
+    Job shortRun = job(11, "-p b --gres=gpu:8 -t 30").started(JobKey.of(11), "b", wholeNodes("gpu002"), T0);
+    Plan plan = scheduler.cycle(snapshot(nodes, List.of(a, b), List.of(longRun, shortRun,
+        job(1, "-p a,b --gres=gpu:8 -t 60"))), T0);
+    assertThat(waitOf(plan, 1).reason()).isEqualTo(PendingReason.RESOURCES);
+    assertThat(waitOf(plan, 1).expectedStart()).isEqualTo(T0.plus(Duration.ofMinutes(30)));
+  }
+
+  @Test
+  void aQosLimitInOnePartitionExplainsMoreThanBusyNodesInAnother() {
+    List<Node> nodes = nodes("gpu", 2, 2);
+    Partition a = Partition.of("a", List.of("gpu001")).asDefault().withLimits(null, 10, null);
+    Partition b = Partition.of("b", List.of("gpu002")).withLimits(null, 600, null);
+    Job busy = job(10, "-p a --gres=gpu:8 -t 5").started(JobKey.of(10), "a", wholeNodes("gpu001"), T0);
+    ClusterSnapshot base = snapshot(nodes, List.of(a, b), List.of(busy, job(1, "-p a,b --gres=gpu:8")));
+    // With the 40 GPU-minutes job 10 still has: 8 GPUs for 10 minutes in a fit the QOS, for 600 in b not.
+    Map<String, Qos> qos = Map.of("normal", new Qos("normal", 0, Set.of(), PreemptMode.REQUEUE, null, 1000L));
+    ClusterSnapshot s = new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(),
+        base.jobs(), base.usage());
+    assertThat(waitOf(scheduler.cycle(s, T0), 1).reason()).isEqualTo(PendingReason.QOS_GRP_GRES_MINUTES);
+  }
+
+  @Test
   void theSameSnapshotGivesTheSamePlanWhateverTheListOrder() {
     List<Job> jobs = new ArrayList<>();
     for (long id = 1; id <= 40; id++) {

@@ -136,7 +136,8 @@ public final class Hostlist {
     return true;
   }
 
-  private static String pad(long n, int width) {
+  /** {@code n} in decimal, zero-padded to at least {@code width} digits ({@code pad(7, 3)} is {@code 007}). */
+  public static String pad(long n, int width) {
     String s = Long.toString(n);
     return s.length() >= width ? s : "0".repeat(width - s.length()) + s;
   }
@@ -182,7 +183,7 @@ public final class Hostlist {
         pieces.put(prefix + pad(numbers.get(0), width) + '\u0000' + width, prefix + pad(numbers.get(0), width));
         continue;
       }
-      pieces.put(prefix + '\u0000' + width, prefix + "[" + ranges(numbers, width) + "]");
+      pieces.put(prefix + '\u0000' + width, prefix + "[" + formatRuns(numbers, width) + "]");
     }
     return String.join(",", pieces.values());
   }
@@ -195,20 +196,24 @@ public final class Hostlist {
     return digits;
   }
 
-  private static String ranges(List<Long> numbers, int width) {
+  /**
+   * Sorted numbers as comma-separated runs, each end zero-padded to {@code width}: {@code 1,3,5-7},
+   * or {@code 001-003,007} for width 3 (the inside of a hostlist bracket, or an array's task list).
+   */
+  public static String formatRuns(List<? extends Number> sorted, int width) {
     StringBuilder sb = new StringBuilder();
     int i = 0;
-    while (i < numbers.size()) {
+    while (i < sorted.size()) {
       int j = i;
-      while (j + 1 < numbers.size() && numbers.get(j + 1) == numbers.get(j) + 1) {
+      while (j + 1 < sorted.size() && sorted.get(j + 1).longValue() == sorted.get(j).longValue() + 1) {
         j++;
       }
       if (sb.length() > 0) {
         sb.append(',');
       }
-      sb.append(pad(numbers.get(i), width));
+      sb.append(pad(sorted.get(i).longValue(), width));
       if (j > i) {
-        sb.append('-').append(pad(numbers.get(j), width));
+        sb.append('-').append(pad(sorted.get(j).longValue(), width));
       }
       i = j + 1;
     }

@@ -1,5 +1,6 @@
 package io.squall.core.sbatch;
 
+import io.squall.core.hostlist.Hostlist;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -29,7 +30,7 @@ public record ArraySpec(List<Integer> taskIds, int maxRunning) {
     int pct = t.indexOf('%');
     if (pct >= 0) {
       String throttle = t.substring(pct + 1);
-      if (throttle.isEmpty() || throttle.length() > 9 || !throttle.chars().allMatch(Character::isDigit)) {
+      if (!WholeNumber.is(throttle)) {
         throw new IllegalArgumentException("bad throttle '%" + throttle + "': expected %N with N a whole number");
       }
       maxRunning = Integer.parseInt(throttle);
@@ -77,7 +78,7 @@ public record ArraySpec(List<Integer> taskIds, int maxRunning) {
   }
 
   private static int index(String s, String what) {
-    if (s.isEmpty() || s.length() > 9 || !s.chars().allMatch(Character::isDigit)) {
+    if (!WholeNumber.is(s)) {
       throw new IllegalArgumentException("bad " + what + " '" + s + "': expected a whole number");
     }
     return Integer.parseInt(s);
@@ -90,23 +91,7 @@ public record ArraySpec(List<Integer> taskIds, int maxRunning) {
 
   /** Formats sorted ids as comma-separated runs ({@code 1,3,5-7}). */
   public static String formatIds(List<Integer> sortedIds) {
-    StringBuilder sb = new StringBuilder();
-    int i = 0;
-    while (i < sortedIds.size()) {
-      int j = i;
-      while (j + 1 < sortedIds.size() && sortedIds.get(j + 1) == sortedIds.get(j) + 1) {
-        j++;
-      }
-      if (sb.length() > 0) {
-        sb.append(',');
-      }
-      sb.append(sortedIds.get(i));
-      if (j > i) {
-        sb.append('-').append(sortedIds.get(j));
-      }
-      i = j + 1;
-    }
-    return sb.toString();
+    return Hostlist.formatRuns(sortedIds, 0);
   }
 
   /** As {@code --array} would be written back, throttle included. */

@@ -101,7 +101,7 @@ public record Dependency(List<Condition> conditions, boolean anyOf) {
   }
 
   private static int positiveNumber(String s, String what, String part) {
-    if (s.isEmpty() || s.length() > 9 || !s.chars().allMatch(Character::isDigit)) {
+    if (!WholeNumber.is(s)) {
       throw new IllegalArgumentException("bad " + what + " '" + s + "' in '" + part + "'");
     }
     return Integer.parseInt(s);

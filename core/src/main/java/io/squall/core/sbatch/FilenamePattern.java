@@ -1,5 +1,7 @@
 package io.squall.core.sbatch;
 
+import static io.squall.core.hostlist.Hostlist.pad;
+
 /**
  * {@code --output}/{@code --error}/{@code --input} file name patterns with Slurm's replacement
  * symbols: {@code %%}, {@code %A} array master id, {@code %a} task id, {@code %j}/{@code %J} job
@@ -92,10 +94,5 @@ public final class FilenamePattern {
     }
     // More than two significant digits is more than MAX_WIDTH: no need to parse (or overflow).
     return from == to ? 0 : to - from > 2 ? MAX_WIDTH : Math.min(MAX_WIDTH, Integer.parseInt(pattern.substring(from, to)));
-  }
-
-  private static String pad(long n, int width) {
-    String s = Long.toString(n);
-    return s.length() >= width ? s : "0".repeat(width - s.length()) + s;
   }
 }

@@ -17,7 +17,7 @@ final class MemorySize {
     }
     char last = Character.toUpperCase(t.charAt(t.length() - 1));
     String digits = Character.isLetter(last) ? t.substring(0, t.length() - 1) : t;
-    if (digits.isEmpty() || digits.length() > 12 || !digits.chars().allMatch(Character::isDigit)) {
+    if (!WholeNumber.is(digits, 12)) {
       throw new IllegalArgumentException("bad memory size '" + text + "': expected a number with K, M, G or T");
     }
     long n = Long.parseLong(digits);

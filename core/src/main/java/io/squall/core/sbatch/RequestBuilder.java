@@ -209,7 +209,7 @@ final class RequestBuilder {
   }
 
   private static int wholeNumber(OptionValue o, String text, int min) {
-    if (text.isEmpty() || text.length() > 9 || !text.chars().allMatch(Character::isDigit)) {
+    if (!WholeNumber.is(text)) {
       throw o.error("expected a whole number, got '" + text + "'");
     }
     int n = Integer.parseInt(text);

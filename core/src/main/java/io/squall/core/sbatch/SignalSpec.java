@@ -39,16 +39,14 @@ public record SignalSpec(String name, int number, int seconds, boolean batchOnly
     int at = t.indexOf('@');
     if (at >= 0) {
       String secs = t.substring(at + 1);
-      if (secs.isEmpty() || secs.length() > 6 || !secs.chars().allMatch(Character::isDigit)
-          || Integer.parseInt(secs) > MAX_SECONDS) {
+      if (!WholeNumber.is(secs, 6) || Integer.parseInt(secs) > MAX_SECONDS) {
         throw new IllegalArgumentException("bad time '@" + secs + "': expected seconds from 0 to " + MAX_SECONDS);
       }
       seconds = Integer.parseInt(secs);
       t = t.substring(0, at);
     }
     int number = signalNumber(t);
-    String name = number < NAMES.size() ? NAMES.get(number) : Integer.toString(number);
-    return new SignalSpec(name, number, seconds, batchOnly, reservation);
+    return new SignalSpec(signalName(number), number, seconds, batchOnly, reservation);
   }
 
   /** The name of a signal ({@code USR1} for 10), or its number as text when it has none here. */
@@ -59,7 +57,7 @@ public record SignalSpec(String name, int number, int seconds, boolean batchOnly
   /** Resolves {@code USR1}, {@code SIGUSR1} or {@code 10}. */
   public static int signalNumber(String text) {
     String s = text.strip().toUpperCase(java.util.Locale.ROOT);
-    if (!s.isEmpty() && s.chars().allMatch(Character::isDigit) && s.length() < 3) {
+    if (WholeNumber.is(s, 2)) {
       int n = Integer.parseInt(s);
       if (n >= 1 && n <= 64) {
         return n;

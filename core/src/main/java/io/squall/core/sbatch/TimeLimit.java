@@ -69,7 +69,7 @@ public final class TimeLimit {
   }
 
   private static long number(String s, String what) {
-    if (s.isEmpty() || s.length() > 9 || !s.chars().allMatch(Character::isDigit)) {
+    if (!WholeNumber.is(s)) {
       throw new IllegalArgumentException(
           "bad " + what + " '" + s + "': expected M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED");
     }

@@ -139,6 +139,23 @@ class HostlistTest {
   }
 
   @Nested
+  class Numbers {
+    @Test
+    void runsOfSortedNumbers() {
+      assertThat(Hostlist.formatRuns(List.of(1, 3, 5, 6, 7), 0)).isEqualTo("1,3,5-7");
+      assertThat(Hostlist.formatRuns(List.of(1L, 2L, 3L, 7L), 3)).isEqualTo("001-003,007");
+      assertThat(Hostlist.formatRuns(List.of(), 3)).isEmpty();
+    }
+
+    @Test
+    void padding() {
+      assertThat(Hostlist.pad(7, 3)).isEqualTo("007");
+      assertThat(Hostlist.pad(12345, 3)).isEqualTo("12345");
+      assertThat(Hostlist.pad(0, 0)).isEqualTo("0");
+    }
+  }
+
+  @Nested
   class Errors {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {

@@ -452,8 +452,7 @@ final class Cycle {
     long limit = shape.limitSeconds();
     Instant end = limit == Long.MAX_VALUE ? null : now.plusSeconds(limit);
     qosGpusRunning.merge(job.qos(), shape.totalGpus(), Integer::sum);
-    qosGpuMinutesCommitted.merge(job.qos(),
-        end == null ? Double.POSITIVE_INFINITY : shape.totalGpus() * shape.limitSeconds() / 60.0, Double::sum);
+    qosGpuMinutesCommitted.merge(job.qos(), shape.gpuMinutes(), Double::sum);
     actions.add(new Action.Start(key, p.name(), grants, end));
   }
 
@@ -472,9 +471,7 @@ final class Cycle {
     }
     if (q.grpGpuMinutes() != null) {
       double used = snapshot.usage().qosGpuSeconds().getOrDefault(q.name(), 0.0) / 60.0;
-      double wanted = shape.limitSeconds() == Long.MAX_VALUE ? Double.POSITIVE_INFINITY
-          : shape.totalGpus() * shape.limitSeconds() / 60.0;
-      if (used + qosGpuMinutesCommitted.getOrDefault(q.name(), 0.0) + wanted > q.grpGpuMinutes()) {
+      if (used + qosGpuMinutesCommitted.getOrDefault(q.name(), 0.0) + shape.gpuMinutes() > q.grpGpuMinutes()) {
         return PendingReason.QOS_GRP_GRES_MINUTES;
       }
     }

@@ -94,4 +94,9 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
   int totalGpus() {
     return nodes * gpusPerNode;
   }
+
+  /** GPU-minutes the gang may use over its whole limit; infinite for UNLIMITED. */
+  double gpuMinutes() {
+    return timeLimitMinutes == TimeLimit.UNLIMITED ? Double.POSITIVE_INFINITY : totalGpus() * limitSeconds() / 60.0;
+  }
 }

@@ -17,6 +17,9 @@ final class NodeTable {
   /** Resources held on one node over {@code [start, end)}. */
   record Booking(long start, long end, int gpus, int cpus, long memoryMb) {}
 
+  /** An amount of one node's resources. */
+  record Amount(int gpus, int cpus, long memoryMb) {}
+
   final List<Node> nodes;
   private final Map<String, Integer> index = new HashMap<>();
   final long[] freeMask;
@@ -174,20 +177,24 @@ final class NodeTable {
     return new GpuGrant(nodes.get(i).name(), indices, s.cpusPerNode(), mem);
   }
 
+  /** What a grant holds of its node (the node's index here): the whole node when exclusive. */
+  Amount held(int i, GpuGrant grant, boolean exclusive) {
+    Node n = nodes.get(i);
+    return exclusive ? new Amount(n.gpus(), n.cpus(), n.memoryMb())
+        : new Amount(grant.gpuIndices().size(), grant.cpus(), grant.memoryMb());
+  }
+
   /** Records what a running job holds, until {@code end}. */
   void hold(int i, GpuGrant grant, boolean exclusive, long end) {
-    Node n = nodes.get(i);
     long mask = 0;
     for (int g : grant.gpuIndices()) {
       mask |= 1L << g;
     }
-    int gpus = exclusive ? n.gpus() : grant.gpuIndices().size();
-    int cpus = exclusive ? n.cpus() : grant.cpus();
-    long mem = exclusive ? n.memoryMb() : grant.memoryMb();
+    Amount held = held(i, grant, exclusive);
     freeMask[i] = exclusive ? 0 : freeMask[i] & ~mask;
-    freeCpus[i] -= cpus;
-    freeMemory[i] -= mem;
-    book(i, new Booking(now, Math.max(end, now + 1), gpus, cpus, mem));
+    freeCpus[i] -= held.cpus();
+    freeMemory[i] -= held.memoryMb();
+    book(i, new Booking(now, Math.max(end, now + 1), held.gpus(), held.cpus(), held.memoryMb()));
   }
 
   /** Reserves the shape on the node from {@code start}, for a job that has to wait. */

@@ -80,12 +80,13 @@ final class Preemptor {
         int freedGpus = 0;
         int freedCpus = 0;
         long freedMem = 0;
+        boolean exclusive = v.job().request().resources().exclusive() != Exclusive.NO;
         for (GpuGrant grant : v.job().allocation()) {
           if (grant.node().equals(node.name())) {
-            boolean exclusive = v.job().request().resources().exclusive() != Exclusive.NO;
-            freedGpus += exclusive ? node.gpus() : grant.gpuIndices().size();
-            freedCpus += exclusive ? node.cpus() : grant.cpus();
-            freedMem += exclusive ? node.memoryMb() : grant.memoryMb();
+            NodeTable.Amount freed = table.held(i, grant, exclusive);
+            freedGpus += freed.gpus();
+            freedCpus += freed.cpus();
+            freedMem += freed.memoryMb();
           }
         }
         boolean helps = (freedGpus > 0 && gpus < table.needGpus(i, shape))

@@ -9,6 +9,7 @@ import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
 import io.squall.core.priority.FairShare;
 import io.squall.core.priority.MultifactorPriority;
+import io.squall.core.sbatch.ArraySpec;
 import io.squall.core.sbatch.Constraint;
 import io.squall.core.sbatch.Exclusive;
 import io.squall.core.sbatch.JobRequest;
@@ -18,13 +19,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** The working state of one scheduling cycle; see the package documentation for the order of work. */
 final class Cycle {
+  private static final int[] NONE = new int[0];
   private final SchedulerConfig config;
   private final ClusterSnapshot snapshot;
   private final Instant now;
@@ -40,13 +44,13 @@ final class Cycle {
   private final Map<String, Integer> qosGpusRunning = new HashMap<>();
   private final Map<String, Double> qosGpuMinutesCommitted = new HashMap<>();
   private final Map<Long, Integer> arrayTasksRunning = new HashMap<>();
-  private final Map<String, int[]> eligibleCache = new HashMap<>();
+  private final Map<EligibleKey, int[]> eligibleCache = new HashMap<>();
   /** Shapes that failed to start now: resources only shrink within a cycle, so they fail again. */
-  private final Map<String, PendingReason> failedNow = new HashMap<>();
-  private final Map<String, Boolean> holdsShape = new HashMap<>();
+  private final Map<FailKey, PendingReason> failedNow = new HashMap<>();
+  private final Map<FailKey, Boolean> holdsShape = new HashMap<>();
   private final List<Action> actions = new ArrayList<>();
-  /** Why each candidate that did not start waits. */
-  private final Map<JobKey, PendingReason> waitingFor = new HashMap<>();
+  /** Candidates that wait for Resources or Priority: those may preempt. */
+  private final Set<JobKey> blockedByResources = new HashSet<>();
   private Partition defaultPartition;
   private int reservationsMade;
   private DependencyCheck dependencies;
@@ -161,8 +165,8 @@ final class Cycle {
    * A pending job that nothing but resources and priority holds back. Ordered as Slurm orders its
    * queue: higher PriorityTier first, then higher priority, then job id.
    */
-  private record Candidate(Job job, List<Partition> partitions, List<GangShape> shapes, long priority, int tier)
-      implements Comparable<Candidate> {
+  private record Candidate(Job job, List<Partition> partitions, List<GangShape> shapes,
+      List<List<Attempt>> attempts, long priority, int tier) implements Comparable<Candidate> {
     @Override
     public int compareTo(Candidate o) {
       if (tier != o.tier) {
@@ -190,13 +194,19 @@ final class Cycle {
       }
       List<Partition> usable = new ArrayList<>();
       List<GangShape> shapes = new ArrayList<>();
+      List<List<Attempt>> attempts = new ArrayList<>();
       PendingReason limit = null;
       for (Partition p : partitionsOf(job)) {
         GangShape shape = GangShape.of(job.request(), p, largestGpus.get(p.name()));
         PendingReason r = partitionLimit(job, p, shape);
+        List<Attempt> inPartition = r == null ? attempts(job, p, shape) : List.of();
+        if (r == null && inPartition.isEmpty()) {
+          r = PendingReason.REQ_NODE_NOT_AVAIL; // no alternative of the constraint admits every --nodelist node
+        }
         if (r == null) {
           usable.add(p);
           shapes.add(shape);
+          attempts.add(inPartition);
         } else if (limit == null) {
           limit = r;
         }
@@ -209,7 +219,7 @@ final class Cycle {
       Instant begin = job.request().timing().begin();
       Instant eligible = begin != null && begin.isAfter(job.submitTime()) ? begin : job.submitTime();
       long prio = priority.priority(job, eligible, shapes.get(0).nodes(), first, qosOf(job), now);
-      out.add(new Candidate(job, usable, shapes, prio, first.priorityTier()));
+      out.add(new Candidate(job, usable, shapes, attempts, prio, first.priorityTier()));
     }
     java.util.Collections.sort(out);
     return out;
@@ -258,11 +268,17 @@ final class Cycle {
     if (job.qos() != null && !snapshot.qos().isEmpty() && !snapshot.qos().containsKey(job.qos())) {
       return PendingReason.INVALID_QOS;
     }
-    Integer max = r.control().array() == null ? null : r.control().array().maxRunning();
-    if (job.isArrayRemainder() && max != null && max > 0 && arrayTasksRunning.getOrDefault(job.key().id(), 0) >= max) {
+    if (job.isArrayRemainder() && throttled(job)) {
       return PendingReason.JOB_ARRAY_TASK_LIMIT;
     }
     return null;
+  }
+
+  /** Whether an array already runs as many tasks as its {@code %N} allows. */
+  private boolean throttled(Job job) {
+    ArraySpec array = job.request().control().array();
+    return array != null && array.maxRunning() > 0
+        && arrayTasksRunning.getOrDefault(job.key().id(), 0) >= array.maxRunning();
   }
 
   /**
@@ -313,9 +329,6 @@ final class Cycle {
           return PendingReason.REQ_NODE_NOT_AVAIL;
         }
       }
-      if (requests(job, p, s).isEmpty()) {
-        return PendingReason.REQ_NODE_NOT_AVAIL; // no alternative of the constraint admits them all
-      }
     }
     return null;
   }
@@ -344,6 +357,7 @@ final class Cycle {
     List<Integer> tasks = job.isArrayRemainder() ? job.pendingTasks() : null;
     boolean perTask = tasks != null && DependencyCheck.dependsPerTask(job);
     int next = 0;
+    int started = 0;
     PendingReason reason = null;
     while (true) {
       if (tasks != null) {
@@ -364,9 +378,7 @@ final class Cycle {
           actions.add(new Action.Wait(job.key(), reason, null));
           return;
         }
-        Integer max = job.request().control().array().maxRunning();
-        int running = arrayTasksRunning.getOrDefault(job.key().id(), 0);
-        if (max != null && max > 0 && running >= max) {
+        if (started > 0 && throttled(job)) { // before the first start, blocker() checked
           reason = PendingReason.JOB_ARRAY_TASK_LIMIT;
           break;
         }
@@ -378,6 +390,7 @@ final class Cycle {
         break;
       }
       next++;
+      started++;
       if (tasks == null) {
         return;
       }
@@ -388,7 +401,9 @@ final class Cycle {
       expected = reserveOrDemand(c);
     }
     actions.add(new Action.Wait(job.key(), reason, expected));
-    waitingFor.put(job.key(), reason);
+    if (reason == PendingReason.RESOURCES || reason == PendingReason.PRIORITY) {
+      blockedByResources.add(job.key());
+    }
   }
 
   /** Starts the job now in its first partition that has room; otherwise says why not. */
@@ -402,22 +417,21 @@ final class Cycle {
         reason = worse(reason, qosLimit);
         continue;
       }
-      List<GangPlacer.Request> requests = requests(c.job(), p, shape);
-      for (int alt = 0; alt < requests.size(); alt++) {
-        GangPlacer.Request request = requests.get(alt);
-        String failKey = failKey(p, request, c.job(), alt);
-        PendingReason known = failedNow.get(failKey);
+      for (Attempt attempt : c.attempts().get(k)) {
+        PendingReason known = failedNow.get(attempt.key());
         if (known != null) {
           reason = worse(reason, known);
           continue;
         }
-        int[] nodes = placer.placeNow(request, false);
+        int[] nodes = placer.placeNow(attempt.request(), false);
         if (nodes != null) {
           start(c.job(), key, p, shape, nodes);
           return null;
         }
-        PendingReason why = placer.placeNow(request, true) != null ? PendingReason.PRIORITY : PendingReason.RESOURCES;
-        failedNow.put(failKey, why);
+        // Only a reservation can make the difference between the two.
+        PendingReason why = table.hasReservations() && placer.placeNow(attempt.request(), true) != null
+            ? PendingReason.PRIORITY : PendingReason.RESOURCES;
+        failedNow.put(attempt.key(), why);
         reason = worse(reason, why);
       }
     }
@@ -478,12 +492,27 @@ final class Cycle {
     return null;
   }
 
-  /** One placement request per alternative of the job's constraint (a matching OR has several). */
-  private List<GangPlacer.Request> requests(Job job, Partition p, GangShape shape) {
+  /** What decides which nodes are eligible for a job in a partition. */
+  private record EligibleKey(String partition, String gpuType, String constraint, int alternative,
+      List<String> exclude) {}
+
+  /** Everything that decides whether a placement can succeed now (the eligible nodes included). */
+  private record FailKey(String partition, GangShape shape, String constraint, int alternative,
+      List<String> nodelist, List<String> exclude, int maxGroups) {}
+
+  /** One way to place a job in one partition, with the key of its outcome in this cycle. */
+  private record Attempt(GangPlacer.Request request, FailKey key) {}
+
+  /**
+   * One attempt per alternative of the job's constraint (a matching OR has several) that admits
+   * every node of its --nodelist; worked out once per candidate and partition.
+   */
+  private List<Attempt> attempts(Job job, Partition p, GangShape shape) {
     JobRequest.Placement place = job.request().placement();
     List<Constraint> alternatives = place.constraint() == null ? java.util.Collections.singletonList(null)
         : place.constraint().alternatives();
-    int[] required = place.nodelist().stream().distinct().mapToInt(table::indexOf).toArray();
+    int[] required = place.nodelist().isEmpty() ? NONE
+        : place.nodelist().stream().distinct().mapToInt(table::indexOf).toArray();
     int maxGroups = Integer.MAX_VALUE;
     if (place.switches() != null) {
       Duration wait = place.switchesWaitMinutes() != null ? Duration.ofMinutes(place.switchesWaitMinutes())
@@ -492,12 +521,15 @@ final class Cycle {
         maxGroups = place.switches();
       }
     }
-    List<GangPlacer.Request> out = new ArrayList<>(alternatives.size());
+    List<Attempt> out = new ArrayList<>(alternatives.size());
     for (int a = 0; a < alternatives.size(); a++) {
       Constraint alt = alternatives.get(a);
-      int[] eligible = eligible(job, p, shape, alt, a);
+      int[] eligible = eligible(place, p, shape, alt, a);
       if (containsAll(eligible, required)) {
-        out.add(new GangPlacer.Request(shape, eligible, required, alt == null ? List.of() : alt.counts(), maxGroups));
+        GangPlacer.Request request = new GangPlacer.Request(shape, eligible, required,
+            alt == null ? List.of() : alt.counts(), maxGroups);
+        out.add(new Attempt(request, new FailKey(p.name(), shape, place.constraintText(), a, place.nodelist(),
+            place.exclude(), maxGroups)));
       }
     }
     return out;
@@ -513,9 +545,8 @@ final class Cycle {
   }
 
   /** Nodes of the partition that accept work and match GPU type, constraint and exclusions. */
-  private int[] eligible(Job job, Partition p, GangShape shape, Constraint alt, int altIndex) {
-    JobRequest.Placement place = job.request().placement();
-    String key = p.name() + '|' + shape.gpuType() + '|' + place.constraintText() + '#' + altIndex + '|' + place.exclude();
+  private int[] eligible(JobRequest.Placement place, Partition p, GangShape shape, Constraint alt, int altIndex) {
+    EligibleKey key = new EligibleKey(p.name(), shape.gpuType(), place.constraintText(), altIndex, place.exclude());
     return eligibleCache.computeIfAbsent(key, k -> {
       List<Integer> out = new ArrayList<>();
       for (int i : partitionNodes.get(p.name())) {
@@ -527,15 +558,6 @@ final class Cycle {
     });
   }
 
-  /** Everything that decides whether a placement can succeed now (the eligible nodes included). */
-  private static String failKey(Partition p, GangPlacer.Request r, Job job, int altIndex) {
-    GangShape s = r.shape();
-    JobRequest.Placement place = job.request().placement();
-    return p.name() + '|' + s.nodes() + '|' + s.gpusPerNode() + '|' + s.gpuType() + '|' + s.cpusPerNode() + '|'
-        + s.memoryMb() + '|' + s.exclusive() + '|' + s.timeLimitMinutes() + '|' + place.constraintText() + '|'
-        + '#' + altIndex + '|' + place.nodelist() + '|' + place.exclude() + '|' + r.maxGroups();
-  }
-
   /**
    * For a job that cannot start: a backfill reservation while the depth allows, in whichever of
    * its partitions it can start first, and capacity demand when no existing node of any of them
@@ -544,12 +566,9 @@ final class Cycle {
    * @return the reserved start, or null
    */
   private Instant reserveOrDemand(Candidate c) {
-    List<List<GangPlacer.Request>> requests = new ArrayList<>(c.partitions().size());
     boolean fitsSomewhere = false;
-    for (int k = 0; k < c.partitions().size(); k++) {
-      List<GangPlacer.Request> inPartition = requests(c.job(), c.partitions().get(k), c.shapes().get(k));
-      requests.add(inPartition);
-      fitsSomewhere = fitsSomewhere || fitsExistingNodes(c.partitions().get(k), c.job(), c.shapes().get(k), inPartition);
+    for (int k = 0; k < c.partitions().size() && !fitsSomewhere; k++) {
+      fitsSomewhere = fitsExistingNodes(c.shapes().get(k), c.attempts().get(k));
     }
     if (!fitsSomewhere) {
       Partition p = c.partitions().get(0);
@@ -568,12 +587,12 @@ final class Cycle {
     GangPlacer.Reservation best = null;
     GangShape bestShape = null;
     for (int k = 0; k < c.partitions().size(); k++) {
-      for (GangPlacer.Request r : requests.get(k)) {
-        GangPlacer.Reservation res = placer.findReservation(r);
+      for (Attempt attempt : c.attempts().get(k)) {
+        GangPlacer.Reservation res = placer.findReservation(attempt.request());
         if (res != null) {
           if (best == null || res.start() < best.start()) {
             best = res;
-            bestShape = r.shape();
+            bestShape = attempt.request().shape();
           }
           break; // the first alternative that can be reserved, as for one partition
         }
@@ -590,12 +609,11 @@ final class Cycle {
    * Whether enough up nodes of the partition could hold the shape if they were empty. It depends
    * on the shape and the eligible nodes only, so it is worked out once per cycle for each.
    */
-  private boolean fitsExistingNodes(Partition p, Job job, GangShape shape, List<GangPlacer.Request> requests) {
-    for (int alt = 0; alt < requests.size(); alt++) {
-      GangPlacer.Request r = requests.get(alt);
-      boolean fits = holdsShape.computeIfAbsent(failKey(p, r, job, alt), k -> {
+  private boolean fitsExistingNodes(GangShape shape, List<Attempt> attempts) {
+    for (Attempt attempt : attempts) {
+      boolean fits = holdsShape.computeIfAbsent(attempt.key(), k -> {
         int holders = 0;
-        for (int i : r.eligible()) {
+        for (int i : attempt.request().eligible()) {
           if (table.couldHold(i, shape) && ++holders >= shape.nodes()) {
             return true;
           }
@@ -618,7 +636,7 @@ final class Cycle {
       if (tried >= config.preemptionDepth()) {
         return;
       }
-      if (!isBlockedByResources(c.job().key()) || !mayPreempt(c)) {
+      if (!blockedByResources.contains(c.job().key()) || !mayPreempt(c)) {
         continue;
       }
       tried++;
@@ -627,8 +645,8 @@ final class Cycle {
       if (qosLimit(c.job(), shape) != null) {
         continue;
       }
-      for (GangPlacer.Request r : requests(c.job(), p, shape)) {
-        List<Preemptor.Victim> victims = preemptor.victimsFor(c.job(), p, shape, r.eligible());
+      for (Attempt attempt : c.attempts().get(0)) {
+        List<Preemptor.Victim> victims = preemptor.victimsFor(c.job(), p, shape, attempt.request().eligible());
         if (!victims.isEmpty()) {
           for (Preemptor.Victim v : victims) {
             var signal = v.job().request().control().signal();
@@ -641,10 +659,6 @@ final class Cycle {
     }
   }
 
-  private boolean isBlockedByResources(JobKey key) {
-    PendingReason r = waitingFor.get(key);
-    return r == PendingReason.RESOURCES || r == PendingReason.PRIORITY;
-  }
 
   private boolean mayPreempt(Candidate c) {
     Qos q = qosOf(c.job());

@@ -21,15 +21,21 @@ final class DependencyCheck {
   enum Outcome { SATISFIED, WAITING, NEVER }
 
   private final Map<Long, List<Job>> byId = new HashMap<>();
-  private final Map<String, List<Job>> byNameAndUser = new HashMap<>();
+  /** Built on the first singleton dependency: most cycles have none. */
+  private Map<String, List<Job>> byNameAndUser;
+  private final List<Job> jobs;
   private final Instant now;
 
   DependencyCheck(List<Job> jobs, Instant now) {
+    this.jobs = jobs;
     this.now = now;
     for (Job j : jobs) {
       byId.computeIfAbsent(j.key().id(), k -> new ArrayList<>()).add(j);
-      byNameAndUser.computeIfAbsent(j.request().jobName() + '\u0000' + j.user(), k -> new ArrayList<>()).add(j);
     }
+  }
+
+  private static String nameAndUser(Job j) {
+    return j.request().jobName() + '\u0000' + j.user();
   }
 
   /** Whether the outcome can differ between tasks of an array ({@code aftercorr}). */
@@ -118,7 +124,13 @@ final class DependencyCheck {
 
   /** Waits while an earlier job with the same name and user is not finished. */
   private Outcome singleton(Job job) {
-    for (Job other : byNameAndUser.getOrDefault(job.request().jobName() + '\u0000' + job.user(), List.of())) {
+    if (byNameAndUser == null) {
+      byNameAndUser = new HashMap<>();
+      for (Job j : jobs) {
+        byNameAndUser.computeIfAbsent(nameAndUser(j), k -> new ArrayList<>()).add(j);
+      }
+    }
+    for (Job other : byNameAndUser.getOrDefault(nameAndUser(job), List.of())) {
       if (other.key().id() < job.key().id() && !other.state().isFinished()) {
         return Outcome.WAITING;
       }

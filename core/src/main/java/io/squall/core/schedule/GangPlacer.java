@@ -161,6 +161,30 @@ final class GangPlacer {
   }
 
   /**
+   * Sorts {start, node} pairs by start, then node. On the hot path of every reservation, so
+   * packed into primitive keys when the starts lie within 2^32 seconds of now (they always do
+   * but for absurd time limits, which take the slow way).
+   */
+  private void sortByStartThenNode(List<long[]> starts) {
+    long now = table.now();
+    long[] keys = new long[starts.size()];
+    for (int k = 0; k < keys.length; k++) {
+      long offset = starts.get(k)[0] - now;
+      if (offset < 0 || offset >= 1L << 32) {
+        starts.sort(Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> a[1]));
+        return;
+      }
+      keys[k] = offset << 31 | starts.get(k)[1];
+    }
+    Arrays.sort(keys);
+    for (int k = 0; k < keys.length; k++) {
+      long[] st = starts.get(k);
+      st[0] = now + (keys[k] >>> 31);
+      st[1] = keys[k] & Integer.MAX_VALUE;
+    }
+  }
+
+  /**
    * For a gang held to a few groups ({@code --switches}): the earliest times at which some group
    * has {@code perGroup} nodes free, each group's k-th earliest node start; the first few only.
    *
@@ -214,7 +238,7 @@ final class GangPlacer {
     if (starts.size() < s.nodes()) {
       return null;
     }
-    starts.sort(Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> a[1]));
+    sortByStartThenNode(starts);
     // At least N nodes must be free by the start, so the N-th earliest time is the first
     // candidate. A few later candidates cover nodes free at their own earliest time but taken
     // again by another reservation later.

@@ -32,6 +32,7 @@ final class NodeTable {
    * even when it starts now): the slow path must look.
    */
   private final boolean[] hasReservation;
+  private boolean anyReservation;
   private final long now;
 
   @SuppressWarnings("unchecked")
@@ -51,6 +52,11 @@ final class NodeTable {
       freeCpus[i] = node.cpus();
       freeMemory[i] = node.memoryMb();
     }
+  }
+
+  /** The cycle's now, in epoch seconds. */
+  long now() {
+    return now;
   }
 
   Integer indexOf(String name) {
@@ -83,6 +89,11 @@ final class NodeTable {
     Node n = nodes.get(i);
     return n.gpus() >= s.gpusPerNode() && n.cpus() >= s.cpusPerNode()
         && (s.memoryMb() == GangShape.WHOLE_NODE || n.memoryMb() >= s.memoryMb());
+  }
+
+  /** Whether any node has a reservation; until one does, reservations cannot change a placement. */
+  boolean hasReservations() {
+    return anyReservation;
   }
 
   /** Whether the shape fits free resources now, ignoring reservations. */
@@ -201,6 +212,7 @@ final class NodeTable {
   void reserve(int i, GangShape s, long start) {
     book(i, new Booking(start, plus(start, s.limitSeconds()), needGpus(i, s), needCpus(i, s), needMemory(i, s)));
     hasReservation[i] = true;
+    anyReservation = true;
   }
 
   private void book(int i, Booking b) {

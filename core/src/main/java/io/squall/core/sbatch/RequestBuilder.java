@@ -23,7 +23,7 @@ final class RequestBuilder {
   private static final Set<String> HINTS = Set.of("compute_bound", "memory_bound", "multithread",
       "nomultithread");
   private static final List<String> GPU_BIND_PREFIXES = List.of("closest", "none", "map_gpu:",
-      "mask_gpu:", "per_task:", "single:", "verbose", "none");
+      "mask_gpu:", "per_task:", "single:", "verbose");
   private static final Set<SbatchOption> MEMORY = Set.of(SbatchOption.MEM, SbatchOption.MEM_PER_CPU,
       SbatchOption.MEM_PER_GPU);
   private static final String NAME_CHARS = "[A-Za-z0-9_.:@+-]+";

@@ -39,13 +39,14 @@ public sealed interface Action {
   record Timeout(JobKey job) implements Action {}
 
   /**
-   * The job fits on no existing node of its partition: capacity to launch, as one gang.
+   * The job fits on no existing node of its partition: capacity to launch, as one gang in one
+   * placement group.
    *
    * @param memoryMbPerNode -1 for a whole node's memory
    * @param features the node features the gang needs (one alternative of its constraint), may be empty
    */
   record CapacityDemand(JobKey job, String partition, int nodes, int gpusPerNode, String gpuType,
-      int cpusPerNode, long memoryMbPerNode, List<String> features, boolean onePlacementGroup) implements Action {
+      int cpusPerNode, long memoryMbPerNode, List<String> features) implements Action {
     public CapacityDemand {
       features = List.copyOf(features);
     }

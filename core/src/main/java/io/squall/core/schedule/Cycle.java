@@ -576,8 +576,7 @@ final class Cycle {
       Constraint alt = c.job().request().placement().constraint() == null ? null
           : c.job().request().placement().constraint().alternatives().get(0);
       actions.add(new Action.CapacityDemand(c.job().key(), p.name(), shape.nodes(), shape.gpusPerNode(),
-          shape.gpuType(), shape.cpusPerNode(), shape.memoryMb(), alt == null ? List.of() : alt.requiredFeatures(),
-          true));
+          shape.gpuType(), shape.cpusPerNode(), shape.memoryMb(), alt == null ? List.of() : alt.requiredFeatures()));
       return null;
     }
     if (reservationsMade >= config.reservationDepth()) {

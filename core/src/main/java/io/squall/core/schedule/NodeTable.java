@@ -48,7 +48,7 @@ final class NodeTable {
     for (int i = 0; i < n; i++) {
       Node node = nodes.get(i);
       index.put(node.name(), i);
-      freeMask[i] = node.gpus() == 64 ? -1L : (1L << node.gpus()) - 1;
+      freeMask[i] = node.gpus() == Node.MAX_GPUS ? -1L : (1L << node.gpus()) - 1;
       freeCpus[i] = node.cpus();
       freeMemory[i] = node.memoryMb();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
+import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.providers.local.LocalProvider;
 import java.io.IOException;
@@ -46,7 +47,8 @@ class RunningJobsSurviveRestartTest {
       long running;
       long held;
       try (Controllers.Running first = Controllers.start(settings)) {
-        nodes.launch(launches);
+        nodes.launch(new LaunchRequest("test", "gpu", launches, launches.size(), nodes.offerings(List.of("local")).get(0),
+            null, Map.of(), "restart-test"));
         Http h = new Http(first.url());
         Poll.until("2 nodes", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
             .findValuesAsText("state").stream().filter("IDLE"::equals).count() == 2);

@@ -6,6 +6,7 @@ import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.core.model.Node;
+import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.NodeProvider;
 import io.squall.providers.local.LocalProvider;
@@ -13,6 +14,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +52,8 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
       launches.add(new NodeLaunch(n, url, config.getAgentToken()));
     }
     LOG.info("starting {} nodes with the {} provider", launches.size(), provider.name());
-    provider.launch(launches);
+    provider.launch(new LaunchRequest(config.getClusterName(), "static", launches, launches.size(),
+        provider.offerings(List.of(LocalProvider.INSTANCE_TYPE)).get(0), null, Map.of(), "static-nodes"));
   }
 
   /**
@@ -61,7 +64,7 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
     if (provider == null) {
       throw new IllegalStateException("no provider runs the nodes (squall.provider=none)");
     }
-    provider.terminate(name);
+    provider.list(config.getClusterName()).stream().filter(i -> i.nodeName().equals(name)).forEach(provider::terminate);
   }
 
   @PreDestroy

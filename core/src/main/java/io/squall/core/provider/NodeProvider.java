@@ -3,34 +3,59 @@ package io.squall.core.provider;
 import java.util.List;
 
 /**
- * Brings nodes into existence and takes them away. The controller decides which nodes it wants;
- * a provider only makes it so. Implementations live in {@code providers/*}.
+ * Brings machines into existence and takes them away. The core decides which nodes it wants,
+ * of which offering and when; a provider only makes it so. Implementations live in
+ * {@code providers/*} (aws, gcp, local) and {@code io.squall.core.simulate} (virtual time).
  *
- * <p>Thread safety: the controller calls a provider from one thread at a time.
+ * <p>Every method may throw {@link ProviderException}; its {@link ProviderException.Kind} says
+ * whether to retry, try another offering or give up. Providers do not retry on their own: the
+ * caller wraps them in one retry, rate-limit and circuit-breaker policy.
+ *
+ * <p>Thread safety: implementations must be safe for calls from several threads.
  */
 public interface NodeProvider extends AutoCloseable {
-  /** A short name for logs and configuration: {@code local}, {@code aws}, {@code gcp}. */
+  /** A short name for logs and configuration: {@code local}, {@code aws}, {@code gcp}, {@code simulated}. */
   String name();
 
   /**
-   * Starts these nodes; each starts its agent, which then registers with the controller (the
-   * node is usable only from that registration on). Idempotent per node name: a node that is
-   * already running is left alone.
-   *
-   * @throws ProviderException when a node cannot be started; nodes started before it stay up
+   * The offerings of these instance types in the provider's zones: one per type, zone and
+   * capacity type the provider sells, with its current price and availability, sorted by
+   * instance type, zone, capacity type. Types the provider does not know are left out.
    */
-  void launch(List<NodeLaunch> nodes);
+  List<Offering> offerings(List<String> instanceTypes);
 
   /**
-   * Stops a node and everything running on it. Idempotent: a node that is already gone counts
-   * as done.
+   * Starts the request's nodes, each with its agent set to register with the controller, and
+   * returns one instance per started node (in request order). All or nothing down to
+   * {@code minCount}: when fewer than {@code minCount} can be had, nothing is left running and
+   * the call fails with {@link ProviderException.Kind#INSUFFICIENT_CAPACITY} (or the limit hit).
+   * Idempotent per {@code idempotencyToken}: a repeat returns the instances of the first call.
+   * A node is usable only once its agent has registered.
    */
-  void terminate(String nodeName);
+  List<Instance> launch(LaunchRequest request);
 
-  /** The names of the nodes this provider runs now, in name order; for reconciliation. */
-  List<String> list();
+  /**
+   * Terminates an instance and everything on it. Idempotent: an instance that is already gone
+   * (or never existed) counts as done, never as an error. Returns once the provider accepted it.
+   */
+  void terminate(Instance instance);
 
-  /** Stops every node this provider started. */
+  /**
+   * The cluster's instances that are not terminated (tagged {@code squall:cluster=cluster}),
+   * sorted by node name then id: the source of truth for reconciliation after a crash.
+   */
+  List<Instance> list(String cluster);
+
+  /**
+   * The latest spot price of each of these instance types in each zone that sells them as spot,
+   * sorted by type then zone. Empty for providers without spot.
+   */
+  List<SpotPrice> spotPrices(List<String> instanceTypes);
+
+  /**
+   * Releases the provider's clients and threads. Providers whose machines belong to this
+   * process (local) stop them; cloud providers leave instances running (reconciliation owns them).
+   */
   @Override
   void close();
 }

@@ -2,16 +2,28 @@ package io.squall.providers.local;
 
 import io.squall.agent.AgentMain;
 import io.squall.agent.JavaCommand;
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Instance;
+import io.squall.core.provider.InstanceState;
+import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.NodeProvider;
+import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderException;
+import io.squall.core.provider.SpotPrice;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -23,32 +35,62 @@ import java.util.regex.Pattern;
  * node's would. GPUs are whatever the node template says (each agent is given {@code --gpus}, so
  * nvidia-smi does not decide, and several agents on one host each offer their own).
  *
- * <p>Thread-safe, though the controller calls it from one thread at a time.
+ * <p>It sells one instance type, {@value #INSTANCE_TYPE}, on demand and free, in the zones of its
+ * {@link Settings}. To show elastic behaviour on a laptop it can pretend: zones with no capacity
+ * (every launch there fails as a cloud's would) and a boot delay before each agent starts.
+ *
+ * <p>Thread-safe.
  */
 public final class LocalProvider implements NodeProvider {
+  public static final String INSTANCE_TYPE = "local";
+
   /** How long an agent gets to kill its jobs and exit after SIGTERM, before SIGKILL. */
   private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
   /** Node names become directory names, so only names Slurm would accept pass. */
   private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
 
-  private final Path baseDir;
-  private final List<String> jvmArgs;
-  private final Map<String, Process> agents = new TreeMap<>();
-
   /**
-   * Agents live under {@code baseDir}, with {@link JavaCommand#QUICK_START}: a local agent is
-   * mostly idle and mostly waiting on I/O, so a small, quick-starting JVM beats a fast one when
-   * there are many of them on one host.
+   * @param zones the zones it offers {@value #INSTANCE_TYPE} in
+   * @param noCapacityZones zones where every launch fails with insufficient capacity
+   * @param bootDelay how long a node "boots" before its agent starts
+   * @param jvmArgs the agents' JVM options
    */
-  public LocalProvider(Path baseDir) {
-    this(baseDir, JavaCommand.QUICK_START);
+  public record Settings(List<String> zones, Set<String> noCapacityZones, Duration bootDelay, List<String> jvmArgs) {
+    public Settings {
+      zones = List.copyOf(zones);
+      noCapacityZones = Set.copyOf(noCapacityZones);
+      jvmArgs = List.copyOf(jvmArgs);
+      if (zones.isEmpty()) {
+        throw new IllegalArgumentException("the local provider needs at least one zone");
+      }
+    }
+
+    /**
+     * One zone, {@code local}, instant boot, and {@link JavaCommand#QUICK_START}: a local agent
+     * is mostly idle and mostly waiting on I/O, so a small, quick-starting JVM beats a fast one
+     * when there are many of them on one host.
+     */
+    public static Settings defaults() {
+      return new Settings(List.of("local"), Set.of(), Duration.ZERO, JavaCommand.QUICK_START);
+    }
   }
 
-  /** Agents live under {@code baseDir} and start with these JVM options (heap size, GC, agents). */
-  public LocalProvider(Path baseDir, List<String> jvmArgs) {
+  private record Machine(Instance instance, Process agent) {}
+
+  private final Path baseDir;
+  private final Settings settings;
+  private final Map<String, Machine> machines = new TreeMap<>();
+  private final Map<String, List<Instance>> launches = new LinkedHashMap<>();
+  private final Deque<ProviderException> injected = new ArrayDeque<>();
+
+  public LocalProvider(Path baseDir) {
+    this(baseDir, Settings.defaults());
+  }
+
+  public LocalProvider(Path baseDir, Settings settings) {
     this.baseDir = baseDir.toAbsolutePath();
-    this.jvmArgs = List.copyOf(jvmArgs);
+    this.settings = settings;
   }
 
   @Override
@@ -56,29 +98,75 @@ public final class LocalProvider implements NodeProvider {
     return "local";
   }
 
+  /** {@value #INSTANCE_TYPE} on demand at no cost in each zone; a no-capacity zone is UNAVAILABLE. */
+  @Override
+  public List<Offering> offerings(List<String> instanceTypes) {
+    if (!instanceTypes.contains(INSTANCE_TYPE)) {
+      return List.of();
+    }
+    List<Offering> out = new ArrayList<>();
+    for (String zone : settings.zones().stream().sorted().toList()) {
+      Availability a = settings.noCapacityZones().contains(zone) ? Availability.UNAVAILABLE : Availability.AVAILABLE;
+      out.add(new Offering(INSTANCE_TYPE, zone, CapacityType.ON_DEMAND, 0, a));
+    }
+    return out;
+  }
+
+  /** Makes the next call to {@link #launch} fail with this error (tests and demos). */
+  public synchronized void failNextLaunch(ProviderException error) {
+    injected.add(error);
+  }
+
   /**
-   * Starts an agent process per node, its output appended to {@code BASE/<node>/agent.log}.
-   * Returns once the processes run; each node is usable when its agent has registered.
-   * Idempotent per node name: a node whose agent is alive is left alone, one whose agent died
-   * is started again.
-   *
-   * @throws ProviderException when a node's name is unusable or its agent cannot be started;
-   *     nodes started before it stay up
+   * Starts an agent process per node, its output appended to {@code BASE/<node>/agent.log}, after
+   * the boot delay. Returns once the processes run; each node is usable when its agent has
+   * registered. A node whose agent is alive is left alone (and reported as it is).
    */
   @Override
-  public synchronized void launch(List<NodeLaunch> nodes) {
-    for (NodeLaunch launch : nodes) {
-      String name = launch.node().name();
-      Process running = agents.get(name);
-      if (running != null && running.isAlive()) {
-        continue;
-      }
-      if (!NODE_NAME.matcher(name).matches()) {
-        throw new ProviderException("node name '" + name + "' cannot name a directory; use letters, digits, '_', '.'"
-            + " and '-'", null);
-      }
-      agents.put(name, start(launch));
+  public synchronized List<Instance> launch(LaunchRequest request) {
+    List<Instance> earlier = launches.get(request.idempotencyToken());
+    if (earlier != null) {
+      return earlier;
     }
+    if (!injected.isEmpty()) {
+      throw injected.poll();
+    }
+    Offering offering = request.offering();
+    if (!INSTANCE_TYPE.equals(offering.instanceType()) || !settings.zones().contains(offering.zone())) {
+      throw new ProviderException(ProviderException.Kind.INVALID, "the local provider offers only instance type '"
+          + INSTANCE_TYPE + "' in zones " + settings.zones() + ", not " + offering.key());
+    }
+    if (settings.noCapacityZones().contains(offering.zone())) {
+      throw new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "InsufficientInstanceCapacity: "
+          + "zone " + offering.zone() + " has no local capacity (configured as such)");
+    }
+    for (NodeLaunch launch : request.nodes()) {
+      if (!NODE_NAME.matcher(launch.node().name()).matches()) {
+        throw new ProviderException(ProviderException.Kind.INVALID, "node name '" + launch.node().name()
+            + "' cannot name a directory; use letters, digits, '_', '.' and '-'");
+      }
+    }
+    List<Instance> made = new ArrayList<>();
+    try {
+      for (NodeLaunch launch : request.nodes()) {
+        String name = launch.node().name();
+        Machine running = machines.get(name);
+        if (running != null && running.agent().isAlive()) {
+          made.add(running.instance());
+          continue;
+        }
+        Instance instance = new Instance(name, name, request.cluster(), request.partition(), request.placementGroup(),
+            request.idempotencyToken(), offering, InstanceState.RUNNING);
+        machines.put(name, new Machine(instance, start(launch)));
+        made.add(instance);
+      }
+    } catch (ProviderException e) {
+      // All or nothing: what this call started goes again.
+      made.forEach(i -> stop(List.of(machines.remove(i.nodeName()).agent())));
+      throw e;
+    }
+    launches.put(request.idempotencyToken(), List.copyOf(made));
+    return List.copyOf(made);
   }
 
   private Process start(NodeLaunch launch) {
@@ -86,7 +174,14 @@ public final class LocalProvider implements NodeProvider {
     Path dir = baseDir.resolve(name);
     try {
       Files.createDirectories(dir);
-      ProcessBuilder builder = new ProcessBuilder(AgentCommand.forNode(launch, dir, jvmArgs))
+      List<String> command = new ArrayList<>();
+      if (!settings.bootDelay().isZero()) {
+        // The shell sleeps, then becomes the agent: one process, killed as one.
+        command.addAll(List.of("/bin/sh", "-c", "sleep " + settings.bootDelay().toMillis() / 1000.0
+            + " && exec \"$0\" \"$@\""));
+      }
+      command.addAll(AgentCommand.forNode(launch, dir, settings.jvmArgs()));
+      ProcessBuilder builder = new ProcessBuilder(command)
           .directory(dir.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
           .redirectErrorStream(true)
@@ -94,7 +189,8 @@ public final class LocalProvider implements NodeProvider {
       builder.environment().put(AgentMain.TOKEN_VARIABLE, launch.agentToken());
       return builder.start();
     } catch (IOException e) {
-      throw new ProviderException("node " + name + ": cannot start its agent in " + dir + ": " + e.getMessage(), e);
+      throw new ProviderException(ProviderException.Kind.TRANSIENT, "node " + name + ": cannot start its agent in "
+          + dir + ": " + e.getMessage(), e);
     }
   }
 
@@ -105,21 +201,30 @@ public final class LocalProvider implements NodeProvider {
    * its log.
    */
   @Override
-  public void terminate(String nodeName) {
-    Process agent;
+  public void terminate(Instance instance) {
+    Machine machine;
     synchronized (this) {
-      agent = agents.remove(nodeName);
+      machine = machines.remove(instance.nodeName());
     }
-    if (agent != null) {
-      stop(List.of(agent));
+    if (machine != null) {
+      stop(List.of(machine.agent()));
     }
   }
 
-  /** The nodes whose agents are alive, in name order. */
+  /** The cluster's nodes whose agents are alive, in name order. */
   @Override
-  public synchronized List<String> list() {
-    agents.values().removeIf(p -> !p.isAlive());
-    return new ArrayList<>(agents.keySet());
+  public synchronized List<Instance> list(String cluster) {
+    machines.values().removeIf(m -> !m.agent().isAlive());
+    return machines.values().stream().map(Machine::instance)
+        .filter(i -> cluster.equals(i.cluster()))
+        .sorted(Comparator.comparing(Instance::nodeName))
+        .toList();
+  }
+
+  /** Local nodes are never spot. */
+  @Override
+  public List<SpotPrice> spotPrices(List<String> instanceTypes) {
+    return List.of();
   }
 
   /** Stops every node this provider started, all at once, as {@link #terminate} does one. */
@@ -127,8 +232,8 @@ public final class LocalProvider implements NodeProvider {
   public void close() {
     List<Process> all;
     synchronized (this) {
-      all = new ArrayList<>(agents.values());
-      agents.clear();
+      all = machines.values().stream().map(Machine::agent).toList();
+      machines.clear();
     }
     stop(all);
   }

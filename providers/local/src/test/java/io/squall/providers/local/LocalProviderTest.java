@@ -7,7 +7,13 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.Instance;
+import io.squall.core.provider.InstanceState;
+import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeLaunch;
+import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderException;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -83,6 +89,20 @@ class LocalProviderTest {
     return new NodeLaunch(node, "http://127.0.0.1:" + controller.getAddress().getPort(), TOKEN);
   }
 
+  private List<Instance> launch(String token, String... names) {
+    List<NodeLaunch> nodes = java.util.Arrays.stream(names).map(this::node).toList();
+    Offering local = new Offering(LocalProvider.INSTANCE_TYPE, "local", CapacityType.ON_DEMAND, 0, Availability.AVAILABLE);
+    return provider.launch(new LaunchRequest("test", "gpu", nodes, nodes.size(), local, "pg-1", Map.of(), token));
+  }
+
+  private List<String> listed() {
+    return provider.list("test").stream().map(Instance::nodeName).toList();
+  }
+
+  private static Instance instance(String name) {
+    return new Instance(name, name, "test", "gpu", "pg-1", "t", null, InstanceState.RUNNING);
+  }
+
   /** The agent processes running for this test's base directory. */
   private List<ProcessHandle> agentProcesses() {
     return ProcessHandle.allProcesses()
@@ -103,10 +123,10 @@ class LocalProviderTest {
 
   @Test
   void launchedAgentsRegisterAndTerminateStopsThemWithTheirJobs() throws Exception {
-    provider.launch(List.of(node("local-1"), node("local-2")));
+    launch("t1", "local-1", "local-2");
 
     await("both agents to register", () -> registered.keySet().containsAll(List.of("local-1", "local-2")));
-    assertThat(provider.list()).containsExactly("local-1", "local-2");
+    assertThat(listed()).containsExactly("local-1", "local-2");
     assertThat(tokens).containsOnly("Bearer " + TOKEN);
     assertThat(base.resolve("local-1/agent.log")).content().contains("agent listening on http://127.0.0.1:");
     assertThat(base.resolve("local-1/bin/srun")).isExecutable();
@@ -114,7 +134,7 @@ class LocalProviderTest {
     assertThat(agentProcesses()).allSatisfy(p ->
         assertThat(String.join(" ", p.info().arguments().orElseThrow())).doesNotContain(TOKEN));
 
-    provider.launch(List.of(node("local-1")));
+    launch("t2", "local-1");
     assertThat(agentProcesses()).hasSize(2);
 
     // A job on local-1 must die with its node.
@@ -132,25 +152,25 @@ class LocalProviderTest {
     await("the job to start", () -> Files.exists(pidFile) && pidFile.toFile().length() > 0);
     long jobPid = Long.parseLong(Files.readString(pidFile).trim());
 
-    provider.terminate("local-1");
+    provider.terminate(instance("local-1"));
 
-    assertThat(provider.list()).containsExactly("local-2");
+    assertThat(listed()).containsExactly("local-2");
     assertThat(agentProcesses()).hasSize(1);
     await("the job to die with its node", () -> ProcessHandle.of(jobPid).map(p -> !p.isAlive()).orElse(true));
-    provider.terminate("local-1");
-    provider.terminate("never-launched");
+    provider.terminate(instance("local-1"));
+    provider.terminate(instance("never-launched"));
 
     provider.close();
-    assertThat(provider.list()).isEmpty();
+    assertThat(listed()).isEmpty();
     assertThat(agentProcesses()).isEmpty();
   }
 
   @Test
   void aNodeNameThatCannotBeADirectoryIsRefused() {
-    assertThatThrownBy(() -> provider.launch(List.of(node("../escape"))))
+    assertThatThrownBy(() -> launch("t3", "../escape"))
         .isInstanceOf(ProviderException.class)
         .hasMessageContaining("node name '../escape'");
-    assertThat(provider.list()).isEmpty();
+    assertThat(listed()).isEmpty();
     assertThat(base.getParent().resolve("escape")).doesNotExist();
   }
 

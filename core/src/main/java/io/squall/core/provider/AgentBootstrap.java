@@ -1,0 +1,63 @@
+package io.squall.core.provider;
+
+import io.squall.core.model.Node;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The start-up script (EC2 user data, GCE {@code startup-script} metadata) that turns a fresh
+ * cloud machine into a Squall node: it finds out which node of its launch it is, then starts the
+ * agent with that node's name, shape and token. One launch makes several machines from one
+ * script, so the script holds every node of the launch and each machine picks its own by a key
+ * it can read locally: its launch index on EC2 ({@code ami-launch-index}), its instance name on
+ * GCE. The tokens are therefore readable by every machine of the same launch (one gang, one
+ * tenant), never by another launch's.
+ */
+public final class AgentBootstrap {
+  private AgentBootstrap() {}
+
+  /**
+   * @param identityCommand a shell command printing this machine's key (a metadata query)
+   * @param keys one key per node, in the order of {@code nodes}
+   * @param agentCommand how the image starts the agent, e.g. {@code /opt/squall/bin/squall-agent}
+   */
+  public static String script(String identityCommand, List<String> keys, List<NodeLaunch> nodes, String agentCommand) {
+    if (keys.size() != nodes.size()) {
+      throw new IllegalArgumentException("one key per node: " + keys.size() + " keys, " + nodes.size() + " nodes");
+    }
+    StringBuilder s = new StringBuilder();
+    s.append("#!/bin/bash\n")
+        .append("# Squall node bootstrap: generated per launch; picks this machine's node and starts its agent.\n")
+        .append("set -euo pipefail\n")
+        .append("key=$(").append(identityCommand).append(")\n")
+        .append("case \"$key\" in\n");
+    for (int i = 0; i < nodes.size(); i++) {
+      NodeLaunch launch = nodes.get(i);
+      Node n = launch.node();
+      s.append("  ").append(quote(keys.get(i))).append(")\n")
+          .append("    export SQUALL_AGENT_TOKEN=").append(quote(launch.agentToken())).append('\n')
+          .append("    set -- --controller ").append(quote(launch.controllerUrl()))
+          .append(" --name ").append(quote(n.name()))
+          .append(" --gpus ").append(n.gpus())
+          .append(" --gpu-type ").append(quote(n.gpuType()))
+          .append(" --cpus ").append(n.cpus())
+          .append(" --memory-mb ").append(n.memoryMb());
+      if (!n.features().isEmpty()) {
+        s.append(" --features ").append(quote(String.join(",", new TreeSet<>(n.features()))));
+      }
+      if (n.placementGroup() != null) {
+        s.append(" --placement-group ").append(quote(n.placementGroup()));
+      }
+      s.append(" ;;\n");
+    }
+    s.append("  *) echo \"squall bootstrap: no node for key '$key'\" >&2; exit 1 ;;\n")
+        .append("esac\n")
+        .append("exec ").append(agentCommand).append(" \"$@\"\n");
+    return s.toString();
+  }
+
+  /** Single-quoted for the shell, whatever the value holds. */
+  static String quote(String value) {
+    return "'" + value.replace("'", "'\\''") + "'";
+  }
+}

@@ -20,4 +20,15 @@ public enum NodeState {
       case CLOUD, POWERING_UP, DRAINING, DOWN, POWERING_DOWN -> false;
     };
   }
+
+  /**
+   * Whether work may be allocated to the node now and start once it is up: a powered-down node
+   * is resumed for it, one powering up is on its way (Slurm's power saving).
+   */
+  public boolean resumable() {
+    return switch (this) {
+      case CLOUD, POWERING_UP -> true;
+      case IDLE, MIXED, ALLOCATED, DRAINING, DOWN, POWERING_DOWN -> false;
+    };
+  }
 }

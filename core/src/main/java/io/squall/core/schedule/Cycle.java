@@ -40,6 +40,8 @@ final class Cycle {
   private final Map<String, Partition> partitions = new LinkedHashMap<>();
   private final Map<String, int[]> partitionNodes = new HashMap<>();
   private final Map<String, Integer> largestGpus = new HashMap<>();
+  /** Partitions with nodes that are powered down or powering up: elastic capacity. */
+  private final Set<String> hasResumable = new HashSet<>();
   private final List<List<Job>> runningOn = new ArrayList<>();
   private final Map<String, Integer> qosGpusRunning = new HashMap<>();
   private final Map<String, Double> qosGpuMinutesCommitted = new HashMap<>();
@@ -90,6 +92,9 @@ final class Cycle {
         if (i != null) {
           idx.add(i);
           largest = Math.max(largest, nodes.get(i).gpus());
+          if (nodes.get(i).state().resumable()) {
+            hasResumable.add(p.name());
+          }
         }
       }
       idx.sort(Comparator.comparingInt((Integer i) -> groupOf[i]).thenComparingInt(i -> i));
@@ -325,7 +330,7 @@ final class Cycle {
       int[] nodesOfPartition = partitionNodes.get(p.name());
       for (String required : place.nodelist()) {
         Integer i = table.indexOf(required);
-        if (i == null || !contains(nodesOfPartition, i) || !isEligible(table.nodes.get(i), place, s, null)) {
+        if (i == null || !contains(nodesOfPartition, i) || !isEligible(table.nodes.get(i), place, s, null, true)) {
           return PendingReason.REQ_NODE_NOT_AVAIL;
         }
       }
@@ -333,9 +338,10 @@ final class Cycle {
     return null;
   }
 
-  /** Whether new work of this shape may go on the node: up, GPU type, constraint alternative, exclusions. */
-  private static boolean isEligible(Node n, JobRequest.Placement place, GangShape shape, Constraint alt) {
-    return n.state().acceptsWork()
+  /** Whether new work of this shape may go on the node: up (or resumable), GPU type, constraint alternative, exclusions. */
+  private static boolean isEligible(Node n, JobRequest.Placement place, GangShape shape, Constraint alt,
+      boolean resume) {
+    return (n.state().acceptsWork() || resume && n.state().resumable())
         && (shape.gpuType() == null || shape.gpuType().equalsIgnoreCase(n.gpuType()))
         && (alt == null || alt.admits(n.features()))
         && !place.exclude().contains(n.name());
@@ -494,11 +500,11 @@ final class Cycle {
 
   /** What decides which nodes are eligible for a job in a partition. */
   private record EligibleKey(String partition, String gpuType, String constraint, int alternative,
-      List<String> exclude) {}
+      List<String> exclude, boolean resume) {}
 
   /** Everything that decides whether a placement can succeed now (the eligible nodes included). */
   private record FailKey(String partition, GangShape shape, String constraint, int alternative,
-      List<String> nodelist, List<String> exclude, int maxGroups) {}
+      List<String> nodelist, List<String> exclude, int maxGroups, boolean resume) {}
 
   /** One way to place a job in one partition, with the key of its outcome in this cycle. */
   private record Attempt(GangPlacer.Request request, FailKey key) {}
@@ -522,14 +528,20 @@ final class Cycle {
       }
     }
     List<Attempt> out = new ArrayList<>(alternatives.size());
-    for (int a = 0; a < alternatives.size(); a++) {
-      Constraint alt = alternatives.get(a);
-      int[] eligible = eligible(place, p, shape, alt, a);
-      if (containsAll(eligible, required)) {
-        GangPlacer.Request request = new GangPlacer.Request(shape, eligible, required,
-            alt == null ? List.of() : alt.counts(), maxGroups);
-        out.add(new Attempt(request, new FailKey(p.name(), shape, place.constraintText(), a, place.nodelist(),
-            place.exclude(), maxGroups)));
+    // Nodes that are up first; only if those cannot hold the gang, nodes that would have to be
+    // powered up as well (Slurm's power saving: a job allocated powered-down nodes resumes them).
+    int passes = hasResumable.contains(p.name()) ? 2 : 1;
+    for (int pass = 0; pass < passes; pass++) {
+      boolean resume = pass == 1;
+      for (int a = 0; a < alternatives.size(); a++) {
+        Constraint alt = alternatives.get(a);
+        int[] eligible = eligible(place, p, shape, alt, a, resume);
+        if (containsAll(eligible, required)) {
+          GangPlacer.Request request = new GangPlacer.Request(shape, eligible, required,
+              alt == null ? List.of() : alt.counts(), maxGroups);
+          out.add(new Attempt(request, new FailKey(p.name(), shape, place.constraintText(), a, place.nodelist(),
+              place.exclude(), maxGroups, resume)));
+        }
       }
     }
     return out;
@@ -544,13 +556,18 @@ final class Cycle {
     return true;
   }
 
-  /** Nodes of the partition that accept work and match GPU type, constraint and exclusions. */
-  private int[] eligible(JobRequest.Placement place, Partition p, GangShape shape, Constraint alt, int altIndex) {
-    EligibleKey key = new EligibleKey(p.name(), shape.gpuType(), place.constraintText(), altIndex, place.exclude());
+  /**
+   * Nodes of the partition that accept work (or, with {@code resume}, could be powered up for it)
+   * and match GPU type, constraint and exclusions.
+   */
+  private int[] eligible(JobRequest.Placement place, Partition p, GangShape shape, Constraint alt, int altIndex,
+      boolean resume) {
+    EligibleKey key = new EligibleKey(p.name(), shape.gpuType(), place.constraintText(), altIndex, place.exclude(),
+        resume);
     return eligibleCache.computeIfAbsent(key, k -> {
       List<Integer> out = new ArrayList<>();
       for (int i : partitionNodes.get(p.name())) {
-        if (isEligible(table.nodes.get(i), place, shape, alt)) {
+        if (isEligible(table.nodes.get(i), place, shape, alt, resume)) {
           out.add(i);
         }
       }

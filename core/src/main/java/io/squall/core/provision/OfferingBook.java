@@ -1,0 +1,57 @@
+package io.squall.core.provision;
+
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Offering;
+import io.squall.core.provider.ProviderException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the controller has learnt about offerings by using them: which failed for lack of capacity
+ * (or were just interrupted) and until when they are left alone, with the provider's words for
+ * it. Quota errors close a whole capacity type, since every offering of it counts against the
+ * same limit.
+ *
+ * <p>Not thread-safe: the power planner's owner calls it from one thread.
+ */
+public final class OfferingBook {
+  private record Mark(Instant until, String reason) {}
+
+  private final Map<String, Mark> offerings = new HashMap<>();
+  private final Map<CapacityType, Mark> capacityTypes = new HashMap<>();
+
+  /** Leaves {@code offering} alone until {@code until}, for {@code reason} (an interruption, say). */
+  public void markUnavailable(Offering offering, Instant until, String reason) {
+    offerings.merge(offering.key(), new Mark(until, reason), (a, b) -> a.until().isAfter(b.until()) ? a : b);
+  }
+
+  /**
+   * Learns from a failed launch: capacity and price errors close the offering for the policy's
+   * {@code unavailableFor}, quota errors every offering of its capacity type for twice that.
+   * Other failures say nothing about the offering.
+   */
+  public void recordFailure(Offering offering, ProviderException failure, Instant now, CapacityPolicy policy) {
+    switch (failure.kind()) {
+      case INSUFFICIENT_CAPACITY, PRICE_TOO_HIGH ->
+          markUnavailable(offering, now.plus(policy.unavailableFor()), failure.getMessage());
+      case QUOTA_EXCEEDED -> capacityTypes.put(offering.capacityType(),
+          new Mark(now.plus(policy.unavailableFor().multipliedBy(2)), failure.getMessage()));
+      case THROTTLED, TRANSIENT, UNAUTHORIZED, NOT_FOUND, INVALID -> { }
+    }
+  }
+
+  public boolean available(Offering offering, Instant now) {
+    return why(offering, now) == null;
+  }
+
+  /** Why the offering is left alone now (the provider's error text), or null when it is not. */
+  public String why(Offering offering, Instant now) {
+    Mark type = capacityTypes.get(offering.capacityType());
+    if (type != null && now.isBefore(type.until())) {
+      return type.reason();
+    }
+    Mark mark = offerings.get(offering.key());
+    return mark != null && now.isBefore(mark.until()) ? mark.reason() : null;
+  }
+}

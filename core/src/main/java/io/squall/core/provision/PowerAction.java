@@ -1,0 +1,43 @@
+package io.squall.core.provision;
+
+import io.squall.core.provider.Offering;
+import java.util.List;
+
+/** One decision of the power planner; the controller (or the simulator) carries it out. */
+public sealed interface PowerAction {
+  /**
+   * Launch these nodes of one partition and placement group together, all or nothing, as this
+   * offering. Record the intent with its token before calling the provider.
+   *
+   * @param providerPlacementGroup the provider's placement group name (zonal: it carries the zone)
+   */
+  record Launch(String partition, String placementGroup, List<String> nodes, Offering offering,
+      String providerPlacementGroup, String idempotencyToken) implements PowerAction {
+    public Launch {
+      nodes = List.copyOf(nodes);
+    }
+  }
+
+  /** Resume a powered-down node with no job, to keep the partition's minimum powered. */
+  record Resume(String node) implements PowerAction {}
+
+  /** Give an idle node back: terminate its instance, node to CLOUD. */
+  record Suspend(String node) implements PowerAction {}
+
+  /**
+   * Nodes that could not be brought up in time, or ran out of launch attempts: terminate any
+   * instance, mark them DOWN for a moment, requeue the jobs that held them.
+   */
+  record Release(List<String> nodes, String reason) implements PowerAction {
+    public Release {
+      nodes = List.copyOf(nodes);
+    }
+  }
+
+  /** Nodes that wait for a launch (no offering now, or backing off): why, for the jobs' reason. */
+  record Wait(List<String> nodes, String reason) implements PowerAction {
+    public Wait {
+      nodes = List.copyOf(nodes);
+    }
+  }
+}

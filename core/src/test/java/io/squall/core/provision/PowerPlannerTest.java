@@ -1,0 +1,139 @@
+package io.squall.core.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.core.model.NodeState;
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Offering;
+import io.squall.core.provider.ProviderException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PowerPlannerTest {
+  private static final Instant T0 = Instant.parse("2026-11-21T08:00:00Z");
+  private static final Offering SPOT_A = new Offering("p5.48xlarge", "us-east-1a", CapacityType.SPOT, 30, Availability.AVAILABLE);
+  private static final Offering SPOT_B = new Offering("p5.48xlarge", "us-east-1b", CapacityType.SPOT, 25, Availability.AVAILABLE);
+  private static final Offering OD_A = new Offering("p5.48xlarge", "us-east-1a", CapacityType.ON_DEMAND, 98.32, Availability.AVAILABLE);
+  private static final List<Offering> OFFERINGS = List.of(OD_A, SPOT_A, SPOT_B);
+
+  private final PowerPlanner planner = new PowerPlanner("c1");
+  private final OfferingBook book = new OfferingBook();
+  private CapacityPolicy policy = CapacityPolicy.defaults("p5.48xlarge");
+
+  private static ElasticNode node(String name, String group, NodeState state, Instant since) {
+    return new ElasticNode(name, "gpu", group, state, since, state == NodeState.POWERING_UP, false, null, 0, null);
+  }
+
+  private List<PowerAction> plan(Instant now, List<ElasticNode> nodes) {
+    return planner.plan(now, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book);
+  }
+
+  private static <T extends PowerAction> List<T> only(List<PowerAction> actions, Class<T> type) {
+    return actions.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  @Test
+  void aPlacementGroupsWaitingNodesAreLaunchedInOneCallAfterTheBatchWindow() {
+    List<ElasticNode> nodes = List.of(
+        node("gpu-1", "pg1", NodeState.POWERING_UP, T0),
+        node("gpu-2", "pg1", NodeState.POWERING_UP, T0.plusMillis(400)),
+        node("gpu-3", "pg2", NodeState.POWERING_UP, T0.plusMillis(900)),
+        node("gpu-4", "pg2", NodeState.CLOUD, T0));
+    assertThat(only(plan(T0.plusMillis(500), nodes), PowerAction.Launch.class)).isEmpty();
+    List<PowerAction.Launch> launches = only(plan(T0.plusSeconds(1), nodes), PowerAction.Launch.class);
+    assertThat(launches).hasSize(1);
+    PowerAction.Launch l = launches.get(0);
+    assertThat(l.nodes()).containsExactly("gpu-1", "gpu-2");
+    assertThat(l.offering()).isEqualTo(SPOT_B); // spot first, cheapest
+    assertThat(l.providerPlacementGroup()).isEqualTo("c1-pg1-us-east-1b");
+    assertThat(l.idempotencyToken()).isEqualTo(planner.plan(T0.plusSeconds(1), nodes, Map.of("gpu", policy),
+        Map.of("gpu", OFFERINGS), book).stream().filter(PowerAction.Launch.class::isInstance)
+        .map(a -> ((PowerAction.Launch) a).idempotencyToken()).findFirst().orElseThrow());
+  }
+
+  @Test
+  void capacityFailuresFallBackToTheNextOfferingThenOnDemandAfterTheWait() {
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0));
+    Instant t = T0.plusSeconds(2);
+    ProviderException ice = new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY,
+        "InsufficientInstanceCapacity: no p5 in us-east-1b");
+    book.recordFailure(SPOT_B, ice, t, policy);
+    assertThat(PowerPlanner.retryAt(policy, 1, ice, t)).isEqualTo(t);
+    assertThat(only(plan(t, nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(SPOT_A);
+    book.recordFailure(SPOT_A, ice, t, policy);
+    List<PowerAction.Wait> waits = only(plan(t, nodes), PowerAction.Wait.class);
+    assertThat(waits).hasSize(1);
+    assertThat(waits.get(0).reason()).contains("InsufficientInstanceCapacity");
+    // Once the spot wait is over, on-demand is allowed.
+    assertThat(only(plan(T0.plus(policy.onDemandAfter()), nodes), PowerAction.Launch.class).get(0).offering())
+        .isEqualTo(OD_A);
+    // And after unavailableFor the spot offerings are tried again.
+    assertThat(only(plan(t.plus(policy.unavailableFor()), nodes), PowerAction.Launch.class).get(0).offering())
+        .isEqualTo(SPOT_B);
+  }
+
+  @Test
+  void spotOnlyPoliciesNeverBuyOnDemandAndPriceCapsApply() {
+    policy = new CapacityPolicy(List.of("p5.48xlarge"), List.of(), SpotPolicy.SPOT, Duration.ZERO, 26.0,
+        Duration.ofMinutes(5), Duration.ofMinutes(10), 0, Duration.ofMinutes(5), Duration.ZERO, 3, Duration.ofSeconds(10));
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0));
+    assertThat(only(plan(T0, nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(SPOT_B);
+    book.markUnavailable(SPOT_B, T0.plusSeconds(60), "interrupted");
+    assertThat(only(plan(T0.plusSeconds(3600), nodes), PowerAction.Launch.class)).isEmpty();
+  }
+
+  @Test
+  void aGroupThatRunsInAZoneStaysInIt() {
+    List<ElasticNode> nodes = new ArrayList<>();
+    nodes.add(new ElasticNode("gpu-1", "gpu", "pg1", NodeState.IDLE, T0, true, true, "us-east-1a", 1, null));
+    nodes.add(node("gpu-2", "pg1", NodeState.POWERING_UP, T0));
+    assertThat(only(plan(T0.plusSeconds(2), nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(SPOT_A);
+  }
+
+  @Test
+  void throttlingBacksOffExponentiallyUpToTheCap() {
+    ProviderException slow = new ProviderException(ProviderException.Kind.THROTTLED, "RequestLimitExceeded");
+    assertThat(PowerPlanner.retryAt(policy, 1, slow, T0)).isEqualTo(T0.plusSeconds(10));
+    assertThat(PowerPlanner.retryAt(policy, 3, slow, T0)).isEqualTo(T0.plusSeconds(40));
+    assertThat(PowerPlanner.retryAt(policy, 30, slow, T0)).isEqualTo(T0.plus(policy.unavailableFor()));
+    List<ElasticNode> backingOff = List.of(new ElasticNode("gpu-1", "gpu", "pg1", NodeState.POWERING_UP, T0, true,
+        false, null, 1, T0.plusSeconds(10)));
+    assertThat(only(plan(T0.plusSeconds(5), backingOff), PowerAction.Launch.class)).isEmpty();
+    assertThat(only(plan(T0.plusSeconds(10), backingOff), PowerAction.Launch.class)).hasSize(1);
+  }
+
+  @Test
+  void idleNodesGoBackAfterSuspendTimeAboveTheMinimumAndLateOnesAreReleased() {
+    policy = new CapacityPolicy(List.of("p5.48xlarge"), List.of(), SpotPolicy.SPOT_THEN_ON_DEMAND, Duration.ZERO, null,
+        Duration.ofMinutes(5), Duration.ofMinutes(10), 1, Duration.ofMinutes(5), Duration.ZERO, 2, Duration.ofSeconds(10));
+    Instant now = T0.plus(Duration.ofMinutes(20));
+    List<ElasticNode> nodes = List.of(
+        new ElasticNode("gpu-1", "gpu", "pg1", NodeState.IDLE, T0, false, true, "us-east-1a", 1, null),
+        new ElasticNode("gpu-2", "gpu", "pg1", NodeState.IDLE, T0.plusSeconds(60), false, true, "us-east-1a", 1, null),
+        new ElasticNode("gpu-3", "gpu", "pg1", NodeState.IDLE, now.minusSeconds(60), false, true, "us-east-1a", 1, null),
+        new ElasticNode("gpu-4", "gpu", "pg2", NodeState.POWERING_UP, now.minus(Duration.ofMinutes(10)), true, true,
+            "us-east-1b", 1, null),
+        new ElasticNode("gpu-5", "gpu", "pg2", NodeState.POWERING_UP, now, true, false, null, 2, null));
+    List<PowerAction> actions = plan(now, nodes);
+    assertThat(only(actions, PowerAction.Suspend.class)).extracting(PowerAction.Suspend::node)
+        .containsExactly("gpu-1", "gpu-2");
+    assertThat(only(actions, PowerAction.Release.class)).extracting(PowerAction.Release::nodes)
+        .containsExactly(List.of("gpu-4"), List.of("gpu-5"));
+    assertThat(only(actions, PowerAction.Release.class).get(0).reason()).contains("ResumeTimeout");
+  }
+
+  @Test
+  void theMinimumIsKeptPowered() {
+    policy = new CapacityPolicy(List.of("p5.48xlarge"), List.of(), SpotPolicy.SPOT, Duration.ZERO, null,
+        Duration.ofMinutes(5), Duration.ofMinutes(10), 2, Duration.ofMinutes(5), Duration.ZERO, 2, Duration.ofSeconds(10));
+    List<PowerAction> actions = plan(T0, List.of(node("gpu-1", "pg1", NodeState.CLOUD, T0),
+        node("gpu-2", "pg1", NodeState.CLOUD, T0), node("gpu-3", "pg1", NodeState.CLOUD, T0)));
+    assertThat(only(actions, PowerAction.Resume.class)).extracting(PowerAction.Resume::node)
+        .containsExactly("gpu-1", "gpu-2");
+  }
+}

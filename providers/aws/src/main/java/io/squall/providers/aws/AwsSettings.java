@@ -1,0 +1,176 @@
+package io.squall.providers.aws;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+
+/**
+ * Where and how {@link AwsProvider} launches instances. Build one with {@link #builder(String)}.
+ *
+ * @param region the AWS region, e.g. {@code us-east-1}
+ * @param endpoint an endpoint override (a fake EC2, LocalStack); null for the region's endpoint
+ * @param credentials the credentials; null for the SDK's {@link DefaultCredentialsProvider} chain
+ * @param subnets the subnet to launch into per availability zone; only these zones are offered
+ * @param imageId the AMI to launch; null when a launch template is given
+ * @param launchTemplate a launch template id ({@code lt-...}) or name; null when an AMI is given.
+ *     The template may carry image, security groups, profile and key; the settings here override it
+ * @param launchTemplateVersion the template version ({@code $Default}, {@code $Latest}, {@code 3});
+ *     null for the template's default
+ * @param securityGroupIds security groups for the instances' network interface; may be empty
+ * @param instanceProfile an IAM instance profile name, or its ARN (starting {@code arn:}); null for none
+ * @param keyName an EC2 key pair name; null for none
+ * @param agentCommand how the image starts the Squall agent
+ * @param maxSpotPrice the highest spot price to pay in USD per hour; null for EC2's default (the
+ *     on-demand price)
+ * @param onDemandPrices on-demand USD per hour by instance type (EC2 has no price API); types not
+ *     in it are offered at price 0 (unknown)
+ */
+public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider credentials, Map<String, String> subnets,
+    String imageId, String launchTemplate, String launchTemplateVersion, List<String> securityGroupIds,
+    String instanceProfile, String keyName, String agentCommand, Double maxSpotPrice,
+    Map<String, Double> onDemandPrices) {
+
+  /** Where the Squall agent lives on the Squall node image. */
+  public static final String DEFAULT_AGENT_COMMAND = "/opt/squall/bin/squall-agent";
+
+  /**
+   * The default on-demand price table: p5.48xlarge (8x H100) at 98.32 USD per hour, its us-east-1
+   * list price when this provider was written. Prices change and differ per region: configure
+   * {@link Builder#onDemandPrices(Map)} for real cost decisions.
+   */
+  public static final Map<String, Double> DEFAULT_ON_DEMAND_PRICES = Map.of("p5.48xlarge", 98.32);
+
+  public AwsSettings {
+    Objects.requireNonNull(region, "region");
+    subnets = Map.copyOf(subnets);
+    securityGroupIds = List.copyOf(securityGroupIds);
+    onDemandPrices = Map.copyOf(onDemandPrices);
+    if (subnets.isEmpty()) {
+      throw new IllegalArgumentException("aws: at least one zone needs a subnet");
+    }
+    if ((imageId == null) == (launchTemplate == null)) {
+      throw new IllegalArgumentException("aws: give exactly one of an image id and a launch template");
+    }
+    if (agentCommand == null || agentCommand.isBlank()) {
+      throw new IllegalArgumentException("aws: agent command must not be blank");
+    }
+    if (maxSpotPrice != null && !(maxSpotPrice > 0)) {
+      throw new IllegalArgumentException("aws: max spot price must be > 0");
+    }
+    onDemandPrices.forEach((type, price) -> {
+      if (!(price >= 0)) {
+        throw new IllegalArgumentException("aws: on-demand price of " + type + " must be >= 0");
+      }
+    });
+  }
+
+  /** Settings for {@code region}, to be completed with subnets and an image or launch template. */
+  public static Builder builder(String region) {
+    return new Builder(region);
+  }
+
+  /** The subnet of {@code zone}, or null when this provider does not launch there. */
+  public String subnet(String zone) {
+    return subnets.get(zone);
+  }
+
+  /** The on-demand price of {@code instanceType} in USD per hour, 0 when unknown. */
+  public double onDemandPrice(String instanceType) {
+    return onDemandPrices.getOrDefault(instanceType, 0.0);
+  }
+
+  /** Fluent construction of {@link AwsSettings}; every setter returns this builder. */
+  public static final class Builder {
+    private final String region;
+    private URI endpoint;
+    private AwsCredentialsProvider credentials;
+    private final Map<String, String> subnets = new TreeMap<>();
+    private String imageId;
+    private String launchTemplate;
+    private String launchTemplateVersion;
+    private List<String> securityGroupIds = List.of();
+    private String instanceProfile;
+    private String keyName;
+    private String agentCommand = DEFAULT_AGENT_COMMAND;
+    private Double maxSpotPrice;
+    private Map<String, Double> onDemandPrices = DEFAULT_ON_DEMAND_PRICES;
+
+    private Builder(String region) {
+      this.region = region;
+    }
+
+    public Builder endpoint(URI endpoint) {
+      this.endpoint = endpoint;
+      return this;
+    }
+
+    public Builder credentials(AwsCredentialsProvider credentials) {
+      this.credentials = credentials;
+      return this;
+    }
+
+    /** Launch into {@code subnetId} in {@code zone}; call once per zone. */
+    public Builder subnet(String zone, String subnetId) {
+      subnets.put(Objects.requireNonNull(zone, "zone"), Objects.requireNonNull(subnetId, "subnetId"));
+      return this;
+    }
+
+    public Builder subnets(Map<String, String> subnetsByZone) {
+      subnets.putAll(subnetsByZone);
+      return this;
+    }
+
+    public Builder imageId(String imageId) {
+      this.imageId = imageId;
+      return this;
+    }
+
+    /** A launch template id ({@code lt-...}) or name, and its version (null for its default). */
+    public Builder launchTemplate(String idOrName, String version) {
+      this.launchTemplate = idOrName;
+      this.launchTemplateVersion = version;
+      return this;
+    }
+
+    public Builder securityGroupIds(List<String> ids) {
+      this.securityGroupIds = List.copyOf(ids);
+      return this;
+    }
+
+    public Builder instanceProfile(String nameOrArn) {
+      this.instanceProfile = nameOrArn;
+      return this;
+    }
+
+    public Builder keyName(String keyName) {
+      this.keyName = keyName;
+      return this;
+    }
+
+    public Builder agentCommand(String agentCommand) {
+      this.agentCommand = agentCommand;
+      return this;
+    }
+
+    public Builder maxSpotPrice(Double maxSpotPrice) {
+      this.maxSpotPrice = maxSpotPrice;
+      return this;
+    }
+
+    /** Replaces the on-demand price table (default {@link #DEFAULT_ON_DEMAND_PRICES}). */
+    public Builder onDemandPrices(Map<String, Double> prices) {
+      this.onDemandPrices = new LinkedHashMap<>(prices);
+      return this;
+    }
+
+    public AwsSettings build() {
+      return new AwsSettings(region, endpoint, credentials, subnets, imageId, launchTemplate, launchTemplateVersion,
+          securityGroupIds, instanceProfile, keyName, agentCommand, maxSpotPrice, onDemandPrices);
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package io.squall.providers.gcp;
+
+import com.google.api.gax.core.CredentialsProvider;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Where and how {@link GcpProvider} makes instances.
+ *
+ * @param project the GCP project id
+ * @param region the region of {@code zones}; compact placement policies are regional
+ * @param zones the zones offerings are listed in, e.g. {@code us-central1-a}
+ * @param endpoint the Compute API base address, e.g. {@code http://127.0.0.1:8080} for a fake;
+ *     null for Google's ({@code https://compute.googleapis.com})
+ * @param credentialsProvider null for Application Default Credentials; {@code NoCredentialsProvider}
+ *     for a fake
+ * @param sourceImage the boot image with the Squall agent installed, e.g.
+ *     {@code projects/my-project/global/images/family/squall-node}
+ * @param bootDiskGb the boot disk size
+ * @param bootDiskType the boot disk type name ({@code pd-balanced}; A3 machines take no {@code pd-standard})
+ * @param network the VPC network, e.g. {@code global/networks/default}
+ * @param subnetwork the subnetwork, e.g. {@code regions/us-central1/subnetworks/gpu}; null for the network's
+ * @param serviceAccountEmail the instances' service account; null for none
+ * @param agentCommand how the image starts the agent
+ * @param prices per machine type, on-demand and spot list prices (see {@link #DEFAULT_PRICES})
+ * @param maxRunDuration GCE deletes an instance after this long; null for no limit
+ * @param operationTimeout how long a launch or delete waits for its zonal operation
+ */
+public record GcpSettings(String project, String region, List<String> zones, String endpoint,
+    CredentialsProvider credentialsProvider, String sourceImage, int bootDiskGb, String bootDiskType,
+    String network, String subnetwork, String serviceAccountEmail, String agentCommand,
+    Map<String, MachinePrice> prices, Duration maxRunDuration, Duration operationTimeout) {
+
+  /** How the default node image starts the agent. */
+  public static final String DEFAULT_AGENT_COMMAND = "/opt/squall/bin/squall-agent";
+
+  /**
+   * List-price defaults, to be overridden in configuration with the account's real prices:
+   * {@code a3-highgpu-8g} (8 H100) at 88.25 USD/h on-demand and 29.00 USD/h spot.
+   */
+  public static final Map<String, MachinePrice> DEFAULT_PRICES =
+      Map.of("a3-highgpu-8g", new MachinePrice(88.25, 29.00));
+
+  public GcpSettings {
+    Objects.requireNonNull(project, "project");
+    Objects.requireNonNull(region, "region");
+    Objects.requireNonNull(sourceImage, "sourceImage");
+    Objects.requireNonNull(network, "network");
+    Objects.requireNonNull(agentCommand, "agentCommand");
+    Objects.requireNonNull(operationTimeout, "operationTimeout");
+    zones = List.copyOf(zones);
+    prices = Map.copyOf(prices);
+    if (zones.isEmpty()) {
+      throw new IllegalArgumentException("gcp: no zones");
+    }
+    for (String zone : zones) {
+      if (!zone.startsWith(region + "-")) {
+        throw new IllegalArgumentException("gcp: zone " + zone + " is not in region " + region);
+      }
+    }
+    if (bootDiskGb < 10) {
+      throw new IllegalArgumentException("gcp: boot disk of " + bootDiskGb + " GB");
+    }
+  }
+
+  /** A builder with the defaults: default network, 200 GB pd-balanced boot disk, list prices, ADC. */
+  public static Builder builder(String project, String region, List<String> zones) {
+    return new Builder(project, region, zones);
+  }
+
+  /** The price of a machine type, {@code (0, 0)} when the table does not know it. */
+  public MachinePrice price(String machineType) {
+    return prices.getOrDefault(machineType, new MachinePrice(0, 0));
+  }
+
+  /** Builds {@link GcpSettings}; every setter is optional but {@link #sourceImage(String)}. */
+  public static final class Builder {
+    private final String project;
+    private final String region;
+    private final List<String> zones;
+    private String endpoint;
+    private CredentialsProvider credentialsProvider;
+    private String sourceImage;
+    private int bootDiskGb = 200;
+    private String bootDiskType = "pd-balanced";
+    private String network = "global/networks/default";
+    private String subnetwork;
+    private String serviceAccountEmail;
+    private String agentCommand = DEFAULT_AGENT_COMMAND;
+    private final Map<String, MachinePrice> prices = new TreeMap<>(DEFAULT_PRICES);
+    private Duration maxRunDuration;
+    private Duration operationTimeout = Duration.ofMinutes(10);
+
+    private Builder(String project, String region, List<String> zones) {
+      this.project = project;
+      this.region = region;
+      this.zones = List.copyOf(zones);
+    }
+
+    public Builder endpoint(String endpoint) {
+      this.endpoint = endpoint;
+      return this;
+    }
+
+    public Builder credentialsProvider(CredentialsProvider credentialsProvider) {
+      this.credentialsProvider = credentialsProvider;
+      return this;
+    }
+
+    public Builder sourceImage(String sourceImage) {
+      this.sourceImage = sourceImage;
+      return this;
+    }
+
+    public Builder bootDisk(int sizeGb, String diskType) {
+      this.bootDiskGb = sizeGb;
+      this.bootDiskType = diskType;
+      return this;
+    }
+
+    public Builder network(String network, String subnetwork) {
+      this.network = network;
+      this.subnetwork = subnetwork;
+      return this;
+    }
+
+    public Builder serviceAccountEmail(String serviceAccountEmail) {
+      this.serviceAccountEmail = serviceAccountEmail;
+      return this;
+    }
+
+    public Builder agentCommand(String agentCommand) {
+      this.agentCommand = agentCommand;
+      return this;
+    }
+
+    /** Sets (or overrides a default) price of a machine type. */
+    public Builder price(String machineType, MachinePrice price) {
+      prices.put(machineType, price);
+      return this;
+    }
+
+    public Builder maxRunDuration(Duration maxRunDuration) {
+      this.maxRunDuration = maxRunDuration;
+      return this;
+    }
+
+    public Builder operationTimeout(Duration operationTimeout) {
+      this.operationTimeout = operationTimeout;
+      return this;
+    }
+
+    public GcpSettings build() {
+      return new GcpSettings(project, region, zones, endpoint, credentialsProvider, sourceImage, bootDiskGb,
+          bootDiskType, network, subnetwork, serviceAccountEmail, agentCommand, prices, maxRunDuration,
+          operationTimeout);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.squall.providers.gcp;
+
+import com.google.api.gax.rpc.ApiException;
+import com.google.api.gax.rpc.StatusCode;
+import com.google.cloud.compute.v1.InsertResourcePolicyRequest;
+import com.google.cloud.compute.v1.Operation;
+import com.google.cloud.compute.v1.ResourcePolicy;
+import com.google.cloud.compute.v1.ResourcePolicyGroupPlacementPolicy;
+import io.squall.core.provider.ProviderException;
+
+/**
+ * Compact placement policies ({@code groupPlacementPolicy.collocation = COLLOCATED}), one per
+ * cluster and placement group, created on first use; one that already exists is used as is.
+ * Squall does not delete them (an empty policy costs nothing; instances may still use it).
+ */
+final class PlacementPolicies {
+  private final GceClients clients;
+  private final GceOperations operations;
+  private final GcpSettings settings;
+
+  PlacementPolicies(GceClients clients, GceOperations operations, GcpSettings settings) {
+    this.clients = clients;
+    this.operations = operations;
+    this.settings = settings;
+  }
+
+  /** The policy's name for a cluster's placement group, within GCE's naming rules. */
+  static String name(String cluster, String placementGroup) {
+    return GceNames.resourceName("squall", cluster + "-" + placementGroup);
+  }
+
+  /** Makes sure the compact policy exists and returns its name. */
+  String ensureCompact(String cluster, String placementGroup) {
+    String name = name(cluster, placementGroup);
+    String action = "create compact placement policy " + name;
+    ResourcePolicy policy = ResourcePolicy.newBuilder()
+        .setName(name)
+        .setDescription("Squall placement group " + placementGroup + " of cluster " + cluster)
+        .setGroupPlacementPolicy(ResourcePolicyGroupPlacementPolicy.newBuilder()
+            .setCollocation(ResourcePolicyGroupPlacementPolicy.Collocation.COLLOCATED.name()))
+        .build();
+    Operation op;
+    try {
+      op = clients.resourcePolicies.insertCallable().call(InsertResourcePolicyRequest.newBuilder()
+          .setProject(settings.project())
+          .setRegion(settings.region())
+          .setResourcePolicyResource(policy)
+          .build());
+    } catch (ApiException e) {
+      if (alreadyExists(e)) {
+        return name;
+      }
+      throw GceErrors.fromApi(action, e);
+    }
+    op = operations.awaitRegional(action, settings.region(), op);
+    ProviderException failed = GceErrors.fromOperation(action, op);
+    if (failed != null && !op.getError().getErrors(0).getCode().equals("RESOURCE_ALREADY_EXISTS")) {
+      throw failed;
+    }
+    return name;
+  }
+
+  private static boolean alreadyExists(ApiException e) {
+    return e.getStatusCode().getCode() == StatusCode.Code.ALREADY_EXISTS
+        || GceErrors.fromApi("", e).getMessage().contains("alreadyExists");
+  }
+}

@@ -140,6 +140,11 @@ final class FakeGce implements AutoCloseable {
     this.pollsUntilDone = polls;
   }
 
+  /** GCE keeps requestIds for a limited time: forgets them all, as if that time had passed. */
+  synchronized void forgetRequestIds() {
+    requestIds.clear();
+  }
+
   /** Sets an instance's status (RUNNING, STOPPING, TERMINATED, ...). */
   synchronized void setStatus(String zone, String name, String status) {
     instances.get(zone).get(name).addProperty("status", status);

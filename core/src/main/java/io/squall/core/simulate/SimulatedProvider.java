@@ -1,0 +1,320 @@
+package io.squall.core.simulate;
+
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Instance;
+import io.squall.core.provider.InstanceState;
+import io.squall.core.provider.LaunchRequest;
+import io.squall.core.provider.NodeLaunch;
+import io.squall.core.provider.NodeProvider;
+import io.squall.core.provider.Offering;
+import io.squall.core.provider.ProviderException;
+import io.squall.core.provider.SpotPrice;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.random.RandomGenerator;
+
+/**
+ * A cloud in virtual time: a fixed catalogue of offerings, each with a capacity (instances alive
+ * at once), spot launches that fail for lack of capacity with a seeded probability, and instances
+ * that are PENDING for a boot latency and then RUNNING. Time is read from the injected
+ * {@link InstantSource}, randomness from the injected generator, drawn only by spot launch calls
+ * in call order: the same seed and the same calls give the same answers.
+ *
+ * <p>Launches are all or nothing down to {@code minCount}: with room for fewer than the request's
+ * nodes but at least {@code minCount}, as many as fit are made and counted as a partial gang.
+ * A repeated idempotency token returns the first successful call's instances. Terminating is
+ * idempotent. {@link #failNext} makes the next launch call fail as told, for tests.
+ *
+ * <p>Thread safety: every method is synchronized.
+ */
+public final class SimulatedProvider implements NodeProvider {
+  /** What the provider has made, with when it boots. */
+  private static final class Made {
+    Instance instance;
+    final Instant launchedAt;
+    final Instant bootsAt;
+    Instant terminatedAt;
+
+    Made(Instance instance, Instant launchedAt, Instant bootsAt) {
+      this.instance = instance;
+      this.launchedAt = launchedAt;
+      this.bootsAt = bootsAt;
+    }
+  }
+
+  private final InstantSource clock;
+  private final List<Offering> catalogue;
+  private final RandomGenerator random;
+  private final Instant pricedAt;
+  private final Map<String, Integer> capacity = new HashMap<>();
+  private double spotInsufficientCapacityProbability;
+  private Duration bootLatency = Duration.ZERO;
+
+  private final Map<String, Made> byId = new TreeMap<>();
+  private final Map<String, Made> alive = new TreeMap<>();
+  private final Map<String, Integer> aliveByOffering = new HashMap<>();
+  private final Map<String, List<Instance>> byToken = new HashMap<>();
+  private final Deque<ProviderException> failures = new ArrayDeque<>();
+  private long nextId = 1;
+
+  private long launchCalls;
+  private long failedLaunchCalls;
+  private long instancesLaunched;
+  private long partialGangInstances;
+  private double endedInstanceSeconds;
+  private double endedDollars;
+
+  /**
+   * @param clock virtual time: launch times, boot times and billing are read from it
+   * @param catalogue what the provider sells (type, zone, capacity type, price); every offering
+   *     has unlimited capacity until {@link #capacity} says otherwise
+   * @param random the seeded source of spot capacity failures
+   */
+  public SimulatedProvider(InstantSource clock, List<Offering> catalogue, RandomGenerator random) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.random = Objects.requireNonNull(random, "random");
+    List<Offering> sorted = new ArrayList<>(catalogue);
+    sorted.sort(Comparator.comparing(Offering::instanceType).thenComparing(Offering::zone)
+        .thenComparing(Offering::capacityType));
+    this.catalogue = List.copyOf(sorted);
+    this.pricedAt = clock.instant();
+  }
+
+  /** At most {@code maxAlive} instances of this offering (its {@link Offering#key()}) alive at once. */
+  public synchronized SimulatedProvider capacity(Offering offering, int maxAlive) {
+    if (maxAlive < 0) {
+      throw new IllegalArgumentException("capacity of " + offering.key() + " must be >= 0");
+    }
+    capacity.put(offering.key(), maxAlive);
+    return this;
+  }
+
+  /** The chance, 0 to 1, that a spot launch call fails with insufficient capacity although there is room. */
+  public synchronized SimulatedProvider spotInsufficientCapacityProbability(double p) {
+    if (!(p >= 0 && p <= 1)) {
+      throw new IllegalArgumentException("probability must be 0..1, not " + p);
+    }
+    this.spotInsufficientCapacityProbability = p;
+    return this;
+  }
+
+  /** How long an instance is PENDING after its launch before it is RUNNING (its agent registered). */
+  public synchronized SimulatedProvider bootLatency(Duration latency) {
+    if (latency.isNegative()) {
+      throw new IllegalArgumentException("boot latency must be >= 0");
+    }
+    this.bootLatency = latency;
+    return this;
+  }
+
+  /** The next launch call fails with {@code failure} (queued: several calls fail in turn). */
+  public synchronized void failNext(ProviderException failure) {
+    failures.add(Objects.requireNonNull(failure, "failure"));
+  }
+
+  @Override
+  public String name() {
+    return "simulated";
+  }
+
+  @Override
+  public synchronized List<Offering> offerings(List<String> instanceTypes) {
+    List<Offering> out = new ArrayList<>();
+    for (Offering o : catalogue) {
+      if (instanceTypes.contains(o.instanceType())) {
+        Integer cap = capacity.get(o.key());
+        out.add(cap != null && cap == 0 ? o.withAvailability(Availability.UNAVAILABLE) : o);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized List<Instance> launch(LaunchRequest request) {
+    launchCalls++;
+    List<Instance> earlier = byToken.get(request.idempotencyToken());
+    if (earlier != null) {
+      return earlier;
+    }
+    ProviderException failure = failures.poll();
+    if (failure != null) {
+      failedLaunchCalls++;
+      throw failure;
+    }
+    Offering offering = catalogued(request.offering());
+    if (offering == null) {
+      failedLaunchCalls++;
+      throw new ProviderException(ProviderException.Kind.INVALID, "InvalidParameterValue: "
+          + request.offering().key() + " is not offered");
+    }
+    int room = room(offering);
+    boolean spotShort = offering.capacityType() == CapacityType.SPOT && spotInsufficientCapacityProbability > 0
+        && random.nextDouble() < spotInsufficientCapacityProbability;
+    if (spotShort || room < request.minCount()) {
+      failedLaunchCalls++;
+      throw new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "InsufficientInstanceCapacity: "
+          + "not enough " + offering.instanceType() + " " + offering.capacityType() + " capacity in "
+          + offering.zone() + " for " + request.minCount() + " instances" + (spotShort ? "" : " (" + room + " left)"));
+    }
+    int count = Math.min(room, request.count());
+    Instant now = clock.instant();
+    List<Instance> made = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      NodeLaunch n = request.nodes().get(i);
+      String id = String.format(Locale.ROOT, "sim-%08d", nextId++);
+      Instance instance = new Instance(id, n.node().name(), request.cluster(), request.partition(),
+          request.placementGroup(), request.idempotencyToken(), offering, InstanceState.PENDING);
+      Made m = new Made(instance, now, now.plus(bootLatency));
+      byId.put(id, m);
+      alive.put(id, m);
+      made.add(instance);
+    }
+    aliveByOffering.merge(offering.key(), count, Integer::sum);
+    instancesLaunched += count;
+    if (count < request.count()) {
+      partialGangInstances += count;
+    }
+    List<Instance> answer = List.copyOf(made);
+    byToken.put(request.idempotencyToken(), answer);
+    return answer;
+  }
+
+  private Offering catalogued(Offering asked) {
+    for (Offering o : catalogue) {
+      if (o.key().equals(asked.key())) {
+        return o;
+      }
+    }
+    return null;
+  }
+
+  private int room(Offering offering) {
+    Integer cap = capacity.get(offering.key());
+    return cap == null ? Integer.MAX_VALUE : Math.max(0, cap - aliveByOffering.getOrDefault(offering.key(), 0));
+  }
+
+  @Override
+  public synchronized void terminate(Instance instance) {
+    Made m = alive.remove(instance.id());
+    if (m == null) {
+      return;
+    }
+    Instant now = clock.instant();
+    m.terminatedAt = now;
+    m.instance = withState(m.instance, InstanceState.TERMINATED);
+    aliveByOffering.merge(m.instance.offering().key(), -1, Integer::sum);
+    endedInstanceSeconds += seconds(m.launchedAt, now);
+    endedDollars += seconds(m.launchedAt, now) / 3600 * m.instance.offering().pricePerHour();
+  }
+
+  @Override
+  public synchronized List<Instance> list(String cluster) {
+    Instant now = clock.instant();
+    List<Instance> out = new ArrayList<>();
+    for (Made m : alive.values()) {
+      if (m.instance.cluster().equals(cluster)) {
+        out.add(current(m, now));
+      }
+    }
+    out.sort(Comparator.comparing(Instance::nodeName).thenComparing(Instance::id));
+    return out;
+  }
+
+  @Override
+  public synchronized List<SpotPrice> spotPrices(List<String> instanceTypes) {
+    List<SpotPrice> out = new ArrayList<>();
+    for (Offering o : catalogue) {
+      if (o.capacityType() == CapacityType.SPOT && instanceTypes.contains(o.instanceType())) {
+        out.add(new SpotPrice(o.instanceType(), o.zone(), o.pricePerHour(), pricedAt));
+      }
+    }
+    return out;
+  }
+
+  /** Nothing to release: the simulated cloud keeps its instances, as a real one does. */
+  @Override
+  public void close() {}
+
+  // ---------------------------------------------------------------- what the simulation reads
+
+  /** When the first instance alive now that has not booted by {@code after} boots; null when none. */
+  public synchronized Instant nextBootAfter(Instant after) {
+    Instant next = null;
+    for (Made m : alive.values()) {
+      if (m.bootsAt.isAfter(after) && (next == null || m.bootsAt.isBefore(next))) {
+        next = m.bootsAt;
+      }
+    }
+    return next;
+  }
+
+  /** When this instance boots (or booted); null for an id the provider never made. */
+  public synchronized Instant bootTime(String instanceId) {
+    Made m = byId.get(instanceId);
+    return m == null ? null : m.bootsAt;
+  }
+
+  /** Launch calls made, successful, failed and repeated alike. */
+  public synchronized long launchCalls() {
+    return launchCalls;
+  }
+
+  public synchronized long failedLaunchCalls() {
+    return failedLaunchCalls;
+  }
+
+  /** Instances made by launch calls (repeats of a token make none). */
+  public synchronized long instancesLaunched() {
+    return instancesLaunched;
+  }
+
+  /** Instances made by launches that got fewer nodes than they asked for (minCount below the count). */
+  public synchronized long partialGangInstances() {
+    return partialGangInstances;
+  }
+
+  /** Instance-seconds billed up to now: terminated instances in full, live ones up to the clock. */
+  public synchronized double instanceSeconds() {
+    Instant now = clock.instant();
+    double s = endedInstanceSeconds;
+    for (Made m : alive.values()) {
+      s += seconds(m.launchedAt, now);
+    }
+    return s;
+  }
+
+  /** US dollars billed up to now at each instance's offering price (per second, as EC2 bills). */
+  public synchronized double billedDollars() {
+    Instant now = clock.instant();
+    double d = endedDollars;
+    for (Made m : alive.values()) {
+      d += seconds(m.launchedAt, now) / 3600 * m.instance.offering().pricePerHour();
+    }
+    return d;
+  }
+
+  private Instance current(Made m, Instant now) {
+    return now.isBefore(m.bootsAt) ? m.instance : withState(m.instance, InstanceState.RUNNING);
+  }
+
+  private static Instance withState(Instance i, InstanceState state) {
+    return new Instance(i.id(), i.nodeName(), i.cluster(), i.partition(), i.placementGroup(), i.launchToken(),
+        i.offering(), state);
+  }
+
+  private static double seconds(Instant from, Instant to) {
+    return Duration.between(from, to).toMillis() / 1000.0;
+  }
+}

@@ -1,0 +1,141 @@
+package io.squall.core.simulate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.core.model.Node;
+import io.squall.core.model.NodeState;
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Offering;
+import io.squall.core.provision.CapacityPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class ElasticSimulationTest {
+  private static final Instant T0 = Instant.parse("2026-11-21T08:00:00Z");
+  private static final Offering SPOT_AZ1 = new Offering("p5.48xlarge", "use1-az1", CapacityType.SPOT, 30.33,
+      Availability.AVAILABLE);
+  private static final Offering SPOT_AZ3 = new Offering("p5.48xlarge", "use1-az3", CapacityType.SPOT, 20.99,
+      Availability.AVAILABLE);
+  private static final Offering OD_AZ1 = new Offering("p5.48xlarge", "use1-az1", CapacityType.ON_DEMAND, 98.32,
+      Availability.AVAILABLE);
+  private static final List<Offering> CATALOGUE = List.of(SPOT_AZ1, SPOT_AZ3, OD_AZ1);
+  private static final Duration BOOT = Duration.ofMinutes(3);
+
+  private final VirtualClock clock = new VirtualClock(T0);
+
+  private static List<Node> nodes(int count, int perGroup) {
+    List<Node> out = new ArrayList<>();
+    for (int i = 1; i <= count; i++) {
+      out.add(new Node(String.format("p5-%03d", i), 8, "h100", 192, 2_097_152, Set.of("h100"),
+          "pg" + ((i - 1) / perGroup), NodeState.CLOUD));
+    }
+    return out;
+  }
+
+  private SimulatedProvider provider(long seed) {
+    return new SimulatedProvider(clock, CATALOGUE, new SplittableRandom(seed)).bootLatency(BOOT);
+  }
+
+  private ElasticSimulation simulation(SimulatedProvider provider, int nodes) {
+    return new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(nodes, 4),
+        CapacityPolicy.defaults("p5.48xlarge")), clock, provider);
+  }
+
+  private static Duration at(String event) {
+    return Duration.parse(event.substring(0, event.indexOf(' ')));
+  }
+
+  @Test
+  void aGangOnAnEmptyPartitionIsLaunchedInOneCallRunsAndIsSuspendedAfterSuspendTime() {
+    SimulatedProvider provider = provider(1);
+    ElasticSimulation.Result r = simulation(provider, 8).run(List.of(
+        new ElasticSimulation.JobSpec(Duration.ZERO, 4, 8, Duration.ofMinutes(10))));
+
+    assertThat(r.finished()).isTrue();
+    assertThat(r.launchCalls()).isEqualTo(1);
+    assertThat(r.nodesLaunched()).isEqualTo(4);
+    assertThat(r.events()).filteredOn(e -> e.contains(" launch ")).singleElement().satisfies(e -> {
+      assertThat(at(e)).isEqualTo(Duration.ofSeconds(1)); // the batch window
+      assertThat(e).contains("launch pg0 4 nodes p5.48xlarge/use1-az3/SPOT"); // cheapest spot
+    });
+    assertThat(r.medianTimeToLaunchCallMs()).isEqualTo(1000);
+    assertThat(r.jobsCompleted()).isEqualTo(1);
+    String run = r.events().stream().filter(e -> e.contains(" run 1")).findFirst().orElseThrow();
+    assertThat(at(run)).isEqualTo(Duration.ofSeconds(1).plus(BOOT));
+    String end = r.events().stream().filter(e -> e.contains(" end 1 COMPLETED")).findFirst().orElseThrow();
+    assertThat(at(end)).isEqualTo(at(run).plusMinutes(10));
+    List<String> suspends = r.events().stream().filter(e -> e.contains(" suspend ")).toList();
+    assertThat(suspends).hasSize(4).allSatisfy(e -> assertThat(at(e)).isEqualTo(at(end).plusMinutes(5)));
+    assertThat(suspends).extracting(e -> e.substring(e.lastIndexOf(' ') + 1))
+        .containsExactly("p5-001", "p5-002", "p5-003", "p5-004");
+    assertThat(r.partialGangsBilled()).isZero();
+    assertThat(r.orphans()).isZero();
+    assertThat(r.idleNodeHours()).isCloseTo(4 * 5 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(r.billedNodeHours()).isCloseTo(4 * (3 + 10 + 5) / 60.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(provider.list("sim")).isEmpty();
+  }
+
+  @Test
+  void aGangThatFindsNoCapacityFallsBackToTheNextOffering() {
+    SimulatedProvider provider = provider(1).capacity(SPOT_AZ3, 2);
+    ElasticSimulation.Result r = simulation(provider, 8).run(List.of(
+        new ElasticSimulation.JobSpec(Duration.ZERO, 4, 8, Duration.ofMinutes(10))));
+
+    assertThat(r.launchCalls()).isEqualTo(2);
+    assertThat(r.failedLaunchCalls()).isEqualTo(1);
+    List<String> launches = r.events().stream().filter(e -> e.contains(" launch ")).toList();
+    assertThat(launches).hasSize(2);
+    assertThat(launches.get(0)).contains("use1-az3/SPOT failed INSUFFICIENT_CAPACITY");
+    assertThat(launches.get(1)).contains("launch pg0 4 nodes p5.48xlarge/use1-az1/SPOT");
+    assertThat(at(launches.get(1))).isEqualTo(Duration.ofMillis(1250)); // the next tick
+    assertThat(r.medianTimeToLaunchCallMs()).isEqualTo(1250);
+    assertThat(r.spotNodesLaunched()).isEqualTo(4);
+    assertThat(r.jobsCompleted()).isEqualTo(1);
+    assertThat(r.partialGangsBilled()).isZero();
+    assertThat(r.orphans()).isZero();
+  }
+
+  @Test
+  void nodesThatAreUpAreReusedWithoutALaunch() {
+    SimulatedProvider provider = provider(1);
+    ElasticSimulation.Result r = simulation(provider, 4).run(List.of(
+        new ElasticSimulation.JobSpec(Duration.ZERO, 2, 8, Duration.ofMinutes(10)),
+        new ElasticSimulation.JobSpec(Duration.ofMinutes(14), 2, 8, Duration.ofMinutes(10))));
+    assertThat(r.launchCalls()).isEqualTo(1);
+    assertThat(r.jobsCompleted()).isEqualTo(2);
+    assertThat(r.events()).anySatisfy(e -> assertThat(e).isEqualTo("PT14M run 2 on up nodes"));
+  }
+
+  private ElasticSimulation.Result mixed(long seed) {
+    VirtualClock c = new VirtualClock(T0);
+    SplittableRandom rnd = new SplittableRandom(seed);
+    SimulatedProvider provider = new SimulatedProvider(c, CATALOGUE, rnd.split()).bootLatency(BOOT)
+        .spotInsufficientCapacityProbability(0.3).capacity(SPOT_AZ3, 6);
+    List<ElasticSimulation.JobSpec> work = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      work.add(new ElasticSimulation.JobSpec(Duration.ofSeconds(rnd.nextInt(3600)), 1 + rnd.nextInt(4),
+          rnd.nextBoolean() ? 8 : 4, Duration.ofMinutes(5 + rnd.nextInt(60))));
+    }
+    return new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(16, 4),
+        CapacityPolicy.defaults("p5.48xlarge")), c, provider).run(work);
+  }
+
+  @Test
+  void theSameSeedGivesTheSameRun() {
+    ElasticSimulation.Result a = mixed(42);
+    ElasticSimulation.Result b = mixed(42);
+    assertThat(a).isEqualTo(b);
+    assertThat(a.finished()).isTrue();
+    assertThat(a.jobsCompleted()).isEqualTo(40);
+    assertThat(a.failedLaunchCalls()).isPositive();
+    assertThat(a.partialGangsBilled()).isZero();
+    assertThat(a.orphans()).isZero();
+    assertThat(mixed(43).events()).isNotEqualTo(a.events());
+  }
+}

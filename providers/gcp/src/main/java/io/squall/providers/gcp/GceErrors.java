@@ -36,7 +36,6 @@ final class GceErrors {
       Map.entry("forbidden", Kind.UNAUTHORIZED),
       Map.entry("insufficientPermissions", Kind.UNAUTHORIZED),
       Map.entry("authError", Kind.UNAUTHORIZED),
-      Map.entry("required", Kind.UNAUTHORIZED),
       Map.entry("notFound", Kind.NOT_FOUND),
       Map.entry("RESOURCE_NOT_FOUND", Kind.NOT_FOUND),
       Map.entry("invalid", Kind.INVALID),
@@ -79,28 +78,40 @@ final class GceErrors {
   /** A failed API call: the HTTP status and the error envelope's reasons and message. */
   static ProviderException fromApi(String action, ApiException e) {
     int status = httpStatus(e);
-    List<String> codes = new ArrayList<>();
+    List<String> codes = codes(e);
     String message = e.getMessage();
     JsonObject envelope = envelope(e);
-    if (envelope != null) {
-      if (envelope.has("message")) {
-        message = envelope.get("message").getAsString();
-      }
-      if (envelope.has("errors")) {
-        for (JsonElement err : envelope.getAsJsonArray("errors")) {
-          JsonObject o = err.getAsJsonObject();
-          if (o.has("reason")) {
-            codes.add(o.get("reason").getAsString());
-          }
-        }
-      }
-      if (envelope.has("status")) {
-        codes.add(envelope.get("status").getAsString());
-      }
+    if (envelope != null && envelope.has("message")) {
+      message = envelope.get("message").getAsString();
     }
     Kind kind = status > 0 ? kind(status, codes) : kindOfStatusCode(e.getStatusCode().getCode(), codes);
     return new ProviderException(kind, "gcp: " + action + ": HTTP " + (status > 0 ? status : e.getStatusCode().getCode())
         + (codes.isEmpty() ? "" : " " + String.join("/", codes)) + ": " + message, e);
+  }
+
+  /** Whether the call failed with this GCE reason ({@code errors[].reason}) or API status. */
+  static boolean hasCode(ApiException e, String code) {
+    return codes(e).contains(code);
+  }
+
+  /** The envelope's {@code errors[].reason}s, then its {@code status}. */
+  private static List<String> codes(ApiException e) {
+    List<String> codes = new ArrayList<>();
+    JsonObject envelope = envelope(e);
+    if (envelope == null) {
+      return codes;
+    }
+    if (envelope.has("errors") && envelope.get("errors").isJsonArray()) {
+      for (JsonElement err : envelope.getAsJsonArray("errors")) {
+        if (err.isJsonObject() && err.getAsJsonObject().has("reason")) {
+          codes.add(err.getAsJsonObject().get("reason").getAsString());
+        }
+      }
+    }
+    if (envelope.has("status")) {
+      codes.add(envelope.get("status").getAsString());
+    }
+    return codes;
   }
 
   /** A finished operation that carries {@code error.errors[]}; null when it succeeded. */

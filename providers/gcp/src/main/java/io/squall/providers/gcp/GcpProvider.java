@@ -138,12 +138,14 @@ public final class GcpProvider implements NodeProvider {
     op = operations.awaitZonal(action, zone, op);
     ProviderException failed = GceErrors.fromOperation(action, op);
     if (failed != null) {
-      // A repeat after GCE forgot the requestId finds its own instances: they are the answer.
-      List<Instance> mine = readBack(names, zone, action);
-      boolean all = mine.size() >= request.minCount()
-          && mine.stream().allMatch(i -> request.idempotencyToken().equals(i.launchToken()));
-      if (op.getError().getErrorsList().stream().anyMatch(e -> e.getCode().equals("RESOURCE_ALREADY_EXISTS")) && all) {
-        return mine;
+      boolean namesTaken = op.getError().getErrorsList().stream().anyMatch(e -> e.getCode().equals("RESOURCE_ALREADY_EXISTS"));
+      if (namesTaken) {
+        // A repeat after GCE forgot the requestId finds its own instances: they are the answer.
+        List<Instance> mine = readBack(names, zone, action);
+        if (mine.size() >= request.minCount()
+            && mine.stream().allMatch(i -> request.idempotencyToken().equals(i.launchToken()))) {
+          return mine;
+        }
       }
       throw failed;
     }

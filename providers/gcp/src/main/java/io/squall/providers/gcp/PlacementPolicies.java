@@ -61,7 +61,6 @@ final class PlacementPolicies {
   }
 
   private static boolean alreadyExists(ApiException e) {
-    return e.getStatusCode().getCode() == StatusCode.Code.ALREADY_EXISTS
-        || GceErrors.fromApi("", e).getMessage().contains("alreadyExists");
+    return e.getStatusCode().getCode() == StatusCode.Code.ALREADY_EXISTS || GceErrors.hasCode(e, "alreadyExists");
   }
 }

@@ -33,6 +33,7 @@ class GceErrorsTest {
       "403, forbidden, UNAUTHORIZED",
       "403, insufficientPermissions, UNAUTHORIZED",
       "401, required, UNAUTHORIZED",
+      "400, required, INVALID",
       "404, notFound, NOT_FOUND",
       "400, invalid, INVALID",
       "400, badRequest, INVALID",

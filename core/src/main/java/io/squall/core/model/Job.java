@@ -47,6 +47,15 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
         grants, at, null, null, null, restartCount);
   }
 
+  /**
+   * The job allocated nodes that are still powering up: it holds them, and starts (with
+   * {@link #started}) once all are up. Its time limit runs from then.
+   */
+  public Job configuring(JobKey startedKey, String inPartition, List<GpuGrant> grants) {
+    return new Job(startedKey, request, user, account, qos, submitTime, JobState.CONFIGURING, inPartition, List.of(),
+        grants, null, null, null, null, restartCount);
+  }
+
   /** The job after it ended in {@code finalState}. */
   public Job finished(JobState finalState, Integer code, Instant at) {
     return new Job(key, request, user, account, qos, submitTime, finalState, partition, List.of(), List.of(),

@@ -10,6 +10,7 @@ import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
 import jakarta.inject.Singleton;
@@ -57,11 +58,16 @@ public final class AgentReports {
       Node reported = new Node(r.name(), r.gpus(), r.gpuType() == null ? configured.gpuType() : r.gpuType(),
           r.cpus() > 0 ? r.cpus() : configured.cpus(), r.memoryMb() > 0 ? r.memoryMb() : configured.memoryMb(),
           r.features() == null || r.features().isEmpty() ? configured.features() : Set.copyOf(r.features()), group,
-          known.state() == NodeState.DOWN || known.state() == NodeState.CLOUD ? NodeState.IDLE : known.state());
+          known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state());
       b.update(new NodeStatus(reported, null, r.address(), b.now(), known.version()), true);
+      // Jobs that waited for this node to boot may start now.
+      for (StoredJob j : runningOn(b, r.name())) {
+        lifecycle.nodesReady(b, j);
+      }
       // An agent that registers again has lost whatever it ran before: those jobs are gone.
       for (StoredJob j : runningOn(b, r.name())) {
-        if (!r.running().contains(j.key().toString()) && batchNode(j).equals(r.name())) {
+        if (j.job().state() == JobState.RUNNING && !r.running().contains(j.key().toString())
+            && batchNode(j).equals(r.name())) {
           lifecycle.nodeFailed(b, j, "node " + r.name() + " restarted and lost the job");
         }
       }

@@ -10,12 +10,15 @@ import io.squall.core.model.Partition;
 import io.squall.core.model.PreemptMode;
 import io.squall.core.model.Qos;
 import io.squall.core.model.UserAssociation;
+import io.squall.core.provision.CapacityPolicy;
+import io.squall.core.provision.SpotPolicy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -31,6 +34,8 @@ public final class ClusterLayout {
   private final List<Account> accounts = new ArrayList<>();
   private final List<UserAssociation> users = new ArrayList<>();
   private final Map<String, Qos> qos;
+  private final Map<String, CapacityPolicy> policies = new TreeMap<>();
+  private final Set<String> elasticNodes = new TreeSet<>();
 
   public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
       List<UserConfig> userConfigs, SquallConfig config) {
@@ -43,6 +48,10 @@ public final class ClusterLayout {
     for (PartitionConfig p : sorted) {
       List<String> names = nodeNames(p);
       addNodes(p, names);
+      if (p.isElastic()) {
+        policies.put(p.getName(), policy(p, config.getProvider()));
+        elasticNodes.addAll(names);
+      }
       Partition partition = Partition.of(p.getName(), names)
           .withLimits(p.getMaxTimeMinutes(), p.getDefaultTimeMinutes(), p.getMaxNodes())
           .withPriority(p.getPriorityJobFactor(), p.getPriorityTier(), PreemptMode.REQUEUE, 0);
@@ -70,6 +79,43 @@ public final class ClusterLayout {
         normal.preemptMode(), null, null));
   }
 
+  /** The instance type a provider's nodes are by default: its 8×H100 machine. */
+  static String defaultInstanceType(String provider) {
+    switch (provider) {
+      case "aws":
+        return "p5.48xlarge";
+      case "gcp":
+        return "a3-highgpu-8g";
+      default:
+        return "local";
+    }
+  }
+
+  private static CapacityPolicy policy(PartitionConfig p, String provider) {
+    String key = "squall.partitions." + p.getName() + ".";
+    SpotPolicy spot;
+    switch (p.getSpot()) {
+      case "spot":
+        spot = SpotPolicy.SPOT;
+        break;
+      case "on-demand":
+        spot = SpotPolicy.ON_DEMAND;
+        break;
+      case "spot-then-on-demand":
+        spot = SpotPolicy.SPOT_THEN_ON_DEMAND;
+        break;
+      default:
+        throw new IllegalStateException(key + "spot: '" + p.getSpot() + "' is not spot, on-demand or spot-then-on-demand");
+    }
+    if (p.getMinNodes() < 0 || p.getMaxLaunchAttempts() < 1) {
+      throw new IllegalStateException(key + "min-nodes must be >= 0 and max-launch-attempts >= 1");
+    }
+    List<String> types = p.getInstanceTypes().isEmpty() ? List.of(defaultInstanceType(provider)) : p.getInstanceTypes();
+    return new CapacityPolicy(types, p.getZones(), spot, p.getOnDemandAfter(), p.getMaxSpotPrice(), p.getSuspendTime(),
+        p.getResumeTimeout(), p.getMinNodes(), p.getUnavailableFor(), p.getBatchWindow(), p.getMaxLaunchAttempts(),
+        p.getRetryBackoff());
+  }
+
   private static List<String> nodeNames(PartitionConfig p) {
     if (p.getNodes() == null || p.getNodes().isBlank()) {
       throw new IllegalStateException("squall.partitions." + p.getName() + ".nodes: give the nodes as a hostlist, e.g. node-[1-4]");
@@ -91,7 +137,7 @@ public final class ClusterLayout {
       }
       String group = groups == 1 ? p.getName() : p.getName() + "-pg" + (i * groups / names.size() + 1);
       nodes.put(name, new Node(name, p.getGpus(), p.getGpuType(), p.getCpus(), p.getMemoryMb(),
-          Set.copyOf(p.getFeatures()), group, NodeState.DOWN));
+          Set.copyOf(p.getFeatures()), group, p.isElastic() ? NodeState.CLOUD : NodeState.DOWN));
     }
   }
 
@@ -99,7 +145,10 @@ public final class ClusterLayout {
     return List.copyOf(partitions);
   }
 
-  /** Every configured node (state DOWN: a node is up only once its agent registers). */
+  /**
+   * Every configured node: DOWN (a node is up only once its agent registers), CLOUD for the nodes
+   * of elastic partitions (powered down until a job needs them).
+   */
   public List<Node> nodes() {
     return List.copyOf(nodes.values());
   }
@@ -118,6 +167,16 @@ public final class ClusterLayout {
 
   public List<UserAssociation> users() {
     return List.copyOf(users);
+  }
+
+  /** The capacity policy of each elastic partition, by name. */
+  public Map<String, CapacityPolicy> policies() {
+    return Map.copyOf(policies);
+  }
+
+  /** Whether the node belongs to an elastic partition (the provider launches it on demand). */
+  public boolean isElastic(String node) {
+    return elasticNodes.contains(node);
   }
 
   public Map<String, Qos> qos() {

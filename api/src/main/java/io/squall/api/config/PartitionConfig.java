@@ -2,12 +2,15 @@ package io.squall.api.config;
 
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One partition and the template of its nodes ({@code squall.partitions.NAME.*}). Its nodes are
- * the hostlist {@code nodes}, split in order into {@code placement-groups} equal groups.
+ * the hostlist {@code nodes}, split in order into {@code placement-groups} equal groups. An
+ * {@code elastic} partition's nodes start powered down (CLOUD) and are launched through the
+ * provider when jobs need them, as its capacity settings say (Slurm's power saving).
  */
 @EachProperty("squall.partitions")
 public class PartitionConfig {
@@ -25,6 +28,19 @@ public class PartitionConfig {
   private Integer maxNodes;
   private int priorityTier = 1;
   private int priorityJobFactor = 1;
+  private boolean elastic;
+  private List<String> instanceTypes = new ArrayList<>();
+  private List<String> zones = new ArrayList<>();
+  private String spot = "spot-then-on-demand";
+  private Duration onDemandAfter = Duration.ofMinutes(5);
+  private Double maxSpotPrice;
+  private Duration suspendTime = Duration.ofMinutes(5);
+  private Duration resumeTimeout = Duration.ofMinutes(10);
+  private int minNodes;
+  private Duration unavailableFor = Duration.ofMinutes(5);
+  private Duration batchWindow = Duration.ofSeconds(1);
+  private int maxLaunchAttempts = 8;
+  private Duration retryBackoff = Duration.ofSeconds(10);
 
   public PartitionConfig(@Parameter String name) {
     this.name = name;
@@ -137,5 +153,108 @@ public class PartitionConfig {
 
   public void setPriorityJobFactor(int priorityJobFactor) {
     this.priorityJobFactor = priorityJobFactor;
+  }
+  public boolean isElastic() {
+    return elastic;
+  }
+
+  public void setElastic(boolean elastic) {
+    this.elastic = elastic;
+  }
+
+  public List<String> getInstanceTypes() {
+    return instanceTypes;
+  }
+
+  public void setInstanceTypes(List<String> instanceTypes) {
+    this.instanceTypes = instanceTypes;
+  }
+
+  public List<String> getZones() {
+    return zones;
+  }
+
+  public void setZones(List<String> zones) {
+    this.zones = zones;
+  }
+
+  public String getSpot() {
+    return spot;
+  }
+
+  public void setSpot(String spot) {
+    this.spot = spot;
+  }
+
+  public Duration getOnDemandAfter() {
+    return onDemandAfter;
+  }
+
+  public void setOnDemandAfter(Duration onDemandAfter) {
+    this.onDemandAfter = onDemandAfter;
+  }
+
+  public Double getMaxSpotPrice() {
+    return maxSpotPrice;
+  }
+
+  public void setMaxSpotPrice(Double maxSpotPrice) {
+    this.maxSpotPrice = maxSpotPrice;
+  }
+
+  public Duration getSuspendTime() {
+    return suspendTime;
+  }
+
+  public void setSuspendTime(Duration suspendTime) {
+    this.suspendTime = suspendTime;
+  }
+
+  public Duration getResumeTimeout() {
+    return resumeTimeout;
+  }
+
+  public void setResumeTimeout(Duration resumeTimeout) {
+    this.resumeTimeout = resumeTimeout;
+  }
+
+  public int getMinNodes() {
+    return minNodes;
+  }
+
+  public void setMinNodes(int minNodes) {
+    this.minNodes = minNodes;
+  }
+
+  public Duration getUnavailableFor() {
+    return unavailableFor;
+  }
+
+  public void setUnavailableFor(Duration unavailableFor) {
+    this.unavailableFor = unavailableFor;
+  }
+
+  public Duration getBatchWindow() {
+    return batchWindow;
+  }
+
+  public void setBatchWindow(Duration batchWindow) {
+    this.batchWindow = batchWindow;
+  }
+
+  public int getMaxLaunchAttempts() {
+    return maxLaunchAttempts;
+  }
+
+  public void setMaxLaunchAttempts(int maxLaunchAttempts) {
+    this.maxLaunchAttempts = maxLaunchAttempts;
+  }
+
+  public Duration getRetryBackoff() {
+    return retryBackoff;
+  }
+
+  public void setRetryBackoff(Duration retryBackoff) {
+    this.retryBackoff = retryBackoff;
   }
 }

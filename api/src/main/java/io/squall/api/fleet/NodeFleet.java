@@ -10,7 +10,6 @@ import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.NodeProvider;
 import io.squall.providers.local.LocalProvider;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,30 +27,32 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
   private static final Logger LOG = LoggerFactory.getLogger(NodeFleet.class);
   private final ClusterLayout layout;
   private final SquallConfig config;
-  private NodeProvider provider;
+  private final NodeProvider provider;
 
-  public NodeFleet(ClusterLayout layout, SquallConfig config) {
+  public NodeFleet(ClusterLayout layout, SquallConfig config, Providers providers) {
     this.layout = layout;
     this.config = config;
+    this.provider = providers.provider();
   }
 
   @Override
-  public synchronized void onApplicationEvent(ServerStartupEvent event) {
-    switch (config.getProvider()) {
-      case "none" -> {
-        return;
-      }
-      case "local" -> provider = new LocalProvider(config.getDataDir().resolve("nodes").toAbsolutePath());
-      default -> throw new IllegalStateException("squall.provider: unknown provider '" + config.getProvider()
-          + "' (use local or none)");
-    }
+  public void onApplicationEvent(ServerStartupEvent event) {
+    List<NodeLaunch> launches = new ArrayList<>();
     EmbeddedServer server = event.getSource();
     String url = "http://127.0.0.1:" + server.getPort();
-    List<NodeLaunch> launches = new ArrayList<>();
     for (Node n : layout.nodes()) {
-      launches.add(new NodeLaunch(n, url, config.getAgentToken()));
+      if (!layout.isElastic(n.name())) {
+        launches.add(new NodeLaunch(n, url, config.getAgentToken()));
+      }
     }
-    LOG.info("starting {} nodes with the {} provider", launches.size(), provider.name());
+    if (provider == null || launches.isEmpty()) {
+      return;
+    }
+    if (!provider.name().equals("local")) {
+      throw new IllegalStateException("squall.partitions: with provider " + provider.name()
+          + " every partition must be elastic (its nodes are launched on demand)");
+    }
+    LOG.info("starting {} static nodes with the {} provider", launches.size(), provider.name());
     provider.launch(new LaunchRequest(config.getClusterName(), "static", launches, launches.size(),
         provider.offerings(List.of(LocalProvider.INSTANCE_TYPE)).get(0), null, Map.of(), "static-nodes"));
   }
@@ -60,18 +61,10 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
    * Stops one node's agent and everything it runs, as a machine failure would (for operators
    * and tests). The node goes DOWN when its heartbeats stop.
    */
-  public synchronized void stopNode(String name) {
+  public void stopNode(String name) {
     if (provider == null) {
       throw new IllegalStateException("no provider runs the nodes (squall.provider=none)");
     }
     provider.list(config.getClusterName()).stream().filter(i -> i.nodeName().equals(name)).forEach(provider::terminate);
-  }
-
-  @PreDestroy
-  public synchronized void close() {
-    if (provider != null) {
-      provider.close();
-      provider = null;
-    }
   }
 }

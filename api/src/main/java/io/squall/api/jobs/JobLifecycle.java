@@ -68,16 +68,60 @@ public final class JobLifecycle {
       } else {
         b.update(source.withJob(source.job().withPendingTasks(rest)));
       }
-      started = source.job().withPendingTasks(List.of()).started(key, partition, grants, b.now());
+      started = allocated(source.job().withPendingTasks(List.of()), b, key, partition, grants);
       StoredJob task = new StoredJob(started, source.submission(), "None", null, null, null, null, List.of(), null);
       b.insert(task.startedWith(started, credential()));
     } else {
-      started = source.job().started(key, partition, grants, b.now());
+      started = allocated(source.job(), b, key, partition, grants);
       b.update(source.startedWith(started, credential()));
     }
     List<String> nodes = grants.stream().map(GpuGrant::node).toList();
+    if (started.state() == JobState.CONFIGURING) {
+      List<String> resuming = new ArrayList<>();
+      for (String name : nodes) {
+        NodeStatus n = b.node(name);
+        if (n.state() == NodeState.CLOUD) {
+          b.update(n.withState(NodeState.POWERING_UP, "resumed for job " + key), true);
+        }
+        if (n.state().resumable()) {
+          resuming.add(name);
+        }
+      }
+      b.event(key, JobState.CONFIGURING, "allocated " + Hostlist.compress(nodes) + "; powering up "
+          + Hostlist.compress(resuming));
+      return;
+    }
     b.event(key, JobState.RUNNING, "started on " + Hostlist.compress(nodes));
-    StoredJob launched = b.job(key);
+    launchAfterCommit(b, b.job(key));
+  }
+
+  /** Running at once when every node is up; else configuring while the powered-down ones come up. */
+  private static Job allocated(Job job, Batch b, JobKey key, String partition, List<GpuGrant> grants) {
+    boolean allUp = grants.stream().map(g -> b.node(g.node())).allMatch(JobLifecycle::up);
+    return allUp ? job.started(key, partition, grants, b.now()) : job.configuring(key, partition, grants);
+  }
+
+  private static boolean up(NodeStatus n) {
+    return n.state().acceptsWork() && n.address() != null;
+  }
+
+  /**
+   * A configuring job whose nodes are all up now starts: it runs from now and its batch script is
+   * launched. Does nothing while any of its nodes is still on its way.
+   */
+  public void nodesReady(Batch b, StoredJob j) {
+    if (j.job().state() != JobState.CONFIGURING
+        || !j.job().allocation().stream().map(g -> b.node(g.node())).allMatch(n -> n != null && up(n))) {
+      return;
+    }
+    Job running = j.job().started(j.key(), j.job().partition(), j.job().allocation(), b.now());
+    b.update(j.withJob(running));
+    b.event(j.key(), JobState.RUNNING, "started on "
+        + Hostlist.compress(running.allocation().stream().map(GpuGrant::node).toList()));
+    launchAfterCommit(b, b.job(j.key()));
+  }
+
+  private void launchAfterCommit(Batch b, StoredJob launched) {
     Map<String, String> addresses = addresses(b, launched);
     b.afterCommit(() -> launch(launched, addresses));
   }
@@ -143,6 +187,11 @@ public final class JobLifecycle {
       return;
     }
     if (!j.job().state().holdsResources() || j.ending() != null) {
+      return;
+    }
+    if (j.job().state() == JobState.CONFIGURING) {
+      // Nothing runs yet: it ends (or goes back to the queue) at once.
+      ended(b, j.ending(finalState, why), 0, null);
       return;
     }
     b.update(j.ending(finalState, why));

@@ -13,12 +13,14 @@ import java.util.Map;
 
 /**
  * The controller's Prometheus figures: queue depth by state and reason, nodes by state, cycle
- * time, jobs started and finished. Gauges are refreshed after each scheduling cycle.
+ * time, jobs started and finished, provider launch calls and orphans terminated. Gauges are refreshed after each scheduling cycle.
  */
 @Singleton
 public final class SquallMetrics {
   private final Counter started;
   private final Counter finished;
+  private final Counter launchCalls;
+  private final Counter orphans;
   private final Timer cycle;
   private final MultiGauge jobs;
   private final MultiGauge nodes;
@@ -26,6 +28,10 @@ public final class SquallMetrics {
   public SquallMetrics(MeterRegistry registry) {
     started = Counter.builder("squall.jobs.started").description("jobs (and array tasks) started").register(registry);
     finished = Counter.builder("squall.jobs.finished").description("jobs that ended or were requeued").register(registry);
+    launchCalls = Counter.builder("squall.provider.launch.calls").description("launch calls made to the provider")
+        .register(registry);
+    orphans = Counter.builder("squall.provider.orphans.terminated")
+        .description("instances found with the cluster tag but unaccounted for, terminated at start-up").register(registry);
     cycle = Timer.builder("squall.scheduler.cycle").description("one scheduling cycle: snapshot, plan, apply")
         .register(registry);
     jobs = MultiGauge.builder("squall.jobs").description("jobs by state and pending reason").register(registry);
@@ -38,6 +44,14 @@ public final class SquallMetrics {
 
   public void jobFinished() {
     finished.increment();
+  }
+
+  public void launchCalled() {
+    launchCalls.increment();
+  }
+
+  public void orphanTerminated() {
+    orphans.increment();
   }
 
   public void cycleTook(Duration d) {

@@ -53,7 +53,8 @@ public final class PlanApplier {
               "preempted by job " + p.forJob());
         }
       }
-      // CapacityDemand: there is no elastic capacity yet; the job waits with reason Resources.
+      // CapacityDemand: no node of the partition, even powered up, could hold the job; it waits
+      // with reason Resources (elastic capacity comes from allocating powered-down nodes).
     }
     return started;
   }
@@ -69,7 +70,8 @@ public final class PlanApplier {
     }
     for (GpuGrant g : s.grants()) {
       NodeStatus n = b.node(g.node());
-      if (n == null || !n.state().acceptsWork() || n.address() == null) {
+      // Up, or powered down / powering up: the job then configures while they come up.
+      if (n == null || !(n.state().acceptsWork() && n.address() != null || n.state().resumable())) {
         return false;
       }
     }

@@ -98,7 +98,11 @@ public final class LocalProvider implements NodeProvider {
     return "local";
   }
 
-  /** {@value #INSTANCE_TYPE} on demand at no cost in each zone; a no-capacity zone is UNAVAILABLE. */
+  /**
+   * {@value #INSTANCE_TYPE} on demand at no cost in each zone. A no-capacity zone is listed as
+   * available, as a cloud lists a type its zone sells: the lack of capacity shows only when a
+   * launch fails.
+   */
   @Override
   public List<Offering> offerings(List<String> instanceTypes) {
     if (!instanceTypes.contains(INSTANCE_TYPE)) {
@@ -106,8 +110,7 @@ public final class LocalProvider implements NodeProvider {
     }
     List<Offering> out = new ArrayList<>();
     for (String zone : settings.zones().stream().sorted().toList()) {
-      Availability a = settings.noCapacityZones().contains(zone) ? Availability.UNAVAILABLE : Availability.AVAILABLE;
-      out.add(new Offering(INSTANCE_TYPE, zone, CapacityType.ON_DEMAND, 0, a));
+      out.add(new Offering(INSTANCE_TYPE, zone, CapacityType.ON_DEMAND, 0, Availability.AVAILABLE));
     }
     return out;
   }

@@ -1,0 +1,42 @@
+package io.squall.api.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The local provider's pretend cloud ({@code squall.local.*}): the zones it sells nodes in, zones
+ * that always report no capacity, and a boot delay, so elastic behaviour and capacity fallback
+ * can be seen on a laptop.
+ */
+@ConfigurationProperties("squall.local")
+public class LocalProviderConfig {
+  private List<String> zones = new ArrayList<>(List.of("local"));
+  private List<String> noCapacityZones = new ArrayList<>();
+  private Duration bootDelay = Duration.ZERO;
+
+  public List<String> getZones() {
+    return zones;
+  }
+
+  public void setZones(List<String> zones) {
+    this.zones = zones;
+  }
+
+  public List<String> getNoCapacityZones() {
+    return noCapacityZones;
+  }
+
+  public void setNoCapacityZones(List<String> noCapacityZones) {
+    this.noCapacityZones = noCapacityZones;
+  }
+
+  public Duration getBootDelay() {
+    return bootDelay;
+  }
+
+  public void setBootDelay(Duration bootDelay) {
+    this.bootDelay = bootDelay;
+  }
+}

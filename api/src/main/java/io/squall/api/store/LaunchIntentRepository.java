@@ -1,0 +1,13 @@
+package io.squall.api.store;
+
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.util.List;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface LaunchIntentRepository extends CrudRepository<LaunchIntentRow, String> {
+  List<LaunchIntentRow> findByState(String state);
+
+  List<LaunchIntentRow> findAllOrderByCreated();
+}

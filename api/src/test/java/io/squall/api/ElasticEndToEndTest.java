@@ -1,0 +1,102 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An elastic partition end to end on the local provider: nodes start powered down (CLOUD), a
+ * gang's nodes are launched together when it is submitted, run it as real agent processes, and go
+ * back after SuspendTime; a zone without capacity makes the fleet fall back to the next one.
+ */
+class ElasticEndToEndTest {
+  private static final Duration LONG = Duration.ofSeconds(180);
+
+  @TempDir Path dir;
+
+  private Map<String, Object> settings(List<String> zones, List<String> noCapacity) {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "local");
+    s.put("squall.partitions.gpu.nodes", "cloud-[1-8]");
+    s.put("squall.partitions.gpu.placement-groups", 2);
+    s.put("squall.partitions.gpu.elastic", true);
+    s.put("squall.partitions.gpu.suspend-time", "3s");
+    s.put("squall.partitions.gpu.batch-window", "500ms");
+    s.put("squall.local.zones", zones);
+    s.put("squall.local.no-capacity-zones", noCapacity);
+    return s;
+  }
+
+  private static List<JsonNode> launches(Http h) {
+    List<JsonNode> out = new ArrayList<>();
+    h.get("admin-token", "/v1/launches").json().get("launches").forEach(out::add);
+    return out;
+  }
+
+  private static long submit(Http h, String script) {
+    Http.Answer a = h.postScript("alice-token", "/v1/jobs", script);
+    assertThat(a.status()).as(a.body()).isEqualTo(201);
+    return a.json().get("job_id").asLong();
+  }
+
+  private static String nodeState(Http h, String node) {
+    for (JsonNode n : h.get("admin-token", "/v1/nodes").json().get("nodes")) {
+      if (n.get("name").asText().equals(node)) {
+        return n.get("state").asText();
+      }
+    }
+    throw new AssertionError("no node " + node);
+  }
+
+  @Test
+  void aGangIsLaunchedInOneCallIntoOnePlacementGroupRunsAndIsReclaimed() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings(List.of("local"), List.of()))) {
+      Http h = new Http(c.url());
+      assertThat(nodeState(h, "cloud-1")).isEqualTo("CLOUD");
+      long job = submit(h, "#!/bin/bash\n#SBATCH -N 4 --gres=gpu:8 --output=" + dir.resolve("gang.out")
+          + "\nsrun --label hostname\n");
+      JsonNode done = Poll.until("the gang to complete", LONG, () -> {
+        JsonNode j = h.get("alice-token", "/v1/jobs/" + job).json();
+        return j.get("state").asText().equals("COMPLETED") ? j : null;
+      });
+      assertThat(done.get("events").findValuesAsText("state")).containsExactly("PENDING", "CONFIGURING", "RUNNING",
+          "COMPLETED");
+      List<JsonNode> calls = launches(h);
+      assertThat(calls).hasSize(1);
+      assertThat(calls.get(0).get("nodes").asText()).isEqualTo("cloud-[1-4]");
+      assertThat(calls.get(0).get("state").asText()).isEqualTo("LAUNCHED");
+      assertThat(calls.get(0).get("placement_group").asText()).isEqualTo("squall-gpu-pg1-local");
+      assertThat(Files.readAllLines(dir.resolve("gang.out"))).hasSize(4);
+      // Idle for SuspendTime (3 s): given back.
+      Poll.until("the nodes to be reclaimed", LONG, () -> List.of("cloud-1", "cloud-2", "cloud-3", "cloud-4").stream()
+          .allMatch(n -> nodeState(h, n).equals("CLOUD")) ? true : null);
+      assertThat(h.get("admin-token", "/v1/instances").json().get("instances")).isEmpty();
+    }
+  }
+
+  @Test
+  void aZoneWithoutCapacityFallsBackToTheNextOffering() {
+    try (Controllers.Running c = Controllers.start(settings(List.of("zone-a", "zone-b"), List.of("zone-a")))) {
+      Http h = new Http(c.url());
+      Instant submitted = Instant.now();
+      long job = submit(h, "#!/bin/bash\n#SBATCH --gres=gpu:1 --output=/dev/null\necho ok\n");
+      Poll.until("the job to complete", LONG, () ->
+          h.get("alice-token", "/v1/jobs/" + job).json().get("state").asText().equals("COMPLETED") ? true : null);
+      List<JsonNode> calls = launches(h);
+      assertThat(calls).extracting(l -> l.get("offering").asText() + " " + l.get("state").asText())
+          .containsExactly("local/zone-a/ON_DEMAND FAILED", "local/zone-b/ON_DEMAND LAUNCHED");
+      assertThat(calls.get(0).get("detail").asText()).contains("INSUFFICIENT_CAPACITY", "InsufficientInstanceCapacity");
+      // The fallback follows at once, not after a backoff.
+      Instant fallback = Instant.parse(calls.get(1).get("created").asText());
+      assertThat(Duration.between(submitted, fallback)).isLessThan(Duration.ofSeconds(10));
+    }
+  }
+}

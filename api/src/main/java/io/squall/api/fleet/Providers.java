@@ -1,9 +1,16 @@
 package io.squall.api.fleet;
 
+import io.squall.api.config.AwsProviderConfig;
+import io.squall.api.config.GcpProviderConfig;
 import io.squall.api.config.LocalProviderConfig;
 import io.squall.api.config.SquallConfig;
 import io.squall.core.provider.NodeProvider;
+import io.squall.providers.aws.AwsProvider;
+import io.squall.providers.aws.AwsSettings;
+import io.squall.providers.gcp.GcpProvider;
+import io.squall.providers.gcp.GcpSettings;
 import io.squall.providers.local.LocalProvider;
+import java.net.URI;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.util.Set;
@@ -17,7 +24,7 @@ import java.util.Set;
 public final class Providers {
   private final NodeProvider provider;
 
-  public Providers(SquallConfig config, LocalProviderConfig local) {
+  public Providers(SquallConfig config, LocalProviderConfig local, AwsProviderConfig aws, GcpProviderConfig gcp) {
     NodeProvider raw;
     String region;
     switch (config.getProvider()) {
@@ -30,10 +37,72 @@ public final class Providers {
             local.getZones(), Set.copyOf(local.getNoCapacityZones()), local.getBootDelay(), LocalProvider.Settings.defaults().jvmArgs()));
         region = "localhost";
       }
+      case "aws" -> {
+        raw = new AwsProvider(awsSettings(aws));
+        region = aws.getRegion();
+      }
+      case "gcp" -> {
+        raw = new GcpProvider(gcpSettings(gcp));
+        region = gcp.getRegion();
+      }
       default -> throw new IllegalStateException("squall.provider: unknown provider '" + config.getProvider()
           + "' (use local, aws, gcp or none)");
     }
     provider = raw == null ? null : new GuardedProvider(raw, region, GuardedProvider.Settings.defaults());
+  }
+
+  private static AwsSettings awsSettings(AwsProviderConfig c) {
+    AwsSettings.Builder b = AwsSettings.builder(c.getRegion())
+        .subnets(c.getSubnets())
+        .securityGroupIds(c.getSecurityGroupIds())
+        .agentCommand(c.getAgentCommand())
+        .maxSpotPrice(c.getMaxSpotPrice());
+    if (c.getEndpoint() != null) {
+      b.endpoint(URI.create(c.getEndpoint()));
+    }
+    if (c.getImageId() != null) {
+      b.imageId(c.getImageId());
+    }
+    if (c.getLaunchTemplate() != null) {
+      b.launchTemplate(c.getLaunchTemplate(), c.getLaunchTemplateVersion());
+    }
+    if (c.getInstanceProfile() != null) {
+      b.instanceProfile(c.getInstanceProfile());
+    }
+    if (c.getKeyName() != null) {
+      b.keyName(c.getKeyName());
+    }
+    if (!c.getOnDemandPrices().isEmpty()) {
+      b.onDemandPrices(c.getOnDemandPrices());
+    }
+    try {
+      return b.build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalStateException("squall.aws: " + e.getMessage(), e);
+    }
+  }
+
+  private static GcpSettings gcpSettings(GcpProviderConfig c) {
+    if (c.getProject() == null || c.getZones().isEmpty()) {
+      throw new IllegalStateException("squall.gcp: set project and zones (and source-image)");
+    }
+    GcpSettings.Builder b = GcpSettings.builder(c.getProject(), c.getRegion(), c.getZones())
+        .network(c.getNetwork(), c.getSubnetwork())
+        .agentCommand(c.getAgentCommand());
+    if (c.getSourceImage() != null) {
+      b.sourceImage(c.getSourceImage());
+    }
+    if (c.getEndpoint() != null) {
+      b.endpoint(c.getEndpoint());
+    }
+    if (c.getServiceAccountEmail() != null) {
+      b.serviceAccountEmail(c.getServiceAccountEmail());
+    }
+    try {
+      return b.build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalStateException("squall.gcp: " + e.getMessage(), e);
+    }
   }
 
   /** The provider, or null when nodes are not this controller's to start. */

@@ -1,0 +1,120 @@
+package io.squall.api.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The AWS EC2 provider ({@code squall.aws.*}): region, subnets per zone, the image or launch template, network and IAM settings. Credentials come from the AWS SDK's default chain (environment, profile, instance role). */
+@ConfigurationProperties("squall.aws")
+public class AwsProviderConfig {
+  private String region = "us-east-1";
+  private String endpoint;
+  private Map<String, String> subnets = new LinkedHashMap<>();
+  private String imageId;
+  private String launchTemplate;
+  private String launchTemplateVersion;
+  private List<String> securityGroupIds = new ArrayList<>();
+  private String instanceProfile;
+  private String keyName;
+  private String agentCommand = "/opt/squall/bin/squall-agent";
+  private Double maxSpotPrice;
+  private Map<String, Double> onDemandPrices = new LinkedHashMap<>();
+
+  public String getRegion() {
+    return region;
+  }
+
+  public void setRegion(String region) {
+    this.region = region;
+  }
+
+  public String getEndpoint() {
+    return endpoint;
+  }
+
+  public void setEndpoint(String endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  public Map<String, String> getSubnets() {
+    return subnets;
+  }
+
+  public void setSubnets(Map<String, String> subnets) {
+    this.subnets = subnets;
+  }
+
+  public String getImageId() {
+    return imageId;
+  }
+
+  public void setImageId(String imageId) {
+    this.imageId = imageId;
+  }
+
+  public String getLaunchTemplate() {
+    return launchTemplate;
+  }
+
+  public void setLaunchTemplate(String launchTemplate) {
+    this.launchTemplate = launchTemplate;
+  }
+
+  public String getLaunchTemplateVersion() {
+    return launchTemplateVersion;
+  }
+
+  public void setLaunchTemplateVersion(String launchTemplateVersion) {
+    this.launchTemplateVersion = launchTemplateVersion;
+  }
+
+  public List<String> getSecurityGroupIds() {
+    return securityGroupIds;
+  }
+
+  public void setSecurityGroupIds(List<String> securityGroupIds) {
+    this.securityGroupIds = securityGroupIds;
+  }
+
+  public String getInstanceProfile() {
+    return instanceProfile;
+  }
+
+  public void setInstanceProfile(String instanceProfile) {
+    this.instanceProfile = instanceProfile;
+  }
+
+  public String getKeyName() {
+    return keyName;
+  }
+
+  public void setKeyName(String keyName) {
+    this.keyName = keyName;
+  }
+
+  public String getAgentCommand() {
+    return agentCommand;
+  }
+
+  public void setAgentCommand(String agentCommand) {
+    this.agentCommand = agentCommand;
+  }
+
+  public Double getMaxSpotPrice() {
+    return maxSpotPrice;
+  }
+
+  public void setMaxSpotPrice(Double maxSpotPrice) {
+    this.maxSpotPrice = maxSpotPrice;
+  }
+
+  public Map<String, Double> getOnDemandPrices() {
+    return onDemandPrices;
+  }
+
+  public void setOnDemandPrices(Map<String, Double> onDemandPrices) {
+    this.onDemandPrices = onDemandPrices;
+  }
+}

@@ -1,0 +1,91 @@
+package io.squall.api.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The Google Compute Engine provider ({@code squall.gcp.*}): project, region and zones, the boot image, network and service account. Credentials are Application Default Credentials. */
+@ConfigurationProperties("squall.gcp")
+public class GcpProviderConfig {
+  private String project;
+  private String region = "us-central1";
+  private List<String> zones = new ArrayList<>();
+  private String endpoint;
+  private String sourceImage;
+  private String network = "global/networks/default";
+  private String subnetwork;
+  private String serviceAccountEmail;
+  private String agentCommand = "/opt/squall/bin/squall-agent";
+
+  public String getProject() {
+    return project;
+  }
+
+  public void setProject(String project) {
+    this.project = project;
+  }
+
+  public String getRegion() {
+    return region;
+  }
+
+  public void setRegion(String region) {
+    this.region = region;
+  }
+
+  public List<String> getZones() {
+    return zones;
+  }
+
+  public void setZones(List<String> zones) {
+    this.zones = zones;
+  }
+
+  public String getEndpoint() {
+    return endpoint;
+  }
+
+  public void setEndpoint(String endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  public String getSourceImage() {
+    return sourceImage;
+  }
+
+  public void setSourceImage(String sourceImage) {
+    this.sourceImage = sourceImage;
+  }
+
+  public String getNetwork() {
+    return network;
+  }
+
+  public void setNetwork(String network) {
+    this.network = network;
+  }
+
+  public String getSubnetwork() {
+    return subnetwork;
+  }
+
+  public void setSubnetwork(String subnetwork) {
+    this.subnetwork = subnetwork;
+  }
+
+  public String getServiceAccountEmail() {
+    return serviceAccountEmail;
+  }
+
+  public void setServiceAccountEmail(String serviceAccountEmail) {
+    this.serviceAccountEmail = serviceAccountEmail;
+  }
+
+  public String getAgentCommand() {
+    return agentCommand;
+  }
+
+  public void setAgentCommand(String agentCommand) {
+    this.agentCommand = agentCommand;
+  }
+}

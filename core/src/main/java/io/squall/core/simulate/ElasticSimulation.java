@@ -60,10 +60,12 @@ import java.util.TreeSet;
  *       POWERING_UP (resume requested now, waiting for a launch call). Timeouts end jobs;
  *       preemption and capacity demand have no effect here (one tier, one partition);</li>
  *   <li>the power planner runs and its actions are carried out: a Launch (skipped when one of its
- *       nodes no longer waits, or when an earlier call this tick marked its offering unavailable)
- *       calls the provider with the gang's nodes, minCount = all of them; success marks them
- *       launched in the offering's zone, failure is recorded in the {@link OfferingBook} and
- *       backs the nodes off ({@link PowerPlanner#retryAt}); Resume powers a node up for no job;
+ *       nodes no longer waits, or when an earlier call at this instant marked its offering
+ *       unavailable) calls the provider with the gang's nodes, minCount = all of them; success
+ *       marks them launched in the offering's zone, failure is recorded in the
+ *       {@link OfferingBook} and backs the nodes off ({@link PowerPlanner#retryAt}); when that
+ *       lets them try another offering at once, the planner runs again at the same instant
+ *       (provider calls take no virtual time); Resume powers a node up for no job;
  *       Suspend terminates an idle node's instance (node CLOUD); Release terminates the nodes'
  *       instances (nodes CLOUD) and requeues the jobs holding them, whose other nodes are freed.</li>
  * </ol>
@@ -471,16 +473,33 @@ public final class ElasticSimulation {
 
   // ---------------------------------------------------------------- power
 
+  /**
+   * Plans and carries out power actions. When a launch call fails in a way that lets another
+   * offering be tried at once (or was skipped because an earlier call just marked its offering),
+   * the planner runs again at the same instant, as the controller re-plans as soon as it learns
+   * of a failure; at most once per offering, since each round marks one more unavailable.
+   */
   private void power(Instant now) {
+    List<Offering> offered = offerings.get(setup.partition());
+    for (int round = 0; round <= offered.size(); round++) {
+      if (!powerRound(now)) {
+        return;
+      }
+    }
+  }
+
+  /** One plan, carried out; whether a launch should be planned again now. */
+  private boolean powerRound(Instant now) {
     List<ElasticNode> elastic = new ArrayList<>(nodes.size());
     for (SimNode n : nodes.values()) {
       elastic.add(new ElasticNode(n.template.name(), setup.partition(), n.template.placementGroup(), n.state, n.since,
           !n.holders.isEmpty(), n.launched, n.instance == null ? null : n.instance.offering().zone(), n.attempts,
           n.retryAt));
     }
+    boolean again = false;
     for (PowerAction a : planner.plan(now, elastic, policies, offerings, book)) {
       if (a instanceof PowerAction.Launch) {
-        launch((PowerAction.Launch) a, now);
+        again |= !launch((PowerAction.Launch) a, now);
       } else if (a instanceof PowerAction.Resume) {
         SimNode n = nodes.get(((PowerAction.Resume) a).node());
         if (n.state == NodeState.CLOUD) {
@@ -494,19 +513,24 @@ public final class ElasticSimulation {
         releaseNodes(r.nodes(), r.reason(), now);
       }
     }
+    return again;
   }
 
-  private void launch(PowerAction.Launch l, Instant now) {
+  /**
+   * Carries out a launch; false when its nodes may try another offering at once (the call failed
+   * so, or was skipped because an earlier call this instant marked its offering unavailable).
+   */
+  private boolean launch(PowerAction.Launch l, Instant now) {
     List<SimNode> gang = new ArrayList<>();
     for (String name : l.nodes()) {
       SimNode n = nodes.get(name);
       if (n.state != NodeState.POWERING_UP || n.launched) {
-        return; // the state moved on since the plan: the next tick plans again
+        return true; // the state moved on since the plan: the next tick plans again
       }
       gang.add(n);
     }
     if (!book.available(l.offering(), now)) {
-      return; // an earlier call this tick found it out of capacity
+      return false;
     }
     List<NodeLaunch> launches = new ArrayList<>();
     for (SimNode n : gang) {
@@ -528,7 +552,7 @@ public final class ElasticSimulation {
       }
       events.add(at(now) + " launch " + l.placementGroup() + " " + l.nodes().size() + " nodes "
           + l.offering().key() + " failed " + e.kind());
-      return;
+      return gang.stream().anyMatch(n -> n.retryAt.isAfter(now));
     }
     Map<String, Instance> byNode = new HashMap<>();
     for (Instance i : made) {
@@ -555,6 +579,7 @@ public final class ElasticSimulation {
       spotNodesLaunched += made.size();
     }
     events.add(at(now) + " launch " + l.placementGroup() + " " + made.size() + " nodes " + l.offering().key());
+    return true;
   }
 
   private void suspend(SimNode n, Instant now) {

@@ -10,16 +10,18 @@ import java.util.Set;
 final class BenchCommand {
   private static final Set<String> SCHEDULER_OPTIONS = Set.of("nodes", "gpus-per-node", "pending", "seed", "cycles");
   private static final Set<String> API_OPTIONS = Set.of("jobs", "clients");
+  private static final Set<String> ELASTIC_OPTIONS = Set.of("pending", "nodes", "seed", "scheduler-interval");
 
   private BenchCommand() {}
 
   static int run(List<String> args, Invocation io) throws InterruptedException {
     PrintStream err = io.err();
     String name = args.isEmpty() ? "" : args.get(0);
-    Set<String> allowed = name.equals("scheduler") ? SCHEDULER_OPTIONS : name.equals("api") ? API_OPTIONS : null;
+    Set<String> allowed = name.equals("scheduler") ? SCHEDULER_OPTIONS : name.equals("api") ? API_OPTIONS
+        : name.equals("elastic") ? ELASTIC_OPTIONS : null;
     if (allowed == null) {
       err.println("squall bench: unknown benchmark " + (args.isEmpty() ? "(none)" : "'" + name + "'")
-          + "; available: scheduler, api");
+          + "; available: scheduler, api, elastic");
       return 2;
     }
     Map<String, String> opts = new HashMap<>();
@@ -46,6 +48,9 @@ final class BenchCommand {
         return 2;
       }
       opts.put(key, value);
+    }
+    if (name.equals("elastic")) {
+      return ElasticBench.run(opts, io.out());
     }
     return name.equals("api") ? ApiBench.run(opts, io.env(), io.out(), err) : SchedulerBench.run(opts, io.out());
   }

@@ -1,0 +1,191 @@
+package io.squall.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.squall.core.model.Node;
+import io.squall.core.model.NodeState;
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Offering;
+import io.squall.core.provision.CapacityPolicy;
+import io.squall.core.simulate.ElasticSimulation;
+import io.squall.core.simulate.SimulatedProvider;
+import io.squall.core.simulate.VirtualClock;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * {@code squall bench elastic}: a burst of jobs on an empty elastic partition of p5.48xlarge
+ * nodes in us-east-1, run in virtual time by {@link ElasticSimulation} (the production scheduler
+ * and power planner against a {@link SimulatedProvider}).
+ *
+ * <p>The workload: {@code --pending} jobs submitted at time 0, sampled with the seed (with
+ * replacement) from the Philly trace (Jeon et al., ATC'19; {@code data/README.md}): a job of
+ * {@code g} GPUs asks for {@code ceil(g/8)} nodes of {@code min(8, g)} GPUs and runs for its trace
+ * runtime, capped at {@link #MAX_RUNTIME} so that the queue drains in virtual days, not months
+ * (Philly's median multi-GPU job ran 14 hours).
+ *
+ * <p>The cloud: spot and on-demand p5.48xlarge in each us-east-1 zone at the SkyPilot catalogue's
+ * prices; each zone's spot capacity is drawn with the seed between 32 and 128 instances, and any
+ * spot launch call fails for lack of capacity with probability {@link #SPOT_ICE_PROBABILITY};
+ * on-demand capacity is unlimited. Instances register {@link #BOOT} after their launch call.
+ *
+ * <p>The partition: {@code --nodes} (512) nodes in placement groups of 16, all powered down at
+ * the start; policy spot then on-demand after 5 min, SuspendTime 5 min, batch window 1 s,
+ * ResumeTimeout 10 min (the defaults of {@link CapacityPolicy#defaults}).
+ *
+ * <p>The loop: a 250 ms tick; a scheduler cycle when anything changed, at most every
+ * {@link #SCHEDULER_INTERVAL} of virtual time ({@code --scheduler-interval} seconds).
+ */
+final class ElasticBench {
+  static final Instant START = Instant.parse("2026-11-21T12:00:00Z");
+  static final String INSTANCE_TYPE = "p5.48xlarge";
+  static final String REGION = "us-east-1";
+  static final int NODES_PER_GROUP = 16;
+  static final Duration MAX_RUNTIME = Duration.ofHours(4);
+  static final Duration BOOT = Duration.ofMinutes(3);
+  static final double SPOT_ICE_PROBABILITY = 0.1;
+  /**
+   * The least virtual time between scheduler cycles, Slurm's {@code sched_interval} default. A
+   * full cycle over a 5,000-job queue costs about 10 ms, and about every 20 s of virtual time a
+   * job ends, so cycling on every change would make the run several times slower; the cost is
+   * idle time on nodes a job freed until the next cycle.
+   */
+  static final Duration SCHEDULER_INTERVAL = Duration.ofSeconds(60);
+
+  private ElasticBench() {}
+
+  /** One job of the trace: its GPUs and runtime. */
+  record TraceJob(int gpus, Duration runtime) {}
+
+  static int run(Map<String, String> opts, PrintStream out) {
+    int pending = Integer.parseInt(opts.getOrDefault("pending", "5000"));
+    int nodeCount = Integer.parseInt(opts.getOrDefault("nodes", "512"));
+    long seed = Long.parseLong(opts.getOrDefault("seed", "1"));
+    Duration interval = opts.containsKey("scheduler-interval")
+        ? Duration.ofSeconds(Integer.parseInt(opts.get("scheduler-interval"))) : SCHEDULER_INTERVAL;
+    SplittableRandom rnd = new SplittableRandom(seed);
+
+    List<ElasticSimulation.JobSpec> work = workload(trace(), pending, rnd.split());
+    List<Offering> catalogue = offerings();
+    VirtualClock clock = new VirtualClock(START);
+    SimulatedProvider provider = new SimulatedProvider(clock, catalogue, rnd.split()).bootLatency(BOOT)
+        .spotInsufficientCapacityProbability(SPOT_ICE_PROBABILITY);
+    SplittableRandom capacities = rnd.split();
+    for (Offering o : catalogue) {
+      if (o.capacityType() == CapacityType.SPOT) {
+        provider.capacity(o, 32 + capacities.nextInt(97));
+      }
+    }
+    ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("bench", "gpu", nodes(nodeCount),
+        CapacityPolicy.defaults(INSTANCE_TYPE)).withSchedulerInterval(interval);
+
+    long t0 = System.nanoTime();
+    ElasticSimulation.Result r = new ElasticSimulation(setup, clock, provider).run(work);
+    long wallMs = (System.nanoTime() - t0) / 1_000_000;
+
+    out.printf(Locale.ROOT, "simulated %d jobs on %d %s nodes (%s): makespan %s, %d scheduler cycles, %d ms wall%n",
+        r.jobs(), nodeCount, INSTANCE_TYPE, REGION, r.makespan(), r.schedulerCycles(), wallMs);
+    out.printf(Locale.ROOT, "jobs completed %d, needed a launch %d, max time to launch call %d ms, "
+        + "failed launch calls %d, spot nodes %d of %d, requeues %d%n", r.jobsCompleted(), r.jobsLaunchedFor(),
+        r.maxTimeToLaunchCallMs(), r.failedLaunchCalls(), r.spotNodesLaunched(), r.nodesLaunched(), r.requeues());
+    out.printf(Locale.ROOT, "billed %.1f node-hours, $%.0f%s%n", r.billedNodeHours(), r.billedDollars(),
+        r.finished() ? "" : " (stopped at the time limit before the queue drained)");
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("jobs", r.jobs());
+    line.put("launch_calls", r.launchCalls());
+    line.put("nodes_launched", r.nodesLaunched());
+    line.put("partial_gangs_billed", r.partialGangsBilled());
+    line.put("orphans", r.orphans());
+    line.put("median_time_to_launch_call_ms", r.medianTimeToLaunchCallMs());
+    line.put("idle_node_hours", Math.round(r.idleNodeHours() * 100) / 100.0);
+    out.println(Json.write(line));
+    return 0;
+  }
+
+  /** {@code count} jobs at time 0, drawn with replacement from the trace. */
+  static List<ElasticSimulation.JobSpec> workload(List<TraceJob> trace, int count, SplittableRandom rnd) {
+    List<ElasticSimulation.JobSpec> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      TraceJob t = trace.get(rnd.nextInt(trace.size()));
+      Duration runtime = t.runtime().compareTo(MAX_RUNTIME) > 0 ? MAX_RUNTIME : t.runtime();
+      out.add(new ElasticSimulation.JobSpec(Duration.ZERO, (t.gpus() + 7) / 8, Math.min(8, t.gpus()), runtime));
+    }
+    return out;
+  }
+
+  static List<TraceJob> trace() {
+    try (InputStream in = resource("philly-multigpu-jobs.json")) {
+      JsonNode root = new ObjectMapper().readTree(in);
+      List<TraceJob> out = new ArrayList<>(root.size());
+      for (JsonNode j : root) {
+        long ms = Math.round(j.get("runtime").asDouble() * 60_000);
+        out.add(new TraceJob(j.get("num_gpus").asInt(), Duration.ofMillis(ms)));
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Spot (per-zone price) and on-demand offerings of the instance type in the region's zones. */
+  static List<Offering> offerings() {
+    List<Offering> out = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(resource("aws-p4d-p5-prices.csv"),
+        StandardCharsets.UTF_8))) {
+      String header = r.readLine();
+      List<String> columns = List.of(header.split(","));
+      int type = columns.indexOf("InstanceType");
+      int price = columns.indexOf("Price");
+      int spot = columns.indexOf("SpotPrice");
+      int region = columns.indexOf("Region");
+      int zone = columns.indexOf("AvailabilityZone");
+      for (String row = r.readLine(); row != null; row = r.readLine()) {
+        String[] f = row.split(",", -1);
+        if (!f[type].equals(INSTANCE_TYPE) || !f[region].equals(REGION)) {
+          continue;
+        }
+        out.add(new Offering(INSTANCE_TYPE, f[zone], CapacityType.ON_DEMAND, Double.parseDouble(f[price]),
+            Availability.AVAILABLE));
+        if (!f[spot].isEmpty()) {
+          out.add(new Offering(INSTANCE_TYPE, f[zone], CapacityType.SPOT, Double.parseDouble(f[spot]),
+              Availability.AVAILABLE));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  static List<Node> nodes(int count) {
+    List<Node> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      out.add(new Node(String.format(Locale.ROOT, "p5-%04d", i + 1), 8, "h100", 192, 2_097_152, Set.of("h100"),
+          String.format(Locale.ROOT, "pg%02d", i / NODES_PER_GROUP), NodeState.CLOUD));
+    }
+    return out;
+  }
+
+  private static InputStream resource(String name) throws IOException {
+    InputStream in = ElasticBench.class.getResourceAsStream("/data/" + name);
+    if (in == null) {
+      throw new IOException("bench data /data/" + name + " is missing from the classpath");
+    }
+    return in;
+  }
+}

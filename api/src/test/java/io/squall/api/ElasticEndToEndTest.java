@@ -82,6 +82,47 @@ class ElasticEndToEndTest {
     }
   }
 
+  /**
+   * The job starts when the last of its nodes registers, whichever that is; the batch node
+   * registering last once made the job look lost and requeued it. Fake agents register here,
+   * in that order, while the local nodes are still "booting".
+   */
+  @Test
+  void aConfiguringJobStartsWhenItsBatchNodeRegistersLast() throws Exception {
+    com.sun.net.httpserver.HttpServer agent = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    List<String> launched = java.util.Collections.synchronizedList(new ArrayList<>());
+    agent.createContext("/", ex -> {
+      try (ex) {
+        launched.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
+        ex.sendResponseHeaders(200, 2);
+        ex.getResponseBody().write("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+    });
+    agent.start();
+    Map<String, Object> s = settings(List.of("local"), List.of());
+    s.put("squall.local.boot-delay", "10m");
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      long job = submit(h, "#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\necho ok\n");
+      Poll.until("the gang to configure", LONG, () ->
+          h.get("alice-token", "/v1/jobs/" + job).json().get("state").asText().equals("CONFIGURING") ? true : null);
+      String address = "http://127.0.0.1:" + agent.getAddress().getPort();
+      for (String node : List.of("cloud-2", "cloud-1")) {
+        Http.Answer a = h.post("change-me-agent-token", "/v1/agent/register", Map.of("name", node, "address", address,
+            "gpus", 8, "cpus", 32, "memory_mb", 262144));
+        assertThat(a.status()).as(a.body()).isEqualTo(200);
+      }
+      Poll.until("the launch on both nodes", LONG, () -> launched.size() >= 2 ? true : null);
+      JsonNode j = h.get("alice-token", "/v1/jobs/" + job).json();
+      assertThat(j.get("state").asText()).isEqualTo("RUNNING");
+      assertThat(j.get("restart_count").asInt()).isZero();
+      assertThat(launched).containsOnly("POST /jobs");
+    } finally {
+      agent.stop(0);
+    }
+  }
+
   @Test
   void aZoneWithoutCapacityFallsBackToTheNextOffering() {
     try (Controllers.Running c = Controllers.start(settings(List.of("zone-a", "zone-b"), List.of("zone-a")))) {

@@ -60,14 +60,11 @@ public final class AgentReports {
           r.features() == null || r.features().isEmpty() ? configured.features() : Set.copyOf(r.features()), group,
           known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state());
       b.update(new NodeStatus(reported, null, r.address(), b.now(), known.version()), true);
-      // Jobs that waited for this node to boot may start now.
       for (StoredJob j : runningOn(b, r.name())) {
-        lifecycle.nodesReady(b, j);
-      }
-      // An agent that registers again has lost whatever it ran before: those jobs are gone.
-      for (StoredJob j : runningOn(b, r.name())) {
-        if (j.job().state() == JobState.RUNNING && !r.running().contains(j.key().toString())
-            && batchNode(j).equals(r.name())) {
+        if (j.job().state() == JobState.CONFIGURING) {
+          lifecycle.nodesReady(b, j); // it waited for this node to boot, and may start now
+        } else if (!r.running().contains(j.key().toString()) && batchNode(j).equals(r.name())) {
+          // An agent that registers again has lost whatever it ran before: those jobs are gone.
           lifecycle.nodeFailed(b, j, "node " + r.name() + " restarted and lost the job");
         }
       }

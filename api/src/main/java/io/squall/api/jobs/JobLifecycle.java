@@ -97,12 +97,8 @@ public final class JobLifecycle {
 
   /** Running at once when every node is up; else configuring while the powered-down ones come up. */
   private static Job allocated(Job job, Batch b, JobKey key, String partition, List<GpuGrant> grants) {
-    boolean allUp = grants.stream().map(g -> b.node(g.node())).allMatch(JobLifecycle::up);
+    boolean allUp = grants.stream().map(g -> b.node(g.node())).allMatch(NodeStatus::isUp);
     return allUp ? job.started(key, partition, grants, b.now()) : job.configuring(key, partition, grants);
-  }
-
-  private static boolean up(NodeStatus n) {
-    return n.state().acceptsWork() && n.address() != null;
   }
 
   /**
@@ -111,7 +107,7 @@ public final class JobLifecycle {
    */
   public void nodesReady(Batch b, StoredJob j) {
     if (j.job().state() != JobState.CONFIGURING
-        || !j.job().allocation().stream().map(g -> b.node(g.node())).allMatch(n -> n != null && up(n))) {
+        || !j.job().allocation().stream().map(g -> b.node(g.node())).allMatch(n -> n != null && n.isUp())) {
       return;
     }
     Job running = j.job().started(j.key(), j.job().partition(), j.job().allocation(), b.now());

@@ -71,7 +71,7 @@ public final class PlanApplier {
     for (GpuGrant g : s.grants()) {
       NodeStatus n = b.node(g.node());
       // Up, or powered down / powering up: the job then configures while they come up.
-      if (n == null || !(n.state().acceptsWork() && n.address() != null || n.state().resumable())) {
+      if (n == null || !(n.isUp() || n.state().resumable())) {
         return false;
       }
     }

@@ -22,6 +22,11 @@ public record NodeStatus(Node node, String reason, String address, Instant lastH
     return node.state();
   }
 
+  /** Registered and accepting work: a job's batch script can be launched on it. */
+  public boolean isUp() {
+    return node.state().acceptsWork() && address != null;
+  }
+
   public NodeStatus withState(NodeState state, String why) {
     return new NodeStatus(node.withState(state), why, address, lastHeartbeat, version);
   }

@@ -12,8 +12,8 @@ import java.util.Set;
  * launch intents and instances are the truth about what was meant.
  *
  * <ul>
- *   <li>an instance the controller recorded, or one made by a recorded intent for a node that
- *       still wants it, is adopted;
+ *   <li>an instance the controller recorded, or one made by a recorded intent, is adopted when
+ *       its node still wants it (powering up or up);
  *   <li>any other instance is an orphan and is terminated;
  *   <li>an intent without instances whose nodes still wait is retried with its own idempotency
  *       token (a launch that did happen is then returned, not repeated); otherwise it is dropped.
@@ -35,8 +35,9 @@ public final class Reconciliation {
     for (Instance i : listed) {
       boolean known = i.nodeName() != null && i.nodeName().equals(recorded.get(i.id()));
       boolean intended = i.launchToken() != null && intents.containsKey(i.launchToken())
-          && intents.get(i.launchToken()).contains(i.nodeName()) && waiting.contains(i.nodeName());
-      if (known || intended) {
+          && intents.get(i.launchToken()).contains(i.nodeName());
+      // Even a recorded instance goes when its node no longer wants it (a crash mid-suspend).
+      if ((known || intended) && waiting.contains(i.nodeName())) {
         adopt.add(i);
         tokensSeen.add(i.launchToken());
       } else {

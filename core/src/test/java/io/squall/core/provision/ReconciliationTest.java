@@ -35,6 +35,14 @@ class ReconciliationTest {
   }
 
   @Test
+  void aRecordedInstanceWhoseNodeWasPoweredDownIsTerminated() {
+    Reconciliation.Result r = Reconciliation.reconcile(List.of(instance("i-1", "gpu-1", "t1")), Map.of("i-1", "gpu-1"),
+        Map.of(), Set.of());
+    assertThat(r.adopt()).isEmpty();
+    assertThat(r.orphans()).extracting(Instance::id).containsExactly("i-1");
+  }
+
+  @Test
   void anInstanceOfAnIntentWhoseNodeNoLongerWaitsIsAnOrphan() {
     Reconciliation.Result r = Reconciliation.reconcile(List.of(instance("i-2", "gpu-2", "t2")), Map.of(),
         Map.of("t2", List.of("gpu-2")), Set.of());

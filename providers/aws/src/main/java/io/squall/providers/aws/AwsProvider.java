@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -88,6 +89,8 @@ public final class AwsProvider implements NodeProvider {
 
   private final AwsSettings settings;
   private final Ec2Client ec2;
+  /** Placement groups this provider made or found, so each is created once, not once per launch. */
+  private final Set<String> placementGroupsMade = ConcurrentHashMap.newKeySet();
 
   /** A provider with its own EC2 client for {@code settings} (SDK retries off). */
   public AwsProvider(AwsSettings settings) {
@@ -348,6 +351,9 @@ public final class AwsProvider implements NodeProvider {
   }
 
   private void ensurePlacementGroup(String name, String cluster) {
+    if (placementGroupsMade.contains(name)) {
+      return; // made (or found) before: one CreatePlacementGroup per group, not one per launch
+    }
     try {
       ec2.createPlacementGroup(r -> r.groupName(name).strategy(PlacementStrategy.CLUSTER)
           .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.PLACEMENT_GROUP)
@@ -357,6 +363,7 @@ public final class AwsProvider implements NodeProvider {
         throw Ec2Errors.translate("CreatePlacementGroup " + name, e);
       }
     }
+    placementGroupsMade.add(name);
   }
 
   RunInstancesRequest runRequest(LaunchRequest request, String subnet) {

@@ -74,7 +74,7 @@ final class Ec2Errors {
     if (e instanceof AwsServiceException) {
       AwsServiceException service = (AwsServiceException) e;
       AwsErrorDetails details = service.awsErrorDetails();
-      String code = details == null ? null : details.errorCode();
+      String code = code(e);
       String text = details == null ? service.getMessage() : details.errorMessage();
       String message = operation + ": " + (code == null ? "HTTP " + service.statusCode() : code)
           + (text == null || text.isBlank() ? "" : ": " + text);

@@ -130,10 +130,20 @@ class AwsProviderTest {
   @Test
   void anExistingPlacementGroupIsFine() {
     provider.launch(gang("launch-c", ON_DEMAND_B, "gpu-1"));
-    List<Instance> second = provider.launch(gang("launch-d", ON_DEMAND_B, "gpu-2"));
-    assertThat(second).extracting(Instance::placementGroup).containsExactly("pg-1");
+    // A provider that did not make it (another controller, or this one after a restart) finds it there.
+    try (AwsProvider restarted = new AwsProvider(AwsProviderContractTest.settings(ec2).build())) {
+      List<Instance> second = restarted.launch(gang("launch-d", ON_DEMAND_B, "gpu-2"));
+      assertThat(second).extracting(Instance::placementGroup).containsExactly("pg-1");
+    }
     assertThat(ec2.requests("CreatePlacementGroup")).hasSize(2);
     assertThat(provider.list("c1")).extracting(Instance::nodeName).containsExactly("gpu-1", "gpu-2");
+  }
+
+  @Test
+  void aProviderCreatesEachPlacementGroupOnce() {
+    provider.launch(gang("launch-e", ON_DEMAND_B, "gpu-1"));
+    provider.launch(gang("launch-f", ON_DEMAND_B, "gpu-2"));
+    assertThat(ec2.requests("CreatePlacementGroup")).hasSize(1);
   }
 
   @Test

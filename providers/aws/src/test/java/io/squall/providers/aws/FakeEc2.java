@@ -126,7 +126,6 @@ final class FakeEc2 implements AutoCloseable {
   private final Map<String, Integer> instanceLimits = new HashMap<>();
   private final Map<String, FakeInstance> instances = new LinkedHashMap<>();
   private final Map<String, Reservation> byToken = new HashMap<>();
-  private final Map<String, Reservation> reservations = new HashMap<>();
   private final Set<String> placementGroups = new TreeSet<>();
   private final Deque<Failure> failures = new ArrayDeque<>();
   private final List<Request> requests = new ArrayList<>();
@@ -434,7 +433,6 @@ final class FakeEc2 implements AutoCloseable {
       made.add(instance.id);
     }
     Reservation reservation = new Reservation(reservationId, signature, List.copyOf(made));
-    reservations.put(reservationId, reservation);
     if (token != null) {
       byToken.put(token, reservation);
     }

@@ -30,7 +30,8 @@ import java.util.TreeMap;
 final class BulkInsertRequests {
   /** Prints the instance's name: the key {@link AgentBootstrap} picks this machine's node by. */
   static final String IDENTITY_COMMAND =
-      "curl -s -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/name";
+      "curl -fsS --retry 10 --retry-connrefused -H 'Metadata-Flavor: Google'"
+          + " http://metadata.google.internal/computeMetadata/v1/instance/name";
 
   private final GcpSettings settings;
 

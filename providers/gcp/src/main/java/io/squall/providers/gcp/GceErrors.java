@@ -130,11 +130,6 @@ final class GceErrors {
         + String.join("; ", texts));
   }
 
-  /** A call that did not answer in time or broke on the way: retry it. */
-  static ProviderException transientFailure(String action, Throwable e) {
-    return new ProviderException(Kind.TRANSIENT, "gcp: " + action + ": " + e, e);
-  }
-
   private static Kind kindOfStatusCode(StatusCode.Code code, List<String> codes) {
     switch (code) {
       case RESOURCE_EXHAUSTED:

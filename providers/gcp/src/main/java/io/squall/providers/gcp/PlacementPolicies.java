@@ -7,6 +7,8 @@ import com.google.cloud.compute.v1.Operation;
 import com.google.cloud.compute.v1.ResourcePolicy;
 import com.google.cloud.compute.v1.ResourcePolicyGroupPlacementPolicy;
 import io.squall.core.provider.ProviderException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Compact placement policies ({@code groupPlacementPolicy.collocation = COLLOCATED}), one per
@@ -17,6 +19,9 @@ final class PlacementPolicies {
   private final GceClients clients;
   private final GceOperations operations;
   private final GcpSettings settings;
+
+  /** Policies this provider made or found, so each is inserted once, not once per launch. */
+  private final Set<String> made = ConcurrentHashMap.newKeySet();
 
   PlacementPolicies(GceClients clients, GceOperations operations, GcpSettings settings) {
     this.clients = clients;
@@ -32,6 +37,9 @@ final class PlacementPolicies {
   /** Makes sure the compact policy exists and returns its name. */
   String ensureCompact(String cluster, String placementGroup) {
     String name = name(cluster, placementGroup);
+    if (made.contains(name)) {
+      return name; // made (or found) before: one insert per policy, not one per launch
+    }
     String action = "create compact placement policy " + name;
     ResourcePolicy policy = ResourcePolicy.newBuilder()
         .setName(name)
@@ -48,6 +56,7 @@ final class PlacementPolicies {
           .build());
     } catch (ApiException e) {
       if (alreadyExists(e)) {
+        made.add(name);
         return name;
       }
       throw GceErrors.fromApi(action, e);
@@ -57,6 +66,7 @@ final class PlacementPolicies {
     if (failed != null && !op.getError().getErrors(0).getCode().equals("RESOURCE_ALREADY_EXISTS")) {
       throw failed;
     }
+    made.add(name);
     return name;
   }
 

@@ -4,18 +4,15 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.state.ApiException;
-import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
-import io.squall.core.model.GpuGrant;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
 import jakarta.inject.Singleton;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -60,7 +57,7 @@ public final class AgentReports {
           r.features() == null || r.features().isEmpty() ? configured.features() : Set.copyOf(r.features()), group,
           known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state());
       b.update(new NodeStatus(reported, null, r.address(), b.now(), known.version()), true);
-      for (StoredJob j : runningOn(b, r.name())) {
+      for (StoredJob j : b.jobsHolding(r.name())) {
         if (j.job().state() == JobState.CONFIGURING) {
           lifecycle.nodesReady(b, j); // it waited for this node to boot, and may start now
         } else if (!r.running().contains(j.key().toString()) && batchNode(j).equals(r.name())) {
@@ -107,28 +104,12 @@ public final class AgentReports {
         }
         String why = "Not responding (no heartbeat for " + config.getNodeTimeout().toSeconds() + " s)";
         b.update(n.withState(NodeState.DOWN, why), true);
-        for (StoredJob j : runningOn(b, n.name())) {
+        for (StoredJob j : b.jobsHolding(n.name())) {
           lifecycle.nodeFailed(b, j, "node " + n.name() + " failed: " + why);
         }
       }
       return null;
     });
-  }
-
-  private List<StoredJob> runningOn(Batch b, String node) {
-    List<StoredJob> jobs = new ArrayList<>();
-    for (StoredJob committed : writer.state().jobs()) {
-      StoredJob j = b.job(committed.key());
-      if (j != null && j.job().state().holdsResources()) {
-        for (GpuGrant g : j.job().allocation()) {
-          if (g.node().equals(node)) {
-            jobs.add(j);
-            break;
-          }
-        }
-      }
-    }
-    return jobs;
   }
 
   private static String batchNode(StoredJob j) {

@@ -8,7 +8,6 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.metrics.SquallMetrics;
-import io.squall.api.state.Batch;
 import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
@@ -18,7 +17,7 @@ import io.squall.api.store.InstanceRow;
 import io.squall.api.store.LaunchIntentRepository;
 import io.squall.api.store.LaunchIntentRow;
 import io.squall.core.hostlist.Hostlist;
-import io.squall.core.model.GpuGrant;
+import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
 import io.squall.core.provider.Availability;
@@ -170,18 +169,22 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       Reconciliation.Result r = Reconciliation.reconcile(listed, recorded, pending, wanted);
       Instant now = clock.instant();
       for (Instance i : r.adopt()) {
-        instances.findById(i.nodeName()).ifPresentOrElse(row -> { }, () -> instances.save(row(i, now)));
+        if (!instances.existsById(i.nodeName())) {
+          instances.save(row(i, now));
+        }
         if (rows.containsKey(i.launchToken())) {
           finish(rows.get(i.launchToken()), "LAUNCHED", "adopted after a restart");
         }
-        track(i.nodeName(), now).launched = true;
-        track(i.nodeName(), now).zone = i.offering() == null ? null : i.offering().zone();
+        Track t = track(i.nodeName(), now);
+        t.launched = true;
+        t.zone = i.offering() == null ? null : i.offering().zone();
       }
       for (Instance i : r.orphans()) {
         LOG.warn("terminating orphan instance {} (node {}, launch {})", i.id(), i.nodeName(), i.launchToken());
         provider.terminate(i);
-        instances.findById(i.nodeName()).filter(row -> row.instanceId().equals(i.id()))
-            .ifPresent(instances::delete);
+        if (i.nodeName() != null) {
+          instances.findById(i.nodeName()).filter(row -> row.instanceId().equals(i.id())).ifPresent(instances::delete);
+        }
         metrics.orphanTerminated();
       }
       for (String token : r.drop()) {
@@ -356,7 +359,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private void suspend(String node) {
     boolean stillIdle = writer.write(b -> {
       NodeStatus n = b.node(node);
-      if (n.state() != NodeState.IDLE || !jobsOn(b, node).isEmpty()) {
+      if (n.state() != NodeState.IDLE || !b.jobsHolding(node).isEmpty()) {
         return false; // a job arrived since the plan was made
       }
       b.update(new NodeStatus(n.node().withState(NodeState.POWERING_DOWN), "idle for SuspendTime", null,
@@ -374,7 +377,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       for (String node : nodes) {
         NodeStatus n = b.node(node);
         b.update(new NodeStatus(n.node().withState(NodeState.DOWN), reason, null, n.lastHeartbeat(), n.version()), true);
-        for (StoredJob j : jobsOn(b, node)) {
+        for (StoredJob j : b.jobsHolding(node)) {
           lifecycle.nodeFailed(b, j, "node " + node + " " + reason);
         }
       }
@@ -428,9 +431,17 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
 
   /** Tells the jobs waiting on these nodes why (their reason, not stored). */
   private void noteJobs(List<String> nodes, String reason) {
+    // Most ticks repeat the last reason: only a change is worth a trip through the writer.
+    NodeOccupancy occupancy = new NodeOccupancy(writer.state().jobs());
+    boolean changed = nodes.stream().flatMap(n -> occupancy.jobsOn(n).stream())
+        .map(k -> writer.state().job(JobKey.parse(k)))
+        .anyMatch(j -> j != null && j.job().state() == JobState.CONFIGURING && !reason.equals(j.reason()));
+    if (!changed) {
+      return;
+    }
     writer.write(b -> {
       for (String node : nodes) {
-        for (StoredJob j : jobsOn(b, node)) {
+        for (StoredJob j : b.jobsHolding(node)) {
           if (j.job().state() == JobState.CONFIGURING && !reason.equals(j.reason())) {
             b.note(j.key(), reason, null);
           }
@@ -440,15 +451,4 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     });
   }
 
-  private List<StoredJob> jobsOn(Batch b, String node) {
-    List<StoredJob> out = new ArrayList<>();
-    for (StoredJob committed : writer.state().jobs()) {
-      StoredJob j = b.job(committed.key());
-      if (j != null && j.job().state().holdsResources()
-          && j.job().allocation().stream().map(GpuGrant::node).anyMatch(node::equals)) {
-        out.add(j);
-      }
-    }
-    return out;
-  }
 }

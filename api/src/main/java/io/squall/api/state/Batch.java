@@ -1,5 +1,6 @@
 package io.squall.api.state;
 
+import io.squall.core.model.GpuGrant;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.UsageLedger;
@@ -105,6 +106,23 @@ public final class Batch {
 
   public void event(JobKey job, JobState state, String reason) {
     events.add(new JobEvent(job, now, state, reason));
+  }
+
+  /** The jobs that hold resources on {@code node} (running, or configuring while it boots), as staged. */
+  public List<StoredJob> jobsHolding(String node) {
+    List<StoredJob> out = new ArrayList<>();
+    for (StoredJob committedJob : committed.jobs()) {
+      StoredJob j = job(committedJob.key());
+      if (j != null && j.job().state().holdsResources()) {
+        for (GpuGrant g : j.job().allocation()) {
+          if (g.node().equals(node)) {
+            out.add(j);
+            break;
+          }
+        }
+      }
+    }
+    return out;
   }
 
   public NodeStatus node(String name) {

@@ -59,19 +59,21 @@ import java.util.TreeSet;
  *       (CLOUD) or powering-up nodes makes the job CONFIGURING, holding them, and each CLOUD node
  *       POWERING_UP (resume requested now, waiting for a launch call). Timeouts end jobs;
  *       preemption and capacity demand have no effect here (one tier, one partition);</li>
- *   <li>the power planner runs and its actions are carried out: a Launch (skipped when one of its
- *       nodes no longer waits, or when an earlier call at this instant marked its offering
- *       unavailable) calls the provider with the gang's nodes, minCount = all of them; success
- *       marks them launched in the offering's zone, failure is recorded in the
- *       {@link OfferingBook} and backs the nodes off ({@link PowerPlanner#retryAt}); when that
- *       lets them try another offering at once, the planner runs again at the same instant
- *       (provider calls take no virtual time); Resume powers a node up for no job;
- *       Suspend terminates an idle node's instance (node CLOUD); Release terminates the nodes'
- *       instances (nodes CLOUD) and requeues the jobs holding them, whose other nodes are freed.</li>
+ *   <li>released nodes that have been DOWN for {@link #DOWN_FOR} are powered down (CLOUD) and left
+ *       out of this tick's plan; then the power planner runs once and its actions are carried out
+ *       as the controller's elastic fleet carries them out: a Launch calls the provider with the
+ *       gang's nodes, minCount = all of them, and marks them launched; success gives the made
+ *       nodes their instance (in the offering's zone), failure is recorded in the
+ *       {@link OfferingBook}, unmarks the nodes and backs them off ({@link PowerPlanner#retryAt},
+ *       one more attempt each), so a fallback to another offering is planned at the next tick;
+ *       Resume powers a node up for no job; Suspend terminates an idle node's instance (node
+ *       CLOUD); Release marks the nodes DOWN, requeues the jobs holding them (whose other nodes
+ *       are freed, and stay as they are: up, or powering up) and terminates their instances.</li>
  * </ol>
- * Between ticks nothing happens, so the loop jumps to the next tick at which something can:
- * a submission, a job end, a boot, a suspend or resume-timeout deadline, a deferred cycle, and
- * every tick while nodes wait for a launch call. The run ends when every job has ended and every
+ * A node's {@code since} restarts whenever its state or whether a job holds it changes. Between
+ * ticks nothing happens, so the loop jumps to the next tick at which something can: a
+ * submission, a job end, a boot, a suspend, resume-timeout or DOWN deadline, a deferred cycle,
+ * and every tick while nodes wait for a launch call. The run ends when every job has ended and every
  * node is powered down again, or after {@link Setup#maxTime()}.
  *
  * <p>Deterministic: ordered maps everywhere, ties broken by job key and node name; the same
@@ -110,10 +112,6 @@ public final class ElasticSimulation {
     public Setup withSchedulerInterval(Duration interval) {
       return new Setup(cluster, partition, nodes, policy, scheduler, tick, interval, maxTime);
     }
-
-    public Setup withScheduler(SchedulerConfig config) {
-      return new Setup(cluster, partition, nodes, policy, config, tick, schedulerInterval, maxTime);
-    }
   }
 
   /**
@@ -134,19 +132,21 @@ public final class ElasticSimulation {
   /**
    * What a run gave.
    *
-   * @param jobs jobs submitted
+   * @param jobs jobs submitted (before maxTime)
    * @param jobsCompleted jobs that ran to their end
    * @param launchCalls calls to the provider's launch, failed ones included
    * @param failedLaunchCalls of those, the ones that failed
    * @param nodesLaunched instances made
    * @param spotNodesLaunched of those, spot ones
-   * @param partialGangsBilled instances launched for a gang that did not get all its nodes (a
-   *     provider launch short of its count, or a gang released before it ran)
-   * @param orphans instances alive at the end that no node accounts for
-   * @param jobsLaunchedFor jobs that needed a launch call for at least one node and got all
-   * @param medianTimeToLaunchCallMs per such job: from its allocation (its submission, if it was
-   *     allocated in the first cycle that saw it) to the launch call that covered its last node;
-   *     the lower median; 0 when no job needed one
+   * @param partialGangsBilled instances made by launch calls that returned fewer instances than
+   *     the call asked for ({@link SimulatedProvider#partialGangInstances()}; none while gangs
+   *     ask all or nothing)
+   * @param orphans instances the provider still lists at the end that no node holds
+   * @param jobsLaunchedFor distinct jobs that, for some allocation, needed a launch call for at
+   *     least one node and got one for each
+   * @param medianTimeToLaunchCallMs per such allocation: from the allocation (the job's
+   *     submission, if it was allocated in the first cycle that saw it) to the launch call that
+   *     covered its last node; the lower median; 0 when no job needed one
    * @param maxTimeToLaunchCallMs the largest of those
    * @param idleNodeHours time nodes were up with no job on them
    * @param billedNodeHours instance time billed
@@ -170,11 +170,13 @@ public final class ElasticSimulation {
   private static final class SimNode {
     final Node template;
     NodeState state = NodeState.CLOUD;
+    /** When its state, or whether a job holds it, last changed. */
     Instant since;
     final Set<JobKey> holders = new TreeSet<>();
     boolean launched;
     int attempts;
     Instant retryAt;
+    /** Its instance; null when it has none (or its launch call made none). */
     Instance instance;
     /** When it became up with no job on it; null when it is not. */
     Instant idleSince;
@@ -186,6 +188,21 @@ public final class ElasticSimulation {
 
     boolean up() {
       return state == NodeState.IDLE || state == NodeState.ALLOCATED;
+    }
+
+    /** The job now holds the node; a node no job held until now is busy from {@code at}. */
+    void hold(JobKey key, Instant at) {
+      if (holders.isEmpty()) {
+        since = at;
+      }
+      holders.add(key);
+    }
+
+    /** The job no longer holds the node; a node no job holds any more is not busy from {@code at}. */
+    void unhold(JobKey key, Instant at) {
+      if (holders.remove(key) && holders.isEmpty()) {
+        since = at;
+      }
     }
 
     void powerDown(Instant now) {
@@ -214,6 +231,8 @@ public final class ElasticSimulation {
     }
   }
 
+  /** How long a released node stays DOWN before it is powered down (CLOUD), as in the controller's fleet. */
+  static final Duration DOWN_FOR = Duration.ofSeconds(5);
   private static final String USER = "sim";
   private static final String ACCOUNT = "sim";
 
@@ -230,15 +249,19 @@ public final class ElasticSimulation {
       Comparator.comparing((SimJob j) -> j.endsAt).thenComparing(j -> j.job.key()));
   private final List<String> events = new ArrayList<>();
   private final List<Long> launchWaitsMs = new ArrayList<>();
-  private final Partition partition;
+  private final Set<JobKey> jobsLaunchedFor = new TreeSet<>();
+  private final List<Partition> partitions;
+  private final Map<String, Qos> qos = Map.of("normal", Qos.normal());
+  private final List<Account> accounts = List.of(new Account(ACCOUNT, null, 1));
+  private final List<UserAssociation> users = List.of(new UserAssociation(USER, ACCOUNT, 1));
   private final Map<String, CapacityPolicy> policies;
   private Map<String, List<Offering>> offerings;
+  private UsageLedger usage;
   private Instant start;
   private Instant lastEnd;
   private Instant lastCycle;
   private boolean changed;
   private double idleSeconds;
-  private long partialGangsBilled;
   private long spotNodesLaunched;
   private int requeues;
   private int cycles;
@@ -251,7 +274,8 @@ public final class ElasticSimulation {
     this.provider = provider;
     this.scheduler = new Scheduler(setup.scheduler());
     this.planner = new PowerPlanner(setup.cluster());
-    this.partition = Partition.of(setup.partition(), setup.nodes().stream().map(Node::name).toList()).asDefault();
+    this.partitions = List.of(
+        Partition.of(setup.partition(), setup.nodes().stream().map(Node::name).toList()).asDefault());
     this.policies = Map.of(setup.partition(), setup.policy());
   }
 
@@ -262,6 +286,7 @@ public final class ElasticSimulation {
     }
     start = clock.instant();
     lastEnd = start;
+    usage = UsageLedger.empty(start, Duration.ofDays(7));
     offerings = Map.of(setup.partition(), provider.offerings(setup.policy().instanceTypes()));
     for (Node n : setup.nodes()) {
       nodes.put(n.name(), new SimNode(n, start));
@@ -299,7 +324,7 @@ public final class ElasticSimulation {
       }
       now = next.isAfter(limit) ? limit : next;
     }
-    return result(workload.size(), now, finished);
+    return result(submitted, now, finished);
   }
 
   // ---------------------------------------------------------------- jobs
@@ -326,7 +351,7 @@ public final class ElasticSimulation {
     jobs.remove(j.job.key());
     running.remove(j);
     for (GpuGrant g : j.job.allocation()) {
-      release(nodes.get(g.node()), j.job.key(), at);
+      free(nodes.get(g.node()), j.job.key(), at);
     }
     j.job = j.job.finished(state, state == JobState.COMPLETED ? 0 : null, at);
     lastEnd = at.isAfter(lastEnd) ? at : lastEnd;
@@ -334,18 +359,16 @@ public final class ElasticSimulation {
     changed = true;
   }
 
-  /** The job no longer holds the node: an up node with no job left is idle from {@code at}. */
-  private void release(SimNode n, JobKey key, Instant at) {
-    n.holders.remove(key);
-    if (!n.holders.isEmpty()) {
-      return;
-    }
-    if (n.up()) {
+  /**
+   * The job no longer holds the node: an up node with no job left is idle from {@code at}; a
+   * powering-up one stays so (launched or not: the planner launches it, it boots, and is
+   * suspended after SuspendTime, as in the controller).
+   */
+  private void free(SimNode n, JobKey key, Instant at) {
+    n.unhold(key, at);
+    if (n.holders.isEmpty() && n.up()) {
       n.state = NodeState.IDLE;
-      n.since = at;
       n.idleSince = at;
-    } else if (n.state == NodeState.POWERING_UP && !n.launched) {
-      n.powerDown(at); // nobody wants it any more and nothing was bought for it
     }
   }
 
@@ -365,8 +388,8 @@ public final class ElasticSimulation {
 
   private void boot(Instant now) {
     for (SimNode n : nodes.values()) {
-      if (n.state != NodeState.POWERING_UP || !n.launched) {
-        continue;
+      if (n.state != NodeState.POWERING_UP || n.instance == null) {
+        continue; // a launched node whose call made no instance never boots: ResumeTimeout releases it
       }
       Instant booted = provider.bootTime(n.instance.id());
       if (booted.isAfter(now)) {
@@ -404,9 +427,8 @@ public final class ElasticSimulation {
     for (SimJob j : jobs.values()) {
       snapshotJobs.add(j.job);
     }
-    ClusterSnapshot snapshot = new ClusterSnapshot(snapshotNodes, List.of(partition), Map.of("normal", Qos.normal()),
-        List.of(new Account(ACCOUNT, null, 1)), List.of(new UserAssociation(USER, ACCOUNT, 1)), snapshotJobs,
-        UsageLedger.empty(start, Duration.ofDays(7)));
+    ClusterSnapshot snapshot = new ClusterSnapshot(snapshotNodes, partitions, qos, accounts, users, snapshotJobs,
+        usage);
     Plan plan = scheduler.cycle(snapshot, now);
     for (Action a : plan.actions()) {
       if (a instanceof Action.Start) {
@@ -437,20 +459,20 @@ public final class ElasticSimulation {
       if (n.state == NodeState.CLOUD) {
         n.state = NodeState.POWERING_UP;
         n.since = now;
-        n.launched = false;
-        n.attempts = 0;
-        n.retryAt = null;
       }
       if (n.state == NodeState.POWERING_UP && !n.launched) {
         j.awaitingCall.add(n.template.name());
       }
       if (n.up()) {
         endIdle(n, now);
-        n.state = NodeState.ALLOCATED;
+        if (n.state != NodeState.ALLOCATED) {
+          n.state = NodeState.ALLOCATED;
+          n.since = now;
+        }
       } else {
         allUp = false;
       }
-      n.holders.add(j.job.key());
+      n.hold(j.job.key(), now);
     }
     if (allUp) {
       j.job = j.job.started(s.job(), s.partition(), s.grants(), now);
@@ -459,85 +481,61 @@ public final class ElasticSimulation {
       events.add(at(now) + " run " + j.job.key() + " on up nodes");
       return;
     }
-    j.job = configuring(j.job, s);
+    j.job = j.job.configuring(s.job(), s.partition(), s.grants());
     j.measureFrom = j.awaitingCall.isEmpty() ? null : j.seenByCycle ? now : j.job.submitTime();
     events.add(at(now) + " allocate " + j.job.key() + " " + s.grants().size() + " nodes, "
         + j.awaitingCall.size() + " to launch");
   }
 
-  /** The job holds nodes that are still powering up: it starts once all are up. */
-  private static Job configuring(Job job, Action.Start s) {
-    return new Job(s.job(), job.request(), job.user(), job.account(), job.qos(), job.submitTime(),
-        JobState.CONFIGURING, s.partition(), List.of(), s.grants(), null, null, null, null, job.restartCount());
-  }
-
   // ---------------------------------------------------------------- power
 
   /**
-   * Plans and carries out power actions. When a launch call fails in a way that lets another
-   * offering be tried at once (or was skipped because an earlier call just marked its offering),
-   * the planner runs again at the same instant, as the controller re-plans as soon as it learns
-   * of a failure; at most once per offering, since each round marks one more unavailable.
+   * One plan per tick, carried out, as the controller's fleet does it. Released nodes DOWN for
+   * {@link #DOWN_FOR} are powered down first and left out of this plan.
    */
   private void power(Instant now) {
-    List<Offering> offered = offerings.get(setup.partition());
-    for (int round = 0; round <= offered.size(); round++) {
-      if (!powerRound(now)) {
-        return;
-      }
-    }
-  }
-
-  /** One plan, carried out; whether a launch should be planned again now. */
-  private boolean powerRound(Instant now) {
     List<ElasticNode> elastic = new ArrayList<>(nodes.size());
     for (SimNode n : nodes.values()) {
+      if (n.state == NodeState.DOWN && !now.isBefore(n.since.plus(DOWN_FOR))) {
+        n.powerDown(now);
+        changed = true;
+        events.add(at(now) + " cloud " + n.template.name() + " after DOWN");
+        continue;
+      }
       elastic.add(new ElasticNode(n.template.name(), setup.partition(), n.template.placementGroup(), n.state, n.since,
           !n.holders.isEmpty(), n.launched, n.instance == null ? null : n.instance.offering().zone(), n.attempts,
           n.retryAt));
     }
-    boolean again = false;
     for (PowerAction a : planner.plan(now, elastic, policies, offerings, book)) {
-      if (a instanceof PowerAction.Launch) {
-        again |= !launch((PowerAction.Launch) a, now);
-      } else if (a instanceof PowerAction.Resume) {
-        SimNode n = nodes.get(((PowerAction.Resume) a).node());
+      if (a instanceof PowerAction.Launch l) {
+        launch(l, now);
+      } else if (a instanceof PowerAction.Resume r) {
+        SimNode n = nodes.get(r.node());
         if (n.state == NodeState.CLOUD) {
           n.state = NodeState.POWERING_UP;
           n.since = now;
         }
-      } else if (a instanceof PowerAction.Suspend) {
-        suspend(nodes.get(((PowerAction.Suspend) a).node()), now);
-      } else if (a instanceof PowerAction.Release) {
-        PowerAction.Release r = (PowerAction.Release) a;
+      } else if (a instanceof PowerAction.Suspend su) {
+        suspend(nodes.get(su.node()), now);
+      } else if (a instanceof PowerAction.Release r) {
         releaseNodes(r.nodes(), r.reason(), now);
       }
     }
-    return again;
   }
 
   /**
-   * Carries out a launch; false when its nodes may try another offering at once (the call failed
-   * so, or was skipped because an earlier call this instant marked its offering unavailable).
+   * Carries out a launch as the controller does: the nodes are marked launched, the provider is
+   * called with all of them (minCount = all); on failure they are unmarked and back off.
    */
-  private boolean launch(PowerAction.Launch l, Instant now) {
+  private void launch(PowerAction.Launch l, Instant now) {
     List<SimNode> gang = new ArrayList<>();
+    List<NodeLaunch> launches = new ArrayList<>();
     for (String name : l.nodes()) {
       SimNode n = nodes.get(name);
-      if (n.state != NodeState.POWERING_UP || n.launched) {
-        return true; // the state moved on since the plan: the next tick plans again
-      }
+      n.launched = true;
       gang.add(n);
-    }
-    if (!book.available(l.offering(), now)) {
-      return false;
-    }
-    List<NodeLaunch> launches = new ArrayList<>();
-    for (SimNode n : gang) {
-      Node node = n.template;
-      launches.add(new NodeLaunch(new Node(node.name(), node.gpus(), node.gpuType(), node.cpus(), node.memoryMb(),
-          node.features(), node.placementGroup(), NodeState.POWERING_UP), "http://controller.sim:6820",
-          "sim-token-" + node.name()));
+      launches.add(new NodeLaunch(n.template.withState(NodeState.POWERING_UP), "http://controller.sim:6820",
+          "sim-token-" + name));
     }
     LaunchRequest request = new LaunchRequest(setup.cluster(), l.partition(), launches, launches.size(), l.offering(),
         l.providerPlacementGroup(), Map.of(), l.idempotencyToken());
@@ -547,12 +545,13 @@ public final class ElasticSimulation {
     } catch (ProviderException e) {
       book.recordFailure(l.offering(), e, now, setup.policy());
       for (SimNode n : gang) {
+        n.launched = false;
         n.attempts++;
         n.retryAt = PowerPlanner.retryAt(setup.policy(), n.attempts, e, now);
       }
       events.add(at(now) + " launch " + l.placementGroup() + " " + l.nodes().size() + " nodes "
           + l.offering().key() + " failed " + e.kind());
-      return gang.stream().anyMatch(n -> n.retryAt.isAfter(now));
+      return;
     }
     Map<String, Instance> byNode = new HashMap<>();
     for (Instance i : made) {
@@ -560,17 +559,15 @@ public final class ElasticSimulation {
     }
     for (SimNode n : gang) {
       Instance i = byNode.get(n.template.name());
-      n.attempts++;
       if (i == null) {
-        continue; // a short launch: the node still waits (the provider counts the partial gang)
+        continue; // a short launch: launched without an instance, so it never boots (the provider counts it)
       }
-      n.launched = true;
-      n.retryAt = null;
       n.instance = i;
       for (JobKey k : n.holders) {
         SimJob j = jobs.get(k);
         if (j.awaitingCall.remove(n.template.name()) && j.awaitingCall.isEmpty() && j.measureFrom != null) {
           launchWaitsMs.add(Duration.between(j.measureFrom, now).toMillis());
+          jobsLaunchedFor.add(k);
           j.measureFrom = null;
         }
       }
@@ -579,7 +576,6 @@ public final class ElasticSimulation {
       spotNodesLaunched += made.size();
     }
     events.add(at(now) + " launch " + l.placementGroup() + " " + made.size() + " nodes " + l.offering().key());
-    return true;
   }
 
   private void suspend(SimNode n, Instant now) {
@@ -594,18 +590,25 @@ public final class ElasticSimulation {
     events.add(at(now) + " suspend " + n.template.name());
   }
 
+  /**
+   * Nodes that did not come up: DOWN (powered down after {@link #DOWN_FOR}), the jobs holding
+   * them requeued (their other nodes freed), their instances terminated.
+   */
   private void releaseNodes(List<String> names, String reason, Instant now) {
     Set<JobKey> requeue = new TreeSet<>();
     for (String name : names) {
       requeue.addAll(nodes.get(name).holders);
     }
-    Set<String> billedForNothing = new TreeSet<>();
+    for (String name : names) {
+      SimNode n = nodes.get(name);
+      endIdle(n, now);
+      n.state = NodeState.DOWN;
+      n.since = now;
+    }
     for (JobKey k : requeue) {
       SimJob j = jobs.get(k);
       for (GpuGrant g : j.job.allocation()) {
-        if (nodes.get(g.node()).launched) {
-          billedForNothing.add(g.node());
-        }
+        free(nodes.get(g.node()), k, now);
       }
       j.job = j.job.requeued();
       j.awaitingCall.clear();
@@ -613,22 +616,13 @@ public final class ElasticSimulation {
       requeues++;
       events.add(at(now) + " requeue " + k + ": " + reason);
     }
-    partialGangsBilled += billedForNothing.size();
     for (String name : names) {
       SimNode n = nodes.get(name);
-      endIdle(n, now);
       if (n.instance != null) {
         provider.terminate(n.instance);
+        n.instance = null;
       }
-      n.holders.clear();
-      n.powerDown(now);
-    }
-    for (JobKey k : requeue) {
-      for (SimNode n : nodes.values()) {
-        if (n.holders.contains(k)) {
-          release(n, k, now);
-        }
-      }
+      n.launched = false;
     }
     events.add(at(now) + " release " + names.size() + " nodes: " + reason);
     changed = true;
@@ -654,12 +648,14 @@ public final class ElasticSimulation {
       if (n.state == NodeState.POWERING_UP) {
         if (!n.launched) {
           next = min(next, now.plus(setup.tick())); // batch window, backoff, offerings coming back
-        } else {
+        } else if (n.instance != null) {
           next = min(next, provider.bootTime(n.instance.id()));
         }
         next = min(next, n.since.plus(policy.resumeTimeout()));
       } else if (n.state == NodeState.IDLE && n.holders.isEmpty()) {
         next = min(next, n.since.plus(policy.suspendTime()));
+      } else if (n.state == NodeState.DOWN) {
+        next = min(next, n.since.plus(DOWN_FOR));
       }
     }
     if (changed && lastCycle != null) {
@@ -688,15 +684,10 @@ public final class ElasticSimulation {
     for (SimNode n : nodes.values()) {
       endIdle(n, now);
     }
-    Set<String> accounted = new TreeSet<>();
-    for (SimNode n : nodes.values()) {
-      if (n.instance != null) {
-        accounted.add(n.instance.id());
-      }
-    }
     int orphans = 0;
     for (Instance i : provider.list(setup.cluster())) {
-      if (!accounted.contains(i.id())) {
+      SimNode holder = nodes.get(i.nodeName());
+      if (holder == null || holder.instance == null || !holder.instance.id().equals(i.id())) {
         orphans++;
         events.add(at(now) + " orphan " + i.id() + " (" + i.nodeName() + ")");
       }
@@ -706,8 +697,8 @@ public final class ElasticSimulation {
     long median = waits.isEmpty() ? 0 : waits.get((waits.size() - 1) / 2);
     long max = waits.isEmpty() ? 0 : waits.get(waits.size() - 1);
     return new Result(submitted, completed, provider.launchCalls(), provider.failedLaunchCalls(),
-        provider.instancesLaunched(), spotNodesLaunched, partialGangsBilled + provider.partialGangInstances(), orphans,
-        waits.size(), median, max, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
+        provider.instancesLaunched(), spotNodesLaunched, provider.partialGangInstances(), orphans,
+        jobsLaunchedFor.size(), median, max, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events);
   }
 }

@@ -45,7 +45,6 @@ public final class SimulatedProvider implements NodeProvider {
     Instance instance;
     final Instant launchedAt;
     final Instant bootsAt;
-    Instant terminatedAt;
 
     Made(Instance instance, Instant launchedAt, Instant bootsAt) {
       this.instance = instance;
@@ -212,7 +211,6 @@ public final class SimulatedProvider implements NodeProvider {
       return;
     }
     Instant now = clock.instant();
-    m.terminatedAt = now;
     m.instance = withState(m.instance, InstanceState.TERMINATED);
     aliveByOffering.merge(m.instance.offering().key(), -1, Integer::sum);
     endedInstanceSeconds += seconds(m.launchedAt, now);
@@ -249,17 +247,6 @@ public final class SimulatedProvider implements NodeProvider {
 
   // ---------------------------------------------------------------- what the simulation reads
 
-  /** When the first instance alive now that has not booted by {@code after} boots; null when none. */
-  public synchronized Instant nextBootAfter(Instant after) {
-    Instant next = null;
-    for (Made m : alive.values()) {
-      if (m.bootsAt.isAfter(after) && (next == null || m.bootsAt.isBefore(next))) {
-        next = m.bootsAt;
-      }
-    }
-    return next;
-  }
-
   /** When this instance boots (or booted); null for an id the provider never made. */
   public synchronized Instant bootTime(String instanceId) {
     Made m = byId.get(instanceId);
@@ -280,7 +267,10 @@ public final class SimulatedProvider implements NodeProvider {
     return instancesLaunched;
   }
 
-  /** Instances made by launches that got fewer nodes than they asked for (minCount below the count). */
+  /**
+   * Instances made by launch calls that made fewer instances than the call asked for (possible
+   * only with minCount below the count), counted per call.
+   */
   public synchronized long partialGangInstances() {
     return partialGangInstances;
   }

@@ -8,6 +8,7 @@ import io.squall.core.provider.Availability;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
+import io.squall.core.schedule.SchedulerConfig;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,8 +94,10 @@ class ElasticSimulationTest {
     assertThat(launches).hasSize(2);
     assertThat(launches.get(0)).contains("use1-az3/SPOT failed INSUFFICIENT_CAPACITY");
     assertThat(launches.get(1)).contains("launch pg0 4 nodes p5.48xlarge/use1-az1/SPOT");
-    assertThat(at(launches.get(1))).isEqualTo(Duration.ofSeconds(1)); // re-planned at once
-    assertThat(r.medianTimeToLaunchCallMs()).isEqualTo(1000);
+    assertThat(at(launches.get(0))).isEqualTo(Duration.ofSeconds(1));
+    assertThat(at(launches.get(1))).isEqualTo(Duration.ofMillis(1250)); // planned again at the next tick
+    assertThat(r.medianTimeToLaunchCallMs()).isEqualTo(1250);
+    assertThat(r.jobsLaunchedFor()).isEqualTo(1);
     assertThat(r.spotNodesLaunched()).isEqualTo(4);
     assertThat(r.jobsCompleted()).isEqualTo(1);
     assertThat(r.partialGangsBilled()).isZero();
@@ -110,6 +113,39 @@ class ElasticSimulationTest {
     assertThat(r.launchCalls()).isEqualTo(1);
     assertThat(r.jobsCompleted()).isEqualTo(2);
     assertThat(r.events()).anySatisfy(e -> assertThat(e).isEqualTo("PT14M run 2 on up nodes"));
+  }
+
+  @Test
+  void aNodeThatIsNotUpWithinResumeTimeoutIsDownForFiveSecondsThenPoweredDownAndItsJobRequeued() {
+    SimulatedProvider provider = new SimulatedProvider(clock, CATALOGUE, new SplittableRandom(1))
+        .bootLatency(Duration.ofMinutes(11)); // longer than ResumeTimeout (10 min)
+    ElasticSimulation.Setup setup = new ElasticSimulation.Setup("sim", "gpu", nodes(1, 4),
+        CapacityPolicy.defaults("p5.48xlarge"), SchedulerConfig.defaults(), Duration.ofMillis(250),
+        Duration.ofSeconds(1), Duration.ofMinutes(15));
+    ElasticSimulation.Result r = new ElasticSimulation(setup, clock, provider).run(List.of(
+        new ElasticSimulation.JobSpec(Duration.ZERO, 1, 8, Duration.ofMinutes(10))));
+
+    assertThat(r.finished()).isFalse();
+    assertThat(r.jobs()).isEqualTo(1);
+    assertThat(r.requeues()).isEqualTo(1);
+    String release = r.events().stream().filter(e -> e.contains(" release 1 nodes")).findFirst().orElseThrow();
+    assertThat(at(release)).isEqualTo(Duration.ofMinutes(10));
+    assertThat(r.events()).anySatisfy(e -> assertThat(e).startsWith("PT10M requeue 1: not up within ResumeTimeout"));
+    String cloud = r.events().stream().filter(e -> e.contains(" cloud p5-001")).findFirst().orElseThrow();
+    assertThat(at(cloud)).isEqualTo(Duration.ofMinutes(10).plusSeconds(5)); // DOWN for 5 s, not at once
+    List<String> allocations = r.events().stream().filter(e -> e.contains(" allocate 1 ")).toList();
+    assertThat(allocations).hasSize(2);
+    assertThat(at(allocations.get(1))).isEqualTo(Duration.ofMinutes(10).plusMillis(5250));
+    List<String> launches = r.events().stream().filter(e -> e.contains(" launch ")).toList();
+    assertThat(launches).hasSize(2);
+    assertThat(at(launches.get(1))).isEqualTo(Duration.ofMinutes(10).plusMillis(6250));
+    // The released instance was terminated at the release: billed from PT1S to PT10M, then the second from PT10M6.25S.
+    assertThat(r.billedNodeHours()).isCloseTo((599 + (900 - 606.25)) / 3600.0,
+        org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(r.jobsLaunchedFor()).isEqualTo(1);
+    assertThat(r.partialGangsBilled()).isZero();
+    assertThat(r.orphans()).isZero();
+    assertThat(provider.list("sim")).hasSize(1);
   }
 
   private ElasticSimulation.Result mixed(long seed) {

@@ -44,10 +44,12 @@ class SimulatedProviderTest {
     Instance i = p.launch(gang("t1", 1, "n1")).get(0);
     assertThat(i.state()).isEqualTo(InstanceState.PENDING);
     assertThat(p.bootTime(i.id())).isEqualTo(T0.plus(Duration.ofMinutes(3)));
-    assertThat(p.nextBootAfter(T0)).isEqualTo(T0.plus(Duration.ofMinutes(3)));
-    clock.advance(Duration.ofMinutes(3));
+    clock.advance(Duration.ofMinutes(3).minusMillis(1));
+    assertThat(p.list("c")).singleElement().extracting(Instance::state).isEqualTo(InstanceState.PENDING);
+    clock.advance(Duration.ofMillis(1));
     assertThat(p.list("c")).singleElement().extracting(Instance::state).isEqualTo(InstanceState.RUNNING);
-    assertThat(p.nextBootAfter(clock.instant())).isNull();
+    assertThat(p.bootTime(i.id())).isEqualTo(T0.plus(Duration.ofMinutes(3)));
+    assertThat(p.bootTime("sim-unknown")).isNull();
     clock.advance(Duration.ofMinutes(57));
     p.terminate(i);
     clock.advance(Duration.ofHours(1));

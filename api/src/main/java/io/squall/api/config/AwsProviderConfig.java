@@ -1,6 +1,7 @@
 package io.squall.api.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.squall.core.provider.AgentBootstrap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +19,7 @@ public class AwsProviderConfig {
   private List<String> securityGroupIds = new ArrayList<>();
   private String instanceProfile;
   private String keyName;
-  private String agentCommand = "/opt/squall/bin/squall-agent";
+  private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
   private Double maxSpotPrice;
   private Map<String, Double> onDemandPrices = new LinkedHashMap<>();
 

@@ -1,6 +1,7 @@
 package io.squall.api.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.squall.core.provider.AgentBootstrap;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +16,7 @@ public class GcpProviderConfig {
   private String network = "global/networks/default";
   private String subnetwork;
   private String serviceAccountEmail;
-  private String agentCommand = "/opt/squall/bin/squall-agent";
+  private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
 
   public String getProject() {
     return project;

@@ -14,6 +14,9 @@ import java.util.TreeSet;
  * tenant), never by another launch's.
  */
 public final class AgentBootstrap {
+  /** Where node images built for Squall install the agent's launcher. */
+  public static final String DEFAULT_AGENT_COMMAND = "/opt/squall/bin/squall-agent";
+
   private AgentBootstrap() {}
 
   /**

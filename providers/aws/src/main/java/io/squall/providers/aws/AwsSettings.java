@@ -1,5 +1,6 @@
 package io.squall.providers.aws;
 
+import io.squall.core.provider.AgentBootstrap;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +36,6 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     String instanceProfile, String keyName, String agentCommand, Double maxSpotPrice,
     Map<String, Double> onDemandPrices) {
 
-  /** Where the Squall agent lives on the Squall node image. */
-  public static final String DEFAULT_AGENT_COMMAND = "/opt/squall/bin/squall-agent";
 
   /**
    * The default on-demand price table: p5.48xlarge (8x H100) at 98.32 USD per hour, its us-east-1
@@ -96,7 +95,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     private List<String> securityGroupIds = List.of();
     private String instanceProfile;
     private String keyName;
-    private String agentCommand = DEFAULT_AGENT_COMMAND;
+    private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
     private Double maxSpotPrice;
     private Map<String, Double> onDemandPrices = DEFAULT_ON_DEMAND_PRICES;
 

@@ -1,6 +1,7 @@
 package io.squall.providers.gcp;
 
 import com.google.api.gax.core.CredentialsProvider;
+import io.squall.core.provider.AgentBootstrap;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +35,6 @@ public record GcpSettings(String project, String region, List<String> zones, Str
     String network, String subnetwork, String serviceAccountEmail, String agentCommand,
     Map<String, MachinePrice> prices, Duration maxRunDuration, Duration operationTimeout) {
 
-  /** How the default node image starts the agent. */
-  public static final String DEFAULT_AGENT_COMMAND = "/opt/squall/bin/squall-agent";
 
   /**
    * List-price defaults, to be overridden in configuration with the account's real prices:
@@ -89,7 +88,7 @@ public record GcpSettings(String project, String region, List<String> zones, Str
     private String network = "global/networks/default";
     private String subnetwork;
     private String serviceAccountEmail;
-    private String agentCommand = DEFAULT_AGENT_COMMAND;
+    private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
     private final Map<String, MachinePrice> prices = new TreeMap<>(DEFAULT_PRICES);
     private Duration maxRunDuration;
     private Duration operationTimeout = Duration.ofMinutes(10);

@@ -10,7 +10,10 @@ import java.util.Set;
 final class BenchCommand {
   private static final Set<String> SCHEDULER_OPTIONS = Set.of("nodes", "gpus-per-node", "pending", "seed", "cycles");
   private static final Set<String> API_OPTIONS = Set.of("jobs", "clients");
-  private static final Set<String> ELASTIC_OPTIONS = Set.of("pending", "nodes", "seed", "scheduler-interval");
+  private static final Set<String> ELASTIC_OPTIONS = Set.of("pending", "nodes", "seed", "scheduler-interval",
+      "on-demand-after");
+  /** Options where 0 makes sense (a wait that may be none). */
+  private static final Set<String> MAY_BE_ZERO = Set.of("on-demand-after");
 
   private BenchCommand() {}
 
@@ -36,15 +39,15 @@ final class BenchCommand {
       String value = args.get(++i);
       boolean seed = key.equals("seed");
       try {
-        // What the benchmarks read: a seed is a long, anything else a positive int.
+        // What the benchmarks read: a seed is a long, anything else a positive int (or 0 for a wait).
         if (seed) {
           Long.parseLong(value);
-        } else if (Integer.parseInt(value) < 1) {
+        } else if (Integer.parseInt(value) < (MAY_BE_ZERO.contains(key) ? 0 : 1)) {
           throw new NumberFormatException();
         }
       } catch (NumberFormatException e) {
-        err.println("squall bench " + name + ": --" + key + " needs a " + (seed ? "" : "positive ")
-            + "whole number, not '" + value + "'");
+        String kind = seed ? "" : MAY_BE_ZERO.contains(key) ? "non-negative " : "positive ";
+        err.println("squall bench " + name + ": --" + key + " needs a " + kind + "whole number, not '" + value + "'");
         return 2;
       }
       opts.put(key, value);

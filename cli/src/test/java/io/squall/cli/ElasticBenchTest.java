@@ -34,6 +34,7 @@ class ElasticBenchTest {
     assertThat(line.get("orphans").asLong()).isZero();
     assertThat(line.get("median_time_to_launch_call_ms").asLong()).isBetween(1000L, 2000L);
     assertThat(line.get("idle_node_hours").asDouble()).isPositive();
+    assertThat(r.out()).containsPattern("needed a launch \\d+ \\(\\d+ of them called within 2 s\\)");
     // The same seed, the same figures.
     assertThat(lastLine(cli.run("bench", "elastic", "--pending", "50", "--seed", "1").out())).isEqualTo(line);
   }
@@ -43,6 +44,10 @@ class ElasticBenchTest {
     Cli.Result r = cli.run("bench", "elastic", "--pending", "0");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("squall bench elastic: --pending needs a positive whole number, not '0'\n");
+    r = cli.run("bench", "elastic", "--on-demand-after", "-1");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo(
+        "squall bench elastic: --on-demand-after needs a non-negative whole number, not '-1'\n");
     r = cli.run("bench", "nope");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("available: scheduler, api, elastic");

@@ -229,10 +229,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     try {
       Instant now = clock.instant();
       refreshOfferings(now);
-      List<ElasticNode> nodes = observe(now);
-      for (PowerAction a : planner.plan(now, nodes, policies, offerings, book)) {
-        apply(a, now);
-      }
+      planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));
     } catch (RuntimeException e) {
       LOG.warn("elastic fleet tick failed", e);
     }
@@ -288,9 +285,10 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     return out;
   }
 
-  private void apply(PowerAction action, Instant now) {
+  /** @return whether a launch failed so that another offering is worth trying at once */
+  private boolean apply(PowerAction action, Instant now) {
     if (action instanceof PowerAction.Launch l) {
-      launch(l, now);
+      return launch(l, now);
     } else if (action instanceof PowerAction.Resume r) {
       changeNodes(List.of(r.node()), NodeState.CLOUD, NodeState.POWERING_UP, "resumed to keep MinNodes powered");
     } else if (action instanceof PowerAction.Suspend s) {
@@ -300,18 +298,20 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     } else if (action instanceof PowerAction.Wait w) {
       noteJobs(w.nodes(), "waiting for capacity: " + w.reason());
     }
+    return false;
   }
 
   // ---------------------------------------------------------------- launches
 
-  private void launch(PowerAction.Launch l, Instant now) {
+  private boolean launch(PowerAction.Launch l, Instant now) {
     LaunchIntentRow intent = new LaunchIntentRow(l.idempotencyToken(), l.partition(), Hostlist.compress(l.nodes()),
         l.offering().key(), l.providerPlacementGroup(), "PENDING", null, now, now);
     intents.save(intent); // durable before the call: a crash from here on is reconciled on start
-    call(l, intent);
+    return call(l, intent);
   }
 
-  private void call(PowerAction.Launch l, LaunchIntentRow intent) {
+  /** @return whether the call failed so that another offering is worth trying at once */
+  private boolean call(PowerAction.Launch l, LaunchIntentRow intent) {
     Instant now = clock.instant();
     for (String node : l.nodes()) {
       track(node, now).launched = true;
@@ -333,6 +333,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       }
       finish(intent, "LAUNCHED", made.size() + " instances");
       LOG.info("launched {} as {} in {}", Hostlist.compress(l.nodes()), l.offering().key(), l.providerPlacementGroup());
+      return false;
     } catch (ProviderException e) {
       finish(intent, "FAILED", e.kind() + ": " + e.getMessage());
       CapacityPolicy policy = policies.get(l.partition());
@@ -345,6 +346,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       }
       LOG.warn("launch of {} as {} failed: {}", Hostlist.compress(l.nodes()), l.offering().key(), e.getMessage());
       noteJobs(l.nodes(), "launch failed: " + e.getMessage());
+      return e.kind().tryAnotherOffering();
     }
   }
 

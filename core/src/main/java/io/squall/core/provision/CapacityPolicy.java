@@ -44,4 +44,9 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
         null, Duration.ofMinutes(5), Duration.ofMinutes(10), 0, Duration.ofMinutes(5), Duration.ofSeconds(1), 8,
         Duration.ofSeconds(10));
   }
+
+  public CapacityPolicy withOnDemandAfter(Duration wait) {
+    return new CapacityPolicy(instanceTypes, zones, spot, wait, maxSpotPricePerHour, suspendTime, resumeTimeout,
+        minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff);
+  }
 }

@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Decides, for the elastic partitions, which nodes to launch together and as what, which idle
@@ -26,6 +27,24 @@ import java.util.TreeMap;
  * becomes few calls and a gang is launched whole, all or nothing.
  */
 public final class PowerPlanner {
+  /**
+   * How many times one tick may plan again after a launch failed in a way another offering may
+   * not (capacity, price): enough to walk a partition's types and zones, bounded so that a
+   * provider failing everything cannot keep the loop busy.
+   */
+  public static final int MAX_PLANS_PER_TICK = 8;
+
+  /** Carries out one action for {@link #planAndApply}. */
+  @FunctionalInterface
+  public interface Actuator {
+    /**
+     * @return true when the action was a launch call that failed with a failure another
+     *     offering may not have ({@link ProviderException.Kind#tryAnotherOffering()}), so a
+     *     new plan at the same instant may launch the nodes elsewhere
+     */
+    boolean apply(PowerAction action);
+  }
+
   private final String cluster;
 
   /** @param cluster this cluster's name, part of every provider placement group's name */
@@ -56,6 +75,27 @@ public final class PowerPlanner {
       launch(now, e.getKey(), live, policy, offerings.getOrDefault(e.getKey(), List.of()), book, out);
     }
     return out;
+  }
+
+  /**
+   * Plans and carries out the plan; while a launch call failed for capacity or price (recorded
+   * in the book by the actuator, the nodes ready again), plans again at the same instant, so the
+   * fallback offering is called in the same tick instead of the next one. At most
+   * {@link #MAX_PLANS_PER_TICK} plans.
+   *
+   * @param observe the elastic nodes as they are now (after the previous plan's actions)
+   */
+  public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
+      Map<String, List<Offering>> offerings, OfferingBook book, Actuator actuator) {
+    for (int round = 0; round < MAX_PLANS_PER_TICK; round++) {
+      boolean fallBack = false;
+      for (PowerAction a : plan(now, observe.get(), policies, offerings, book)) {
+        fallBack |= actuator.apply(a);
+      }
+      if (!fallBack) {
+        return;
+      }
+    }
   }
 
   /** Resumes that ran out of time or attempts are abandoned; returns the nodes left to plan for. */

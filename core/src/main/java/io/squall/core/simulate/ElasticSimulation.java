@@ -60,12 +60,13 @@ import java.util.TreeSet;
  *       POWERING_UP (resume requested now, waiting for a launch call). Timeouts end jobs;
  *       preemption and capacity demand have no effect here (one tier, one partition);</li>
  *   <li>released nodes that have been DOWN for {@link #DOWN_FOR} are powered down (CLOUD) and left
- *       out of this tick's plan; then the power planner runs once and its actions are carried out
+ *       out of this tick's plan; then the power planner runs and its actions are carried out
  *       as the controller's elastic fleet carries them out: a Launch calls the provider with the
  *       gang's nodes, minCount = all of them, and marks them launched; success gives the made
  *       nodes their instance (in the offering's zone), failure is recorded in the
  *       {@link OfferingBook}, unmarks the nodes and backs them off ({@link PowerPlanner#retryAt},
- *       one more attempt each), so a fallback to another offering is planned at the next tick;
+ *       one more attempt each); when another offering may do, the planner plans again at once
+ *       ({@link PowerPlanner#planAndApply}), so the fallback is called in the same tick;
  *       Resume powers a node up for no job; Suspend terminates an idle node's instance (node
  *       CLOUD); Release marks the nodes DOWN, requeues the jobs holding them (whose other nodes
  *       are freed, and stay as they are: up, or powering up) and terminates their instances.</li>
@@ -148,6 +149,7 @@ public final class ElasticSimulation {
    *     submission, if it was allocated in the first cycle that saw it) to the launch call that
    *     covered its last node; the lower median; 0 when no job needed one
    * @param maxTimeToLaunchCallMs the largest of those
+   * @param timesToLaunchCallMs all of those, in ascending order
    * @param idleNodeHours time nodes were up with no job on them
    * @param billedNodeHours instance time billed
    * @param billedDollars what that cost at the offerings' prices
@@ -159,9 +161,11 @@ public final class ElasticSimulation {
    */
   public record Result(int jobs, int jobsCompleted, long launchCalls, long failedLaunchCalls, long nodesLaunched,
       long spotNodesLaunched, long partialGangsBilled, int orphans, int jobsLaunchedFor, long medianTimeToLaunchCallMs,
-      long maxTimeToLaunchCallMs, double idleNodeHours, double billedNodeHours, double billedDollars, int requeues,
-      int schedulerCycles, Duration makespan, boolean finished, List<String> events) {
+      long maxTimeToLaunchCallMs, List<Long> timesToLaunchCallMs, double idleNodeHours, double billedNodeHours,
+      double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
+      List<String> events) {
     public Result {
+      timesToLaunchCallMs = List.copyOf(timesToLaunchCallMs);
       events = List.copyOf(events);
     }
   }
@@ -490,10 +494,15 @@ public final class ElasticSimulation {
   // ---------------------------------------------------------------- power
 
   /**
-   * One plan per tick, carried out, as the controller's fleet does it. Released nodes DOWN for
-   * {@link #DOWN_FOR} are powered down first and left out of this plan.
+   * The power planner's plans for this tick, carried out as the controller's fleet does it
+   * ({@link PowerPlanner#planAndApply}). Released nodes DOWN for {@link #DOWN_FOR} are powered
+   * down first and left out of the plan.
    */
   private void power(Instant now) {
+    planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));
+  }
+
+  private List<ElasticNode> observe(Instant now) {
     List<ElasticNode> elastic = new ArrayList<>(nodes.size());
     for (SimNode n : nodes.values()) {
       if (n.state == NodeState.DOWN && !now.isBefore(n.since.plus(DOWN_FOR))) {
@@ -506,28 +515,32 @@ public final class ElasticSimulation {
           !n.holders.isEmpty(), n.launched, n.instance == null ? null : n.instance.offering().zone(), n.attempts,
           n.retryAt));
     }
-    for (PowerAction a : planner.plan(now, elastic, policies, offerings, book)) {
-      if (a instanceof PowerAction.Launch l) {
-        launch(l, now);
-      } else if (a instanceof PowerAction.Resume r) {
-        SimNode n = nodes.get(r.node());
-        if (n.state == NodeState.CLOUD) {
-          n.state = NodeState.POWERING_UP;
-          n.since = now;
-        }
-      } else if (a instanceof PowerAction.Suspend su) {
-        suspend(nodes.get(su.node()), now);
-      } else if (a instanceof PowerAction.Release r) {
-        releaseNodes(r.nodes(), r.reason(), now);
+    return elastic;
+  }
+
+  /** @return whether a launch failed so that another offering is worth trying at once */
+  private boolean apply(PowerAction a, Instant now) {
+    if (a instanceof PowerAction.Launch l) {
+      return launch(l, now);
+    } else if (a instanceof PowerAction.Resume r) {
+      SimNode n = nodes.get(r.node());
+      if (n.state == NodeState.CLOUD) {
+        n.state = NodeState.POWERING_UP;
+        n.since = now;
       }
+    } else if (a instanceof PowerAction.Suspend su) {
+      suspend(nodes.get(su.node()), now);
+    } else if (a instanceof PowerAction.Release r) {
+      releaseNodes(r.nodes(), r.reason(), now);
     }
+    return false;
   }
 
   /**
    * Carries out a launch as the controller does: the nodes are marked launched, the provider is
    * called with all of them (minCount = all); on failure they are unmarked and back off.
    */
-  private void launch(PowerAction.Launch l, Instant now) {
+  private boolean launch(PowerAction.Launch l, Instant now) {
     List<SimNode> gang = new ArrayList<>();
     List<NodeLaunch> launches = new ArrayList<>();
     for (String name : l.nodes()) {
@@ -551,7 +564,7 @@ public final class ElasticSimulation {
       }
       events.add(at(now) + " launch " + l.placementGroup() + " " + l.nodes().size() + " nodes "
           + l.offering().key() + " failed " + e.kind());
-      return;
+      return e.kind().tryAnotherOffering();
     }
     Map<String, Instance> byNode = new HashMap<>();
     for (Instance i : made) {
@@ -576,6 +589,7 @@ public final class ElasticSimulation {
       spotNodesLaunched += made.size();
     }
     events.add(at(now) + " launch " + l.placementGroup() + " " + made.size() + " nodes " + l.offering().key());
+    return false;
   }
 
   private void suspend(SimNode n, Instant now) {
@@ -698,7 +712,7 @@ public final class ElasticSimulation {
     long max = waits.isEmpty() ? 0 : waits.get(waits.size() - 1);
     return new Result(submitted, completed, provider.launchCalls(), provider.failedLaunchCalls(),
         provider.instancesLaunched(), spotNodesLaunched, provider.partialGangInstances(), orphans,
-        jobsLaunchedFor.size(), median, max, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
+        jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events);
   }
 }

@@ -78,6 +78,42 @@ class PowerPlannerTest {
   }
 
   @Test
+  void aCapacityFailureIsFollowedByTheFallbackCallInTheSameTickButThrottlingWaits() {
+    Instant t = T0.plusSeconds(1);
+    ElasticNode[] gpu1 = {node("gpu-1", "pg1", NodeState.POWERING_UP, T0)};
+    List<PowerAction.Launch> calls = new ArrayList<>();
+    planner.planAndApply(t, () -> List.of(gpu1[0]), Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book, a -> {
+      if (!(a instanceof PowerAction.Launch l)) {
+        return false;
+      }
+      calls.add(l);
+      if (l.offering().equals(SPOT_A)) {
+        return false; // launched
+      }
+      ProviderException ice = new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "no capacity");
+      book.recordFailure(l.offering(), ice, t, policy);
+      gpu1[0] = new ElasticNode("gpu-1", "gpu", "pg1", NodeState.POWERING_UP, T0, true, false, null, 1,
+          PowerPlanner.retryAt(policy, 1, ice, t));
+      return true;
+    });
+    assertThat(calls).extracting(PowerAction.Launch::offering).containsExactly(SPOT_B, SPOT_A);
+    assertThat(calls.get(0).idempotencyToken()).isNotEqualTo(calls.get(1).idempotencyToken());
+
+    // When the actuator reports nothing to fall back from (a success, a throttled call): one call.
+    calls.clear();
+    ElasticNode gpu2 = node("gpu-2", "pg2", NodeState.POWERING_UP, T0);
+    planner.planAndApply(t, () -> List.of(gpu2), Map.of("gpu", policy), Map.of("gpu", OFFERINGS), new OfferingBook(),
+        a -> a instanceof PowerAction.Launch l && calls.add(l) && false);
+    assertThat(calls).hasSize(1);
+
+    // A provider that fails everything is called at most MAX_PLANS_PER_TICK times per tick.
+    calls.clear();
+    planner.planAndApply(t, () -> List.of(gpu2), Map.of("gpu", policy), Map.of("gpu", OFFERINGS), new OfferingBook(),
+        a -> a instanceof PowerAction.Launch l && calls.add(l));
+    assertThat(calls).hasSize(PowerPlanner.MAX_PLANS_PER_TICK);
+  }
+
+  @Test
   void spotOnlyPoliciesNeverBuyOnDemandAndPriceCapsApply() {
     policy = new CapacityPolicy(List.of("p5.48xlarge"), List.of(), SpotPolicy.SPOT, Duration.ZERO, 26.0,
         Duration.ofMinutes(5), Duration.ofMinutes(10), 0, Duration.ofMinutes(5), Duration.ZERO, 3, Duration.ofSeconds(10));

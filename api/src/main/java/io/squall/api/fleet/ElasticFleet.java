@@ -138,10 +138,17 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     executor.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Lets the current tick finish before the application (and its database) goes: an interrupt
+   * could land in the middle of a database write, and H2 closes its file on an interrupted write.
+   * A tick stuck on a provider call gets 30 s.
+   */
   @PreDestroy
   public void close() throws InterruptedException {
-    executor.shutdownNow();
-    executor.awaitTermination(30, TimeUnit.SECONDS);
+    executor.shutdown();
+    if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
+      executor.shutdownNow();
+    }
   }
 
   // ---------------------------------------------------------------- reconciliation
@@ -190,6 +197,15 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       for (String token : r.drop()) {
         finish(rows.get(token), "DROPPED", "its nodes no longer wait for it");
       }
+      // A recorded instance the provider no longer has: the node lost its machine. (Before the
+      // retries below, whose new instances the list taken above does not show.)
+      Set<String> live = new TreeSet<>();
+      listed.forEach(i -> live.add(i.id()));
+      for (InstanceRow row : instances.findAll()) {
+        if (!live.contains(row.instanceId())) {
+          instances.delete(row);
+        }
+      }
       for (String token : r.retry()) {
         LaunchIntentRow row = rows.get(token);
         Offering offering = offeringOf(row.offering());
@@ -197,14 +213,6 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         LOG.info("retrying launch {} of {} after a restart", token, row.nodes());
         call(new PowerAction.Launch(row.partitionName(), layout.node(nodes.get(0)).placementGroup(), nodes, offering,
             row.placementGroup(), token), row);
-      }
-      // A recorded instance the provider no longer has: the node lost its machine.
-      Set<String> live = new TreeSet<>();
-      listed.forEach(i -> live.add(i.id()));
-      for (InstanceRow row : instances.findAll()) {
-        if (!live.contains(row.instanceId())) {
-          instances.delete(row);
-        }
       }
     } catch (RuntimeException e) {
       LOG.error("reconciliation with provider {} failed; will plan without it", provider.name(), e);

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
@@ -24,8 +25,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -43,7 +46,7 @@ import java.util.regex.Pattern;
  * {@code pending} in its RunInstances answer and {@code running} afterwards, and
  * {@code shutting-down} in its TerminateInstances answer and {@code terminated} afterwards.
  */
-final class FakeEc2 implements AutoCloseable {
+public final class FakeEc2 implements AutoCloseable {
   static final String NAMESPACE = "http://ec2.amazonaws.com/doc/2016-11-15/";
   static final String VERSION = "2016-11-15";
   static final String OWNER = "123456789012";
@@ -51,13 +54,13 @@ final class FakeEc2 implements AutoCloseable {
   private static final Set<String> MARKETS = Set.of("spot", "on-demand");
 
   /** One request as received: its action and every form parameter. */
-  record Request(String action, Map<String, String> params) {
-    String get(String name) {
+  public record Request(String action, Map<String, String> params) {
+    public String get(String name) {
       return params.get(name);
     }
 
     /** The values of {@code prefix.1}, {@code prefix.2}, ... */
-    List<String> list(String prefix) {
+    public List<String> list(String prefix) {
       List<String> out = new ArrayList<>();
       for (int i = 1; params.containsKey(prefix + "." + i); i++) {
         out.add(params.get(prefix + "." + i));
@@ -128,24 +131,25 @@ final class FakeEc2 implements AutoCloseable {
   private final Map<String, Reservation> byToken = new HashMap<>();
   private final Set<String> placementGroups = new TreeSet<>();
   private final Deque<Failure> failures = new ArrayDeque<>();
+  private final Map<String, Hold> holds = new HashMap<>();
   private final List<Request> requests = new ArrayList<>();
   private final Instant priceTime = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
   private int pageSize = 1000;
   private long ids = 0x0a1b2c3d4e5f6000L;
 
-  FakeEc2() throws IOException {
+  public FakeEc2() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
     server.setExecutor(executor);
     server.start();
   }
 
-  URI endpoint() {
+  public URI endpoint() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
   /** EC2 sells {@code type} in these zones (DescribeInstanceTypeOfferings). */
-  FakeEc2 offer(String type, String... zones) {
+  public FakeEc2 offer(String type, String... zones) {
     synchronized (lock) {
       zonesByType.computeIfAbsent(type, t -> new TreeSet<>()).addAll(List.of(zones));
     }
@@ -153,7 +157,7 @@ final class FakeEc2 implements AutoCloseable {
   }
 
   /** The current Linux spot price of {@code type} in {@code zone}; without one, spot is not sold there. */
-  FakeEc2 spotPrice(String type, String zone, double price) {
+  public FakeEc2 spotPrice(String type, String zone, double price) {
     synchronized (lock) {
       spotPrices.put(type + "/" + zone, price);
     }
@@ -161,7 +165,7 @@ final class FakeEc2 implements AutoCloseable {
   }
 
   /** How many more instances of {@code type} in {@code zone} under {@code market} (spot, on-demand) exist; unlimited by default. */
-  FakeEc2 capacity(String type, String zone, String market, int instances) {
+  public FakeEc2 capacity(String type, String zone, String market, int instances) {
     synchronized (lock) {
       capacity.put(key(type, zone, requireMarket(market)), instances);
     }
@@ -169,7 +173,7 @@ final class FakeEc2 implements AutoCloseable {
   }
 
   /** The account's limit of live instances under {@code market}; unlimited by default. */
-  FakeEc2 instanceLimit(String market, int limit) {
+  public FakeEc2 instanceLimit(String market, int limit) {
     synchronized (lock) {
       instanceLimits.put(requireMarket(market), limit);
     }
@@ -177,7 +181,7 @@ final class FakeEc2 implements AutoCloseable {
   }
 
   /** DescribeInstances pages at most this many instances. */
-  FakeEc2 pageSize(int size) {
+  public FakeEc2 pageSize(int size) {
     synchronized (lock) {
       pageSize = size;
     }
@@ -185,19 +189,65 @@ final class FakeEc2 implements AutoCloseable {
   }
 
   /** The next call of {@code action} (any call when null) fails with this EC2 error. */
-  void failNext(String action, int status, String code, String message) {
+  public void failNext(String action, int status, String code, String message) {
     synchronized (lock) {
       failures.add(new Failure(action, status, code, message));
     }
   }
 
-  List<Request> requests(String action) {
+  /**
+   * The next call of {@code action} is held on arrival, before EC2 does anything with it, until
+   * the test lets it through ({@link Hold#proceed}) or answers it with an error ({@link Hold#fail}):
+   * a controller can be "crashed" while its call is in flight.
+   */
+  public Hold holdNext(String action) {
+    synchronized (lock) {
+      Hold hold = new Hold();
+      holds.put(action, hold);
+      return hold;
+    }
+  }
+
+  /** A call held by {@link #holdNext}. */
+  public static final class Hold {
+    private final CountDownLatch arrived = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+    private volatile Ec2Error answer;
+
+    /** Waits until the held call has arrived. */
+    public void awaitArrival(Duration limit) throws InterruptedException {
+      if (!arrived.await(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError("the held call did not arrive within " + limit);
+      }
+    }
+
+    /** EC2 carries out the call and answers it. */
+    public void proceed() {
+      released.countDown();
+    }
+
+    /** EC2 does nothing and answers with this error. */
+    public void fail(int status, String code, String message) {
+      answer = new Ec2Error(status, code, message);
+      released.countDown();
+    }
+
+    private void await() throws InterruptedException {
+      arrived.countDown();
+      released.await();
+      if (answer != null) {
+        throw answer;
+      }
+    }
+  }
+
+  public List<Request> requests(String action) {
     synchronized (lock) {
       return requests.stream().filter(r -> r.action().equals(action)).toList();
     }
   }
 
-  Request lastRequest(String action) {
+  public Request lastRequest(String action) {
     List<Request> all = requests(action);
     if (all.isEmpty()) {
       throw new AssertionError("no " + action + " request");
@@ -206,14 +256,14 @@ final class FakeEc2 implements AutoCloseable {
   }
 
   /** A copy of an instance's tags and state, or null when the fake never made it. */
-  Map<String, String> tags(String instanceId) {
+  public Map<String, String> tags(String instanceId) {
     synchronized (lock) {
       FakeInstance i = instances.get(instanceId);
       return i == null ? null : Map.copyOf(i.tags);
     }
   }
 
-  String state(String instanceId) {
+  public String state(String instanceId) {
     synchronized (lock) {
       FakeInstance i = instances.get(instanceId);
       return i == null ? null : i.state;
@@ -221,13 +271,13 @@ final class FakeEc2 implements AutoCloseable {
   }
 
   /** Ids of the instances that are not shutting down or terminated. */
-  List<String> aliveIds() {
+  public List<String> aliveIds() {
     synchronized (lock) {
       return instances.values().stream().filter(FakeInstance::alive).map(i -> i.id).toList();
     }
   }
 
-  Set<String> placementGroups() {
+  public Set<String> placementGroups() {
     synchronized (lock) {
       return Set.copyOf(placementGroups);
     }
@@ -247,14 +297,24 @@ final class FakeEc2 implements AutoCloseable {
     String body;
     try {
       Request request = parse(exchange);
+      Hold hold;
       synchronized (lock) {
         requests.add(request);
+        hold = holds.remove(request.action());
+      }
+      if (hold != null) {
+        hold.await();
+      }
+      synchronized (lock) {
         Failure failure = takeFailure(request.action());
         if (failure != null) {
           throw new Ec2Error(failure.status(), failure.code(), failure.message());
         }
         body = dispatch(request, requestId);
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
     } catch (Ec2Error e) {
       status = e.status;
       body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Response><Errors><Error><Code>" + esc(e.code)

@@ -145,6 +145,11 @@ class ElasticCrashRecoveryTest {
       List<FakeEc2.Request> calls = ec2.requests("RunInstances");
       assertThat(calls).hasSize(2);
       assertThat(calls.get(1).get("ClientToken")).isEqualTo(calls.get(0).get("ClientToken"));
+      // Each node's user data carries its own agent token, never the cluster's secret.
+      String userData = new String(java.util.Base64.getDecoder().decode(calls.get(1).get("UserData")),
+          java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(userData).contains("SQUALL_AGENT_TOKEN='squall-node:cloud-1:", "SQUALL_AGENT_TOKEN='squall-node:cloud-4:")
+          .doesNotContain("change-me-agent-token");
       assertNoDuplicateAndNoOrphan(h);
     }
   }

@@ -1,7 +1,6 @@
 package io.squall.api.agents;
 
 import io.micronaut.json.JsonMapper;
-import io.squall.api.config.SquallConfig;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URI;
@@ -21,35 +20,36 @@ public final class AgentClient {
   private final HttpClient http = HttpClient.newBuilder()
       .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(3)).build();
   private final JsonMapper json;
-  private final String token;
+  private final AgentCredentials credentials;
 
-  public AgentClient(JsonMapper json, SquallConfig config) {
+  public AgentClient(JsonMapper json, AgentCredentials credentials) {
     this.json = json;
-    this.token = config.getAgentToken();
+    this.credentials = credentials;
   }
 
   /** Sends a job to one node of its allocation. @throws AgentUnreachable when the agent does not take it */
-  public void launch(String address, Map<String, Object> launch) {
-    send(address, "POST", "/jobs", launch);
+  public void launch(String node, String address, Map<String, Object> launch) {
+    send(node, address, "POST", "/jobs", launch);
   }
 
   /** Signals every process of the job on the node; SIGKILL follows after {@code killWaitSeconds} when > 0. */
-  public void signal(String address, String job, String signal, long killWaitSeconds) {
-    send(address, "POST", "/jobs/" + job + "/signal", Map.of("signal", signal, "kill_wait_seconds", killWaitSeconds));
+  public void signal(String node, String address, String job, String signal, long killWaitSeconds) {
+    send(node, address, "POST", "/jobs/" + job + "/signal",
+        Map.of("signal", signal, "kill_wait_seconds", killWaitSeconds));
   }
 
   /** The job is over: the agent kills what is left of it and forgets it. */
-  public void forget(String address, String job) {
-    send(address, "DELETE", "/jobs/" + job, null);
+  public void forget(String node, String address, String job) {
+    send(node, address, "DELETE", "/jobs/" + job, null);
   }
 
-  private void send(String address, String method, String path, Object body) {
+  private void send(String node, String address, String method, String path, Object body) {
     if (address == null) {
       throw new AgentUnreachable("the node has no registered agent");
     }
     try {
       HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(address + path)).timeout(TIMEOUT)
-          .header("Authorization", "Bearer " + token);
+          .header("Authorization", "Bearer " + credentials.forCalls(node));
       if (body == null) {
         b.method(method, HttpRequest.BodyPublishers.noBody());
       } else {

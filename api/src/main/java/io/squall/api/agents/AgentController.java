@@ -4,14 +4,19 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.RequestAttribute;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.annotation.Serdeable;
 import io.micronaut.serde.config.naming.SnakeCaseStrategy;
+import io.squall.api.auth.Caller;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobCommands;
 import io.squall.api.output.OutputStore;
 import io.squall.api.state.ApiException;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.core.model.JobKey;
 import io.swagger.v3.oas.annotations.Hidden;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,18 +24,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-/** The agent side of docs/agent-protocol.md; the token filter admits only the agent token here. */
+/**
+ * The agent side of docs/agent-protocol.md; the token filter admits only agent tokens here, and
+ * an agent with a per-node token may speak only for its node ({@link AgentCredentials}).
+ */
 @Controller("/v1/agent")
 @Hidden
 public final class AgentController {
   private final AgentReports reports;
   private final OutputStore output;
   private final SquallConfig config;
+  private final StateWriter writer;
 
-  public AgentController(AgentReports reports, OutputStore output, SquallConfig config) {
+  public AgentController(AgentReports reports, OutputStore output, SquallConfig config, StateWriter writer) {
     this.reports = reports;
     this.output = output;
     this.config = config;
+    this.writer = writer;
+  }
+
+  /** An agent with a per-node token speaks for its own node only. */
+  private static void checkSpeaksFor(Caller caller, String node) {
+    if (!caller.speaksFor(node)) {
+      throw ApiException.forbidden("this agent token belongs to node " + caller.node() + ", not " + node);
+    }
   }
 
   @Serdeable(naming = SnakeCaseStrategy.class)
@@ -52,7 +69,9 @@ public final class AgentController {
   public record OutputBody(String job, String stream, long offset, String data) {}
 
   @Post("/register")
-  public CompletableFuture<Map<String, Object>> register(@Body RegisterBody body) {
+  public CompletableFuture<Map<String, Object>> register(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @Body RegisterBody body) {
+    checkSpeaksFor(caller, body.name());
     if (body.address() == null || !body.address().startsWith("http")) {
       throw ApiException.badRequest("address: the agent's http:// base address is required");
     }
@@ -63,12 +82,16 @@ public final class AgentController {
   }
 
   @Post("/heartbeat")
-  public CompletableFuture<Map<String, Object>> heartbeat(@Body HeartbeatBody body) {
+  public CompletableFuture<Map<String, Object>> heartbeat(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @Body HeartbeatBody body) {
+    checkSpeaksFor(caller, body.name());
     return reports.heartbeat(body.name()).thenApply(v -> Map.of());
   }
 
   @Post("/events")
-  public CompletableFuture<Map<String, Object>> events(@Body EventsBody body) {
+  public CompletableFuture<Map<String, Object>> events(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @Body EventsBody body) {
+    checkSpeaksFor(caller, body.name());
     List<AgentReports.Exit> exits = new ArrayList<>();
     for (EventBody e : body.events()) {
       JobCommands.parseJobId(e.job());
@@ -81,8 +104,15 @@ public final class AgentController {
 
   @Post("/output")
   @ExecuteOn(TaskExecutors.BLOCKING)
-  public Map<String, Object> output(@Body OutputBody body) {
-    JobCommands.parseJobId(body.job());
+  public Map<String, Object> output(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body OutputBody body) {
+    JobKey key = JobCommands.parseJobId(body.job());
+    if (caller.node() != null) {
+      // A node writes the output of jobs that ran on it, and no other.
+      StoredJob j = writer.state().job(key);
+      if (j == null || j.job().allocation().stream().noneMatch(g -> g.node().equals(caller.node()))) {
+        throw ApiException.forbidden("job " + body.job() + " did not run on node " + caller.node());
+      }
+    }
     if (!OutputStore.isStream(body.stream())) {
       throw ApiException.badRequest("stream: stdout or stderr");
     }

@@ -6,10 +6,8 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
-import io.squall.api.config.SquallConfig;
+import io.squall.api.agents.AgentCredentials;
 import io.squall.api.config.UserConfig;
-import java.security.MessageDigest;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,19 +15,20 @@ import java.util.Optional;
 
 /**
  * Every {@code /v1} call carries {@code Authorization: Bearer TOKEN}. User tokens come from
- * {@code squall.users}; {@code /v1/agent/*} takes only the agent token, and the agent token is
- * good for nothing else.
+ * {@code squall.users}; {@code /v1/agent/*} takes only agent tokens ({@link AgentCredentials}: the
+ * cluster's, or a node's own, which binds the caller to that node), and they are good for nothing
+ * else.
  */
 @ServerFilter("/v1/**")
 public final class TokenFilter {
   private final Map<String, Caller> users = new HashMap<>();
-  private final byte[] agentToken;
+  private final AgentCredentials agents;
 
-  public TokenFilter(List<UserConfig> userConfigs, SquallConfig config) {
+  public TokenFilter(List<UserConfig> userConfigs, AgentCredentials agents) {
     for (UserConfig u : userConfigs) {
-      users.put(u.getToken(), new Caller(u.getName(), u.getAccount(), u.isOperator(), false));
+      users.put(u.getToken(), Caller.user(u.getName(), u.getAccount(), u.isOperator()));
     }
-    agentToken = config.getAgentToken().getBytes(StandardCharsets.UTF_8);
+    this.agents = agents;
   }
 
   @RequestFilter
@@ -41,12 +40,13 @@ public final class TokenFilter {
     }
     String token = header.get().substring("Bearer ".length()).trim();
     boolean agentPath = request.getPath().startsWith("/v1/agent/");
-    boolean isAgent = MessageDigest.isEqual(agentToken, token.getBytes(StandardCharsets.UTF_8));
     if (agentPath) {
-      if (!isAgent) {
-        return refuse("the node agent calls need the agent token");
+      Caller agent = agents.isClusterToken(token) ? Caller.agentCaller(null)
+          : agents.nodeOf(token).map(Caller::agentCaller).orElse(null);
+      if (agent == null) {
+        return refuse("the node agent calls need the agent token (the cluster's or the node's own)");
       }
-      request.setAttribute(Caller.ATTRIBUTE, Caller.agentCaller());
+      request.setAttribute(Caller.ATTRIBUTE, agent);
       return null;
     }
     Caller caller = users.get(token);

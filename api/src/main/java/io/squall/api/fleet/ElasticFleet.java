@@ -4,6 +4,7 @@ import io.micronaut.context.annotation.Context;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
+import io.squall.api.agents.AgentCredentials;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
@@ -100,6 +101,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private final InstanceRepository instances;
   private final InstantSource clock;
   private final SquallMetrics metrics;
+  private final AgentCredentials credentials;
   private final PowerPlanner planner;
   private final OfferingBook book = new OfferingBook();
   private final Map<String, CapacityPolicy> policies;
@@ -110,8 +112,9 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
 
   public ElasticFleet(Providers providers, ClusterLayout layout, SquallConfig config, StateWriter writer,
       JobLifecycle lifecycle, LaunchIntentRepository intents, InstanceRepository instances, InstantSource clock,
-      SquallMetrics metrics) {
+      SquallMetrics metrics, AgentCredentials credentials) {
     this.provider = providers.provider();
+    this.credentials = credentials;
     this.layout = layout;
     this.config = config;
     this.writer = writer;
@@ -326,8 +329,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     }
     List<NodeLaunch> nodes = new ArrayList<>();
     for (String name : l.nodes()) {
-      // The cluster's agent token: agents also use it to call each other (srun), so it is not per node.
-      nodes.add(new NodeLaunch(layout.node(name), controllerUrl, config.getAgentToken()));
+      nodes.add(new NodeLaunch(layout.node(name), controllerUrl, credentials.forLaunch(name)));
     }
     LaunchRequest request = new LaunchRequest(config.getClusterName(), l.partition(), nodes, nodes.size(),
         l.offering(), l.providerPlacementGroup(), Map.of("squall:squall-placement-group",

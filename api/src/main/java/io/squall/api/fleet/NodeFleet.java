@@ -3,6 +3,7 @@ package io.squall.api.fleet;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
+import io.squall.api.agents.AgentCredentials;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.core.model.Node;
@@ -28,9 +29,11 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
   private final ClusterLayout layout;
   private final SquallConfig config;
   private final NodeProvider provider;
+  private final AgentCredentials credentials;
 
-  public NodeFleet(ClusterLayout layout, SquallConfig config, Providers providers) {
+  public NodeFleet(ClusterLayout layout, SquallConfig config, Providers providers, AgentCredentials credentials) {
     this.layout = layout;
+    this.credentials = credentials;
     this.config = config;
     this.provider = providers.provider();
   }
@@ -42,7 +45,7 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
     String url = "http://127.0.0.1:" + server.getPort();
     for (Node n : layout.nodes()) {
       if (!layout.isElastic(n.name())) {
-        launches.add(new NodeLaunch(n, url, config.getAgentToken()));
+        launches.add(new NodeLaunch(n, url, credentials.forLaunch(n.name())));
       }
     }
     if (provider == null || launches.isEmpty()) {

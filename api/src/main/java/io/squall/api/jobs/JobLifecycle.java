@@ -147,7 +147,7 @@ public final class JobLifecycle {
     order.add(order.remove(0));
     for (String node : order) {
       try {
-        agents.launch(addresses.get(node), launches.get(node));
+        agents.launch(node, addresses.get(node), launches.get(node));
       } catch (AgentClient.AgentUnreachable e) {
         LOG.warn("job {}: launch on {} failed: {}", job.key(), node, e.getMessage());
         launchFailed(job.key(), node, e.getMessage());
@@ -206,7 +206,7 @@ public final class JobLifecycle {
     Map<String, String> addresses = addresses(b, j);
     b.afterCommit(() -> addresses.forEach((node, address) -> {
       try {
-        agents.signal(address, j.key().toString(), signal, killWait);
+        agents.signal(node, address, j.key().toString(), signal, killWait);
       } catch (AgentClient.AgentUnreachable e) {
         LOG.warn("job {}: cannot signal on {}: {}", j.key(), node, e.getMessage());
       }
@@ -257,7 +257,7 @@ public final class JobLifecycle {
       metrics.jobFinished();
       addresses.forEach((node, address) -> {
         try {
-          agents.forget(address, j.key().toString());
+          agents.forget(node, address, j.key().toString());
         } catch (AgentClient.AgentUnreachable e) {
           LOG.debug("job {}: {} did not take the clean-up: {}", j.key(), node, e.getMessage());
         }

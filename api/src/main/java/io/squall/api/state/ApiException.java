@@ -27,6 +27,10 @@ public final class ApiException extends RuntimeException {
     return new ApiException(HttpStatus.BAD_REQUEST, what);
   }
 
+  public static ApiException forbidden(String what) {
+    return new ApiException(HttpStatus.FORBIDDEN, what);
+  }
+
   public static ApiException conflict(String what) {
     return new ApiException(HttpStatus.CONFLICT, what);
   }

@@ -188,9 +188,9 @@ public final class AwsProvider implements NodeProvider {
    *
    * @throws ProviderException {@code INSUFFICIENT_CAPACITY}, {@code QUOTA_EXCEEDED} or
    *     {@code PRICE_TOO_HIGH} when EC2 cannot or may not start {@code minCount} instances (nothing
-   *     runs then); {@code THROTTLED}/{@code TRANSIENT} to retry with the same token; if naming
-   *     the instances fails, every instance of the launch is terminated before the failure is
-   *     rethrown
+   *     runs then); {@code THROTTLED}/{@code TRANSIENT} to retry with the same token (also when
+   *     naming the instances was throttled: they keep running, and the retry names them); any
+   *     other failure to name them terminates every instance of the launch before it is rethrown
    */
   @Override
   public List<Instance> launch(LaunchRequest request) {
@@ -229,7 +229,10 @@ public final class AwsProvider implements NodeProvider {
         call("CreateTags " + id, () -> ec2.createTags(r -> r.resources(id).tags(tags)));
       }
     } catch (ProviderException e) {
-      terminateAll(ids, e);
+      if (!e.kind().retryable()) {
+        terminateAll(ids, e); // nobody can name them: they would run as no node
+      }
+      // Else they stay: the caller's retry with the same token gets them back and names them.
       throw e;
     }
     List<Instance> instances = new ArrayList<>(started.size());

@@ -147,12 +147,27 @@ class AwsProviderTest {
   }
 
   @Test
-  void aTaggingFailureTerminatesTheWholeLaunch() {
+  void aThrottledTaggingIsFinishedByTheRetryWithTheSameToken() {
     ec2.failNext("CreateTags", 503, "RequestLimitExceeded", "Request limit exceeded.");
     assertThatThrownBy(() -> provider.launch(gang("launch-e", SPOT_A, "gpu-1", "gpu-2")))
         .isInstanceOfSatisfying(ProviderException.class, e -> {
           assertThat(e.kind()).isEqualTo(Kind.THROTTLED);
           assertThat(e.getMessage()).contains("CreateTags", "RequestLimitExceeded: Request limit exceeded.");
+        });
+    assertThat(ec2.aliveIds()).hasSize(2);
+    List<Instance> retried = provider.launch(gang("launch-e", SPOT_A, "gpu-1", "gpu-2"));
+    assertThat(ec2.requests("RunInstances")).hasSize(2);
+    assertThat(retried).extracting(Instance::id).containsExactlyElementsOf(ec2.aliveIds());
+    assertThat(retried).extracting(i -> ec2.tags(i.id()).get("squall:node")).containsExactly("gpu-1", "gpu-2");
+  }
+
+  @Test
+  void aTaggingFailureThatNoRetryMendsTerminatesTheWholeLaunch() {
+    ec2.failNext("CreateTags", 403, "UnauthorizedOperation", "You are not authorized to perform this operation.");
+    assertThatThrownBy(() -> provider.launch(gang("launch-e", SPOT_A, "gpu-1", "gpu-2")))
+        .isInstanceOfSatisfying(ProviderException.class, e -> {
+          assertThat(e.kind()).isEqualTo(Kind.UNAUTHORIZED);
+          assertThat(e.getMessage()).contains("CreateTags", "UnauthorizedOperation");
         });
     assertThat(ec2.requests("RunInstances")).hasSize(1);
     assertThat(ec2.lastRequest("TerminateInstances").list("InstanceId")).hasSize(2);

@@ -118,7 +118,9 @@ public final class GcpProvider implements NodeProvider {
    * One {@code bulkInsert} in the offering's zone with {@code requestId} derived from the
    * idempotency token (GCE answers a repeat with the first operation), after making sure the
    * compact placement policy exists; waits for the operation, then reads the instances back in
-   * request order. Node names must be GCE instance names ({@code INVALID} otherwise).
+   * request order (one {@code get} each). Node names must be GCE instance names ({@code INVALID}
+   * otherwise). A token whose instances no longer number {@code minCount} fails {@code INVALID}
+   * and deletes the rest.
    */
   @Override
   public List<Instance> launch(LaunchRequest request) {
@@ -149,7 +151,19 @@ public final class GcpProvider implements NodeProvider {
       }
       throw failed;
     }
-    return readBack(names, zone, action);
+    List<Instance> made = readBack(names, zone, action);
+    if (made.size() < request.minCount()) {
+      // A repeat of a launch whose instances have since been deleted (or preempted at once): GCE
+      // answers the requestId with the first, successful operation, yet fewer than minCount
+      // exist. All or nothing: what is left goes too.
+      ProviderException gone = new ProviderException(Kind.INVALID, action + ": only " + made.size() + " of at least "
+          + request.minCount() + " instances exist; the token was used before, launch with a new token");
+      for (Instance i : made) {
+        terminate(i);
+      }
+      throw gone;
+    }
+    return made;
   }
 
   private static List<String> instanceNames(LaunchRequest request) {

@@ -208,6 +208,18 @@ class GcpProviderTest {
   }
 
   @Test
+  void aRepeatOfALaunchWhoseInstancesWentIsRefusedAndLeavesNothing() {
+    List<Instance> first = provider.launch(gang("launch-g", CapacityType.SPOT, "gpu-1", "gpu-2"));
+    provider.terminate(first.get(0));
+    assertThatThrownBy(() -> provider.launch(gang("launch-g", CapacityType.SPOT, "gpu-1", "gpu-2")))
+        .isInstanceOfSatisfying(ProviderException.class, e -> {
+          assertThat(e.kind()).isEqualTo(Kind.INVALID);
+          assertThat(e.getMessage()).contains("launch-g", "only 1 of at least 2", "new token");
+        });
+    assertThat(fake.instanceCount()).isZero();
+  }
+
+  @Test
   void aRepeatAfterGceForgotTheRequestIdFindsItsOwnInstances() {
     List<Instance> first = provider.launch(gang("launch-f", CapacityType.SPOT, "gpu-1"));
     fake.forgetRequestIds();

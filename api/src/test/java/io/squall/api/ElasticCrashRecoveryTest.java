@@ -103,10 +103,7 @@ class ElasticCrashRecoveryTest {
     restore(snapshot, data2);
     try (Controllers.Running c = Controllers.start(settings(data2))) {
       Http h = new Http(c.url());
-      JsonNode launched = Poll.until("the intent to be adopted", LONG, () -> {
-        JsonNode l = h.get("admin-token", "/v1/launches").json().get("launches").get(0);
-        return l.get("state").asText().equals("LAUNCHED") ? l : null;
-      });
+      JsonNode launched = awaitLaunched(h, "the intent to be adopted");
       assertThat(launched.get("detail").asText()).contains("adopted after a restart");
       Poll.until("the orphan to be terminated", LONG, () -> !ec2.aliveIds().contains(stray) ? true : null);
       assertThat(ec2.state(stray)).isIn("shutting-down", "terminated");
@@ -137,10 +134,7 @@ class ElasticCrashRecoveryTest {
     restore(snapshot, data2);
     try (Controllers.Running c = Controllers.start(settings(data2))) {
       Http h = new Http(c.url());
-      JsonNode launched = Poll.until("the intent to be retried", LONG, () -> {
-        JsonNode l = h.get("admin-token", "/v1/launches").json().get("launches").get(0);
-        return l.get("state").asText().equals("LAUNCHED") ? l : null;
-      });
+      JsonNode launched = awaitLaunched(h, "the intent to be retried");
       assertThat(launched.get("token").asText()).isEqualTo(token);
       List<FakeEc2.Request> calls = ec2.requests("RunInstances");
       assertThat(calls).hasSize(2);
@@ -152,6 +146,14 @@ class ElasticCrashRecoveryTest {
           .doesNotContain("change-me-agent-token");
       assertNoDuplicateAndNoOrphan(h);
     }
+  }
+
+  /** The first (only) launch intent once it is LAUNCHED. */
+  private static JsonNode awaitLaunched(Http h, String what) {
+    return Poll.until(what, LONG, () -> {
+      JsonNode l = h.get("admin-token", "/v1/launches").json().get("launches").get(0);
+      return l.get("state").asText().equals("LAUNCHED") ? l : null;
+    });
   }
 
   private static void submitGang(Http h) {

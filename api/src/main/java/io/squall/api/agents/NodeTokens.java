@@ -1,4 +1,4 @@
-package io.squall.core.provider;
+package io.squall.api.agents;
 
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;

@@ -1,4 +1,4 @@
-package io.squall.core.provider;
+package io.squall.api.agents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -32,10 +32,14 @@ public final class AgentClient {
     send(node, address, "POST", "/jobs", launch);
   }
 
-  /** Signals every process of the job on the node; SIGKILL follows after {@code killWaitSeconds} when > 0. */
-  public void signal(String node, String address, String job, String signal, long killWaitSeconds) {
+  /**
+   * Signals the job's processes on the node: every one, or with {@code batchOnly} the batch shell
+   * alone; SIGKILL follows after {@code killWaitSeconds} when > 0.
+   */
+  public void signal(String node, String address, String job, String signal, long killWaitSeconds,
+      boolean batchOnly) {
     send(node, address, "POST", "/jobs/" + job + "/signal",
-        Map.of("signal", signal, "kill_wait_seconds", killWaitSeconds));
+        Map.of("signal", signal, "kill_wait_seconds", killWaitSeconds, "batch_only", batchOnly));
   }
 
   /** The job is over: the agent kills what is left of it and forgets it. */

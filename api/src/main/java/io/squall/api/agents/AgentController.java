@@ -16,6 +16,12 @@ import io.squall.api.output.OutputStore;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
+import io.squall.api.spot.CheckpointCatalog;
+import io.squall.api.spot.InterruptionResponder;
+import io.squall.api.store.CheckpointRow;
+import io.squall.core.spot.Interruption;
+import java.time.Instant;
+import java.time.InstantSource;
 import io.squall.core.model.JobKey;
 import io.swagger.v3.oas.annotations.Hidden;
 import java.nio.charset.StandardCharsets;
@@ -35,9 +41,16 @@ public final class AgentController {
   private final OutputStore output;
   private final SquallConfig config;
   private final StateWriter writer;
+  private final InterruptionResponder interruptions;
+  private final CheckpointCatalog checkpoints;
+  private final InstantSource clock;
 
-  public AgentController(AgentReports reports, OutputStore output, SquallConfig config, StateWriter writer) {
+  public AgentController(AgentReports reports, OutputStore output, SquallConfig config, StateWriter writer,
+      InterruptionResponder interruptions, CheckpointCatalog checkpoints, InstantSource clock) {
     this.reports = reports;
+    this.interruptions = interruptions;
+    this.checkpoints = checkpoints;
+    this.clock = clock;
     this.output = output;
     this.config = config;
     this.writer = writer;
@@ -64,6 +77,13 @@ public final class AgentController {
 
   @Serdeable(naming = SnakeCaseStrategy.class)
   public record EventsBody(String name, List<EventBody> events) {}
+
+  @Serdeable(naming = SnakeCaseStrategy.class)
+  public record InterruptionBody(String name, String source, String kind, @Nullable String instanceId,
+      @Nullable String noticedAt, String deadline, @Nullable String detail) {}
+
+  @Serdeable(naming = SnakeCaseStrategy.class)
+  public record CheckpointBody(String name, String job, long step, String path) {}
 
   @Serdeable(naming = SnakeCaseStrategy.class)
   public record OutputBody(String job, String stream, long offset, String data) {}
@@ -100,6 +120,53 @@ public final class AgentController {
       }
     }
     return reports.exits(body.name(), exits).thenApply(v -> Map.of());
+  }
+
+  /** A notice the node's metadata service gave: handled by the controller's interruption responder. */
+  @Post("/interruptions")
+  public Map<String, Object> interruption(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @Body InterruptionBody body) {
+    checkSpeaksFor(caller, body.name());
+    Interruption.Source source = enumValue(Interruption.Source.class, "source", body.source());
+    Interruption.Kind kind = enumValue(Interruption.Kind.class, "kind", body.kind());
+    Instant deadline = instant("deadline", body.deadline());
+    Instant noticed = body.noticedAt() == null ? clock.instant() : instant("noticed_at", body.noticedAt());
+    interruptions.submit(new Interruption(body.name(), body.instanceId(), source, kind, noticed, deadline,
+        body.detail()));
+    return Map.of();
+  }
+
+  /** {@code squall checkpoint register} inside a job, relayed by the job's node agent. */
+  @Post("/checkpoints")
+  @ExecuteOn(TaskExecutors.BLOCKING)
+  public Map<String, Object> checkpoint(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body CheckpointBody body) {
+    checkSpeaksFor(caller, body.name());
+    JobKey key = JobCommands.parseJobId(body.job());
+    StoredJob j = writer.state().job(key);
+    if (j == null || !j.job().state().holdsResources()
+        || j.job().allocation().stream().noneMatch(g -> g.node().equals(body.name()))) {
+      throw ApiException.conflict("job " + body.job() + " is not running on node " + body.name());
+    }
+    CheckpointRow row = checkpoints.register(key.toString(), j.job().partition(), body.step(), body.path(),
+        body.name());
+    return Map.of("step", row.step(), "path", row.path());
+  }
+
+  private static <E extends Enum<E>> E enumValue(Class<E> type, String field, String value) {
+    try {
+      return Enum.valueOf(type, value == null ? "" : value);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest(field + ": one of " + java.util.Arrays.toString(type.getEnumConstants())
+          + ", not '" + value + "'");
+    }
+  }
+
+  private static Instant instant(String field, String value) {
+    try {
+      return Instant.parse(value == null ? "" : value);
+    } catch (java.time.format.DateTimeParseException e) {
+      throw ApiException.badRequest(field + ": an ISO-8601 instant such as 2026-11-21T08:22:00Z, not '" + value + "'");
+    }
   }
 
   @Post("/output")

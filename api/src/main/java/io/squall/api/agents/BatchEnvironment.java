@@ -1,6 +1,8 @@
 package io.squall.api.agents;
 
 import io.squall.api.config.SquallConfig;
+import io.squall.api.spot.CheckpointCatalog;
+import io.squall.api.store.CheckpointRow;
 import io.squall.api.state.StoredJob;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.GpuGrant;
@@ -24,9 +26,11 @@ import java.util.TreeMap;
 @Singleton
 public final class BatchEnvironment {
   private final SquallConfig config;
+  private final CheckpointCatalog checkpoints;
 
-  public BatchEnvironment(SquallConfig config) {
+  public BatchEnvironment(SquallConfig config, CheckpointCatalog checkpoints) {
     this.config = config;
+    this.checkpoints = checkpoints;
   }
 
   /** The launch messages, one per node of the allocation, in allocation order (the first runs the script). */
@@ -107,6 +111,10 @@ public final class BatchEnvironment {
     env.put("SLURM_SUBMIT_DIR", stored.submission().submitDir());
     env.put("SLURM_SUBMIT_HOST", "localhost");
     env.put("SLURM_RESTART_COUNT", Integer.toString(job.restartCount()));
+    // The checkpoint contract: where to write, and what to restore (empty on a first start).
+    String key = job.key().toString();
+    env.put("SQUALL_CHECKPOINT_DIR", checkpoints.prepareDirectory(key, job.partition()));
+    env.put("SQUALL_RESTORE_FROM", checkpoints.latest(key, job.partition()).map(CheckpointRow::path).orElse(""));
     env.put("SLURM_JOB_GPUS", gpuList(job.allocation().get(0)));
     if (job.key().taskId() != null) {
       ArraySpec array = r.control().array();

@@ -1,6 +1,7 @@
 package io.squall.api.config;
 
 import io.micronaut.context.annotation.Context;
+import io.squall.api.spot.CheckpointPolicy;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
 import io.squall.core.model.Account;
@@ -12,6 +13,8 @@ import io.squall.core.model.Qos;
 import io.squall.core.model.UserAssociation;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.provision.SpotPolicy;
+import io.squall.core.sbatch.SignalSpec;
+import java.nio.file.FileSystems;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -36,6 +39,7 @@ public final class ClusterLayout {
   private final Map<String, Qos> qos;
   private final Map<String, CapacityPolicy> policies = new TreeMap<>();
   private final Set<String> elasticNodes = new TreeSet<>();
+  private final Map<String, CheckpointPolicy> checkpointPolicies = new TreeMap<>();
 
   public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
       List<UserConfig> userConfigs, SquallConfig config) {
@@ -48,6 +52,7 @@ public final class ClusterLayout {
     for (PartitionConfig p : sorted) {
       List<String> names = nodeNames(p);
       addNodes(p, names);
+      checkpointPolicies.put(p.getName(), checkpointPolicy(p, config));
       if (p.isElastic()) {
         policies.put(p.getName(), policy(p, config.getProvider()));
         elasticNodes.addAll(names);
@@ -114,6 +119,38 @@ public final class ClusterLayout {
     return new CapacityPolicy(types, p.getZones(), spot, p.getOnDemandAfter(), p.getMaxSpotPrice(), p.getSuspendTime(),
         p.getResumeTimeout(), p.getMinNodes(), p.getUnavailableFor(), p.getBatchWindow(), p.getMaxLaunchAttempts(),
         p.getRetryBackoff());
+  }
+
+  private static CheckpointPolicy checkpointPolicy(PartitionConfig p, SquallConfig config) {
+    String key = "squall.partitions." + p.getName() + ".";
+    String signal;
+    try {
+      signal = SignalSpec.signalName(SignalSpec.signalNumber(p.getCheckpointSignal()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(key + "checkpoint-signal: " + e.getMessage(), e);
+    }
+    if (p.getMaxRestarts() < 0 || p.getRestartBackoff().isNegative() || p.getInterruptionMargin().isNegative()) {
+      throw new IllegalStateException(key + "max-restarts, restart-backoff and interruption-margin must not be negative");
+    }
+    if (p.getCheckpointPattern() != null) {
+      try {
+        FileSystems.getDefault().getPathMatcher("glob:" + p.getCheckpointPattern());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException(key + "checkpoint-pattern: not a glob: " + e.getMessage(), e);
+      }
+    }
+    String dir = p.getCheckpointDir() != null ? p.getCheckpointDir()
+        : config.getDataDir().resolve("checkpoints").toAbsolutePath().toString();
+    return new CheckpointPolicy(signal, dir, p.getCheckpointPattern(), p.getMaxRestarts(), p.getRestartBackoff(), p.getInterruptionMargin());
+  }
+
+  /** The interruption and checkpoint rules of a partition. */
+  public CheckpointPolicy checkpointPolicy(String partition) {
+    CheckpointPolicy p = checkpointPolicies.get(partition);
+    if (p == null) {
+      throw new IllegalArgumentException("no partition " + partition);
+    }
+    return p;
   }
 
   private static List<String> nodeNames(PartitionConfig p) {

@@ -41,6 +41,12 @@ public class PartitionConfig {
   private Duration batchWindow = Duration.ofSeconds(1);
   private int maxLaunchAttempts = 8;
   private Duration retryBackoff = Duration.ofSeconds(10);
+  private String checkpointSignal = "USR1";
+  private String checkpointDir;
+  private String checkpointPattern;
+  private int maxRestarts = 5;
+  private Duration restartBackoff = Duration.ofSeconds(30);
+  private Duration interruptionMargin = Duration.ofSeconds(10);
 
   public PartitionConfig(@Parameter String name) {
     this.name = name;
@@ -256,5 +262,53 @@ public class PartitionConfig {
 
   public void setRetryBackoff(Duration retryBackoff) {
     this.retryBackoff = retryBackoff;
+  }
+
+  public String getCheckpointSignal() {
+    return checkpointSignal;
+  }
+
+  public void setCheckpointSignal(String checkpointSignal) {
+    this.checkpointSignal = checkpointSignal;
+  }
+
+  public String getCheckpointDir() {
+    return checkpointDir;
+  }
+
+  public void setCheckpointDir(String checkpointDir) {
+    this.checkpointDir = checkpointDir;
+  }
+
+  public String getCheckpointPattern() {
+    return checkpointPattern;
+  }
+
+  public void setCheckpointPattern(String checkpointPattern) {
+    this.checkpointPattern = checkpointPattern;
+  }
+
+  public int getMaxRestarts() {
+    return maxRestarts;
+  }
+
+  public void setMaxRestarts(int maxRestarts) {
+    this.maxRestarts = maxRestarts;
+  }
+
+  public Duration getRestartBackoff() {
+    return restartBackoff;
+  }
+
+  public void setRestartBackoff(Duration restartBackoff) {
+    this.restartBackoff = restartBackoff;
+  }
+
+  public Duration getInterruptionMargin() {
+    return interruptionMargin;
+  }
+
+  public void setInterruptionMargin(Duration interruptionMargin) {
+    this.interruptionMargin = interruptionMargin;
   }
 }

@@ -228,6 +228,11 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         o.pricePerHour(), now);
   }
 
+  private static Offering offeringOf(InstanceRow row) {
+    return new Offering(row.instanceType(), row.zone(), CapacityType.valueOf(row.capacityType()), row.pricePerHour(),
+        Availability.AVAILABLE);
+  }
+
   /** An offering as recorded in an intent ({@link Offering#key()}); price and availability are not needed to launch. */
   private static Offering offeringOf(String key) {
     String[] parts = key.split("/");
@@ -399,6 +404,25 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     terminate(nodes);
   }
 
+  /**
+   * A spot interruption took the node's machine: the interrupted offering is left alone for the
+   * partition's unavailable-for, and the node is released (DOWN with the reason, its instance
+   * terminated, back to CLOUD after a while). Runs on the fleet's thread; returns at once.
+   */
+  public void machineTaken(String node, String why) {
+    executor.execute(() -> {
+      try {
+        Instant now = clock.instant();
+        instances.findById(node).ifPresent(row -> book.recordFailure(offeringOf(row),
+            new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "interrupted: " + why), now,
+            policies.get(layout.partitionsOf(node).get(0))));
+        release(List.of(node), why);
+      } catch (RuntimeException e) {
+        LOG.warn("node {}: giving up its interrupted machine failed", node, e);
+      }
+    });
+  }
+
   /** Terminates the nodes' instances, then marks them CLOUD: powered down, free to resume. */
   private void powerDown(List<String> nodes, String reason) {
     terminate(nodes);
@@ -415,10 +439,8 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private void terminate(List<String> nodes) {
     for (String node : nodes) {
       instances.findById(node).ifPresent(row -> {
-        Offering o = new Offering(row.instanceType(), row.zone(), CapacityType.valueOf(row.capacityType()),
-            row.pricePerHour(), Availability.AVAILABLE);
         provider.terminate(new Instance(row.instanceId(), node, config.getClusterName(), null, null,
-            row.launchToken(), o, InstanceState.RUNNING));
+            row.launchToken(), offeringOf(row), InstanceState.RUNNING));
         instances.delete(row);
       });
       Track t = tracks.get(node);

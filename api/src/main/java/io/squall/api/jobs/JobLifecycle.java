@@ -5,8 +5,10 @@ import io.squall.api.agents.BatchEnvironment;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.output.OutputStore;
+import io.squall.api.spot.CheckpointPolicy;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
+import io.squall.api.state.Requests;
 import io.squall.api.state.StateLoader;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -18,6 +20,7 @@ import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -201,16 +204,33 @@ public final class JobLifecycle {
     signalNodes(b, j, signal, 0);
   }
 
+  /**
+   * The checkpoint signal of an interrupted job: to the batch shell only ({@code --signal=B:...})
+   * or to every process of the job on every node.
+   */
+  public void checkpointSignal(Batch b, StoredJob j, String signal, boolean batchOnly, String why) {
+    b.event(j.key(), j.job().state(), why + ": SIG" + signal + " sent" + (batchOnly ? " to the batch shell" : ""));
+    if (batchOnly) {
+      Map<String, String> addresses = addresses(b, j);
+      String batchNode = j.job().allocation().get(0).node();
+      b.afterCommit(() -> signalOne(j, batchNode, addresses.get(batchNode), signal, 0, true));
+    } else {
+      signalNodes(b, j, signal, 0);
+    }
+  }
+
   /** After the commit, signals the job's processes on every node it holds (SIGKILL after {@code killWait} s when > 0). */
   private void signalNodes(Batch b, StoredJob j, String signal, long killWait) {
     Map<String, String> addresses = addresses(b, j);
-    b.afterCommit(() -> addresses.forEach((node, address) -> {
-      try {
-        agents.signal(node, address, j.key().toString(), signal, killWait);
-      } catch (AgentClient.AgentUnreachable e) {
-        LOG.warn("job {}: cannot signal on {}: {}", j.key(), node, e.getMessage());
-      }
-    }));
+    b.afterCommit(() -> addresses.forEach((node, address) -> signalOne(j, node, address, signal, killWait, false)));
+  }
+
+  private void signalOne(StoredJob j, String node, String address, String signal, long killWait, boolean batchOnly) {
+    try {
+      agents.signal(node, address, j.key().toString(), signal, killWait, batchOnly);
+    } catch (AgentClient.AgentUnreachable e) {
+      LOG.warn("job {}: cannot signal on {}: {}", j.key(), node, e.getMessage());
+    }
   }
 
   /** The batch script exited: the job ends as its exit status (or its pending stop) says. */
@@ -234,6 +254,45 @@ public final class JobLifecycle {
     b.event(j.key(), JobState.REQUEUED, why);
     b.afterCommit(() -> output.clear(j.key().toString()));
     b.event(j.key(), JobState.PENDING, "requeued (restart " + (j.job().restartCount() + 1) + ")");
+  }
+
+  /**
+   * A spot interruption took one of the job's nodes and the job was given its chance to
+   * checkpoint: with --no-requeue it ends PREEMPTED; else it goes back to the queue (PREEMPTED
+   * then PENDING in its history, same id, one more restart, its age kept), from the second
+   * restart on not before the policy's backoff (doubled per restart), and held once it has been
+   * restarted more than the policy's maximum.
+   * Every node of the gang is told to kill what is left of it.
+   */
+  public void interrupted(Batch b, StoredJob j, String why, CheckpointPolicy policy) {
+    if (!j.job().state().holdsResources()) {
+      return;
+    }
+    release(b, j);
+    if (Boolean.FALSE.equals(j.request().control().requeue())) {
+      b.update(j.withJob(j.job().finished(JobState.PREEMPTED, null, b.now())).ending(null, why));
+      b.event(j.key(), JobState.PREEMPTED, why + " (--no-requeue: not requeued)");
+      return;
+    }
+    int restart = j.job().restartCount() + 1;
+    Job requeued = j.job().requeued();
+    String next;
+    if (restart > policy.maxRestarts()) {
+      requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
+      next = "requeued (restart " + restart + ") and held: interrupted more often than max-restarts ("
+          + policy.maxRestarts() + "); scontrol release runs it again";
+    } else if (restart == 1) {
+      next = "requeued (restart 1) after an interruption";
+    } else {
+      // A job interrupted again and again waits longer each time, so a bad zone is not hammered.
+      Instant notBefore = b.now().plus(policy.restartBackoff().multipliedBy(1L << Math.min(20, restart - 2)));
+      requeued = requeued.withRequest(Requests.withBeginAtLeast(requeued.request(), notBefore));
+      next = "requeued (restart " + restart + ") after an interruption, not before " + notBefore;
+    }
+    b.update(j.withJob(requeued).ending(null, why));
+    b.event(j.key(), JobState.PREEMPTED, why);
+    b.afterCommit(() -> output.clear(j.key().toString()));
+    b.event(j.key(), JobState.PENDING, next);
   }
 
   /** The job's nodes failed under it: requeue it unless it asked not to be (--no-requeue), else NODE_FAIL. */

@@ -22,10 +22,18 @@ public final class SquallMetrics {
   private final Counter launchCalls;
   private final Counter orphans;
   private final Timer cycle;
+  private final MeterRegistry registry;
+  private final Counter duplicateNotices;
+  private final Counter lostGpuSeconds;
   private final MultiGauge jobs;
   private final MultiGauge nodes;
 
   public SquallMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    duplicateNotices = Counter.builder("squall.interruptions.duplicates")
+        .description("interruption notices for a node already being drained (handled once)").register(registry);
+    lostGpuSeconds = Counter.builder("squall.interruptions.lost.gpu.seconds")
+        .description("GPU time since the last checkpoint of jobs stopped by interruptions").register(registry);
     started = Counter.builder("squall.jobs.started").description("jobs (and array tasks) started").register(registry);
     finished = Counter.builder("squall.jobs.finished").description("jobs that ended or were requeued").register(registry);
     launchCalls = Counter.builder("squall.provider.launch.calls").description("launch calls made to the provider")
@@ -52,6 +60,20 @@ public final class SquallMetrics {
 
   public void orphanTerminated() {
     orphans.increment();
+  }
+
+  /** An interruption notice taken in, by where it came from and what it says. */
+  public void interruption(String source, String kind) {
+    Counter.builder("squall.interruptions").description("interruption notices handled")
+        .tag("source", source).tag("kind", kind).register(registry).increment();
+  }
+
+  public void duplicateInterruption() {
+    duplicateNotices.increment();
+  }
+
+  public void lostWork(double gpuSeconds) {
+    lostGpuSeconds.increment(gpuSeconds);
   }
 
   public void cycleTook(Duration d) {

@@ -1,0 +1,128 @@
+package io.squall.api.spot;
+
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.state.ApiException;
+import io.squall.api.store.CheckpointRepository;
+import io.squall.api.store.CheckpointRow;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The checkpoints of each job, durable across requeues and controller restarts: registered
+ * explicitly ({@code squall checkpoint register PATH --step N} in the job, through its node's
+ * agent) or found as files matching the partition's {@code checkpoint-pattern} in the job's
+ * checkpoint directory. The latest (highest step, then latest registered) is what a restarted
+ * job is told to restore from.
+ */
+@Singleton
+public final class CheckpointCatalog {
+  private static final Logger LOG = LoggerFactory.getLogger(CheckpointCatalog.class);
+  private static final int MAX_PATH = 4096;
+  private static final Pattern LAST_NUMBER = Pattern.compile("(\\d+)(?!.*\\d)");
+
+  private final CheckpointRepository checkpoints;
+  private final ClusterLayout layout;
+  private final InstantSource clock;
+
+  public CheckpointCatalog(CheckpointRepository checkpoints, ClusterLayout layout, InstantSource clock) {
+    this.checkpoints = checkpoints;
+    this.layout = layout;
+    this.clock = clock;
+  }
+
+  /**
+   * Records a checkpoint of job {@code jobKey} (running in {@code partition}); a relative path
+   * is taken as relative to the job's checkpoint directory.
+   *
+   * @throws ApiException 400 for a negative step or an empty or overlong path
+   */
+  public CheckpointRow register(String jobKey, String partition, long step, String path, String node) {
+    if (step < 0) {
+      throw ApiException.badRequest("step: must be 0 or more, not " + step);
+    }
+    if (path == null || path.isBlank() || path.length() > MAX_PATH || path.indexOf('\0') >= 0) {
+      throw ApiException.badRequest("path: give the checkpoint's path (at most " + MAX_PATH + " characters)");
+    }
+    String where = path.startsWith("/") || path.contains("://") ? path
+        : layout.checkpointPolicy(partition).directoryOf(jobKey) + "/" + path;
+    return checkpoints.save(new CheckpointRow(null, jobKey, step, where, node, clock.instant()));
+  }
+
+  /** Every checkpoint of the job, oldest first, after registering the pattern's new files. */
+  public List<CheckpointRow> list(String jobKey, String partition) {
+    if (partition != null) {
+      discover(jobKey, layout.checkpointPolicy(partition));
+    }
+    return checkpoints.findByJobKeyOrderByStepAscAndIdAsc(jobKey);
+  }
+
+  /** The checkpoint to restore from: the highest step, the latest registered among equals. */
+  public Optional<CheckpointRow> latest(String jobKey, String partition) {
+    return list(jobKey, partition).stream()
+        .max(Comparator.comparingLong(CheckpointRow::step).thenComparing(CheckpointRow::registered)
+            .thenComparing(CheckpointRow::id));
+  }
+
+  /** Files matching the partition's pattern in the job's directory become registered checkpoints. */
+  private void discover(String jobKey, CheckpointPolicy policy) {
+    if (policy.pattern() == null || !policy.isPath()) {
+      return;
+    }
+    Path dir = Path.of(policy.directoryOf(jobKey));
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    PathMatcher matcher = dir.getFileSystem().getPathMatcher("glob:" + policy.pattern());
+    Set<String> known = new HashSet<>();
+    checkpoints.findByJobKeyOrderByStepAscAndIdAsc(jobKey).forEach(c -> known.add(c.path()));
+    List<Path> found = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      files.filter(f -> matcher.matches(f.getFileName()) && !known.contains(f.toString())).sorted().forEach(found::add);
+    } catch (IOException e) {
+      LOG.warn("job {}: cannot list checkpoint directory {}: {}", jobKey, dir, e.getMessage());
+      return;
+    }
+    for (Path f : found) {
+      Matcher m = LAST_NUMBER.matcher(f.getFileName().toString());
+      long step = m.find() ? Long.parseLong(m.group(1).length() > 18 ? "0" : m.group(1)) : 0;
+      Instant written;
+      try {
+        // When the file was written, not when it was found: that is when the work was safe.
+        written = Files.getLastModifiedTime(f).toInstant();
+      } catch (IOException e) {
+        continue; // gone since it was listed
+      }
+      checkpoints.save(new CheckpointRow(null, jobKey, step, f.toString(), null, written));
+    }
+  }
+
+  /** Makes the job's checkpoint directory when it is a path here; elsewhere the job makes it. */
+  public String prepareDirectory(String jobKey, String partition) {
+    CheckpointPolicy policy = layout.checkpointPolicy(partition);
+    String dir = policy.directoryOf(jobKey);
+    if (policy.isPath()) {
+      try {
+        Files.createDirectories(Path.of(dir));
+      } catch (IOException e) {
+        LOG.debug("job {}: checkpoint directory {} not made here: {}", jobKey, dir, e.getMessage());
+      }
+    }
+    return dir;
+  }
+}

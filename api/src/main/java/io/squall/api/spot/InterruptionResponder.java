@@ -1,0 +1,279 @@
+package io.squall.api.spot;
+
+import io.micronaut.context.annotation.Context;
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.jobs.JobLifecycle;
+import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.api.store.CheckpointRow;
+import io.squall.api.store.InstanceRepository;
+import io.squall.api.store.InstanceRow;
+import io.squall.api.store.InterruptionRepository;
+import io.squall.api.store.InterruptionRow;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.model.NodeState;
+import io.squall.core.sbatch.SignalSpec;
+import io.squall.core.spot.Interruption;
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the controller does about interruption notices, from whichever source (node agents, the
+ * cloud's event queue, reconciliation, an operator): the node is drained, the jobs on it get
+ * their checkpoint signal at once, and each is stopped and requeued whole as soon as it has
+ * registered a checkpoint, or at the deadline minus the partition's margin; at the deadline the
+ * machine is given up ({@link MachineRelease}). A second notice for a node already being drained
+ * is counted and ignored. What each interruption cost each job (GPU time since its last
+ * checkpoint) is recorded.
+ *
+ * <p>Runs on its own thread ({@code squall-spot}, a 250 ms tick); state changes go through the
+ * state writer. Drains in progress are not stored: after a controller restart, a draining
+ * node's jobs are requeued when its machine goes silent, as for any lost node.
+ */
+@Context
+public final class InterruptionResponder {
+  private static final Logger LOG = LoggerFactory.getLogger(InterruptionResponder.class);
+  static final Duration TICK = Duration.ofMillis(250);
+
+  /** A job on an interrupted node, waiting for its checkpoint or its deadline. */
+  private record Hit(JobKey job, int restartCount, String partition, long rowId) {}
+
+  /** A node being drained. */
+  private record Drain(Interruption notice, Instant since, Instant stopBy, List<Hit> hits) {}
+
+  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "squall-spot");
+    t.setDaemon(true);
+    return t;
+  });
+  private final ConcurrentLinkedQueue<Interruption> inbox = new ConcurrentLinkedQueue<>();
+  private final Map<String, Drain> drains = new TreeMap<>();
+  private final StateWriter writer;
+  private final JobLifecycle lifecycle;
+  private final ClusterLayout layout;
+  private final CheckpointCatalog checkpoints;
+  private final InterruptionRepository interruptions;
+  private final InstanceRepository instances;
+  private final MachineRelease machines;
+  private final SquallMetrics metrics;
+  private final InstantSource clock;
+
+  public InterruptionResponder(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout,
+      CheckpointCatalog checkpoints, InterruptionRepository interruptions, InstanceRepository instances,
+      MachineRelease machines, SquallMetrics metrics, InstantSource clock) {
+    this.writer = writer;
+    this.lifecycle = lifecycle;
+    this.layout = layout;
+    this.checkpoints = checkpoints;
+    this.interruptions = interruptions;
+    this.instances = instances;
+    this.machines = machines;
+    this.metrics = metrics;
+    this.clock = clock;
+    executor.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Takes a notice in; it is handled on the responder's thread within a tick. Thread-safe. */
+  public void submit(Interruption notice) {
+    inbox.add(notice);
+  }
+
+  /** Lets the current tick finish (an interrupt could land in a database write). */
+  @PreDestroy
+  public void close() throws InterruptedException {
+    executor.shutdown();
+    if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
+      executor.shutdownNow();
+    }
+  }
+
+  private void tick() {
+    try {
+      for (Interruption n = inbox.poll(); n != null; n = inbox.poll()) {
+        handle(n);
+      }
+      Instant now = clock.instant();
+      for (Iterator<Map.Entry<String, Drain>> it = drains.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<String, Drain> e = it.next();
+        if (progress(e.getKey(), e.getValue(), now)) {
+          it.remove();
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("interruption handling failed; will try again", e);
+    }
+  }
+
+  // ---------------------------------------------------------------- taking a notice in
+
+  private void handle(Interruption notice) {
+    Optional<String> named = nodeOf(notice);
+    if (named.isEmpty()) {
+      LOG.info("interruption notice for instance {} that is no node of this cluster ({}): ignored",
+          notice.instanceId(), notice.source());
+      return;
+    }
+    String node = named.get();
+    Instant now = clock.instant();
+    metrics.interruption(notice.source().name(), notice.kind().name());
+    Drain drain = drains.get(node);
+    if (drain != null) {
+      metrics.duplicateInterruption();
+      if (notice.kind() == Interruption.Kind.GONE && drain.stopBy().isAfter(now)) {
+        // The machine went before its deadline: nothing is left to wait for.
+        drains.put(node, new Drain(notice, drain.since(), now, drain.hits()));
+      }
+      LOG.info("node {}: another notice ({} {}) while draining: handled once", node, notice.source(), notice.kind());
+      return;
+    }
+    NodeStatus status = writer.state().node(node);
+    if (status.state() == NodeState.CLOUD || status.state() == NodeState.DOWN
+        || status.state() == NodeState.POWERING_DOWN) {
+      metrics.duplicateInterruption();
+      LOG.info("node {}: {} notice for a machine already given up: ignored", node, notice.kind());
+      return;
+    }
+    if (notice.kind() == Interruption.Kind.REBALANCE) {
+      // Advice only: the machine may well stay. The notice is kept; nothing is stopped.
+      interruptions.save(row(node, notice, null).handled("advice: rebalance recommended; nothing stopped", null, now));
+      LOG.info("node {}: rebalance recommendation ({}): noted", node, notice.detail());
+      return;
+    }
+    drains.put(node, drain(node, notice, now));
+  }
+
+  private Optional<String> nodeOf(Interruption notice) {
+    if (notice.node() != null) {
+      return layout.nodes().stream().anyMatch(n -> n.name().equals(notice.node())) ? Optional.of(notice.node())
+          : Optional.empty();
+    }
+    return instances.findByInstanceId(notice.instanceId()).map(InstanceRow::nodeName);
+  }
+
+  /** Drains the node and gives each job on it its checkpoint signal. */
+  private Drain drain(String node, Interruption notice, Instant now) {
+    String what = describe(notice);
+    List<Hit> hits = new ArrayList<>();
+    Map<JobKey, String> signals = new LinkedHashMap<>();
+    writer.write(b -> {
+      NodeStatus n = b.node(node);
+      b.update(n.withState(NodeState.DRAINING, what), true);
+      for (StoredJob j : b.jobsHolding(node)) {
+        if (j.job().state() == JobState.RUNNING && notice.kind() != Interruption.Kind.GONE) {
+          SignalSpec spec = j.request().control().signal();
+          String signal = spec != null ? spec.name() : layout.checkpointPolicy(j.job().partition()).signal();
+          lifecycle.checkpointSignal(b, j, signal, spec != null && spec.batchOnly(), "node " + node + " " + what);
+          signals.put(j.key(), signal);
+        } else {
+          signals.put(j.key(), null);
+        }
+      }
+      return null;
+    }).join();
+    Instant stopBy = now;
+    for (Map.Entry<JobKey, String> e : signals.entrySet()) {
+      StoredJob j = writer.state().job(e.getKey());
+      if (j == null) {
+        continue;
+      }
+      InterruptionRow saved = interruptions.save(row(node, notice, e.getKey().toString()));
+      hits.add(new Hit(e.getKey(), j.job().restartCount(), j.job().partition(), saved.id()));
+      if (e.getValue() != null) {
+        // Stop before the machine goes, leaving the margin for the stop itself; a notice shorter
+        // than the margin means at once.
+        Instant latest = notice.deadline().minus(layout.checkpointPolicy(j.job().partition()).margin());
+        stopBy = latest.isAfter(stopBy) ? latest : stopBy;
+      }
+    }
+    if (hits.isEmpty()) {
+      interruptions.save(row(node, notice, null).handled("no job on the node", null, now));
+    }
+    LOG.warn("node {} {}: draining; {} job(s) signalled, stopped by {} at the latest", node, what, hits.size(), stopBy);
+    return new Drain(notice, now, stopBy, hits);
+  }
+
+  private static String describe(Interruption n) {
+    String how = n.kind() == Interruption.Kind.GONE ? "lost its machine without notice"
+        : "interrupted: machine goes at " + n.deadline();
+    return how + " (" + n.source() + (n.detail().isEmpty() ? "" : ": " + n.detail()) + ")";
+  }
+
+  private static InterruptionRow row(String node, Interruption n, String job) {
+    String detail = n.detail().length() > 2000 ? n.detail().substring(0, 2000) : n.detail();
+    return new InterruptionRow(null, node, n.instanceId(), n.source().name(), n.kind().name(), n.noticedAt(),
+        n.deadline(), detail, job, null, null, null);
+  }
+
+  // ---------------------------------------------------------------- waiting, stopping, giving up
+
+  /** Stops the jobs that are ready to go; gives the machine up once all are stopped and its time has come. */
+  private boolean progress(String node, Drain drain, Instant now) {
+    for (Iterator<Hit> it = drain.hits().iterator(); it.hasNext(); ) {
+      Hit hit = it.next();
+      StoredJob j = writer.state().job(hit.job());
+      if (j == null || !j.job().state().holdsResources() || j.job().restartCount() != hit.restartCount()) {
+        finish(hit, "ended before it was stopped", null, now);
+        it.remove();
+        continue;
+      }
+      Optional<CheckpointRow> latest = checkpoints.latest(hit.job().toString(), hit.partition());
+      boolean checkpointed = latest.isPresent() && !latest.get().registered().isBefore(drain.since());
+      if (checkpointed || !now.isBefore(drain.stopBy())) {
+        stop(node, drain, hit, j, latest, checkpointed, now);
+        it.remove();
+      }
+    }
+    boolean machineGone = drain.notice().kind() == Interruption.Kind.GONE || !now.isBefore(drain.notice().deadline());
+    if (drain.hits().isEmpty() && machineGone) {
+      machines.release(node, describe(drain.notice()));
+      return true;
+    }
+    return false;
+  }
+
+  private void stop(String node, Drain drain, Hit hit, StoredJob j, Optional<CheckpointRow> latest,
+      boolean checkpointed, Instant now) {
+    String why = "node " + node + " " + describe(drain.notice())
+        + (checkpointed ? "; checkpoint step " + latest.get().step() + " registered"
+            : drain.notice().kind() == Interruption.Kind.GONE ? "" : "; no checkpoint by the deadline");
+    CheckpointPolicy policy = layout.checkpointPolicy(hit.partition());
+    writer.write(b -> {
+      StoredJob current = b.job(hit.job());
+      if (current != null && current.job().restartCount() == hit.restartCount()) {
+        lifecycle.interrupted(b, current, why, policy);
+      }
+      return null;
+    }).join();
+    // Work since the last checkpoint of this run (or since the run started) is lost.
+    Instant started = j.job().startTime() != null ? j.job().startTime() : now;
+    Instant safe = latest.map(CheckpointRow::registered).filter(t -> t.isAfter(started)).orElse(started);
+    double lost = Math.max(0, Duration.between(safe, now).toMillis() / 1000.0) * j.job().gpusHeld();
+    metrics.lostWork(lost);
+    finish(hit, (checkpointed ? "checkpointed at step " + latest.get().step() : "stopped without a new checkpoint")
+        + (Boolean.FALSE.equals(j.request().control().requeue()) ? "; ended PREEMPTED (--no-requeue)" : "; requeued"),
+        lost, now);
+    LOG.warn("job {}: stopped after the interruption of {}: {} GPU-seconds lost", hit.job(), node, lost);
+  }
+
+  private void finish(Hit hit, String outcome, Double lost, Instant now) {
+    interruptions.findById(hit.rowId()).ifPresent(r -> interruptions.update(r.handled(outcome, lost, now)));
+  }
+}

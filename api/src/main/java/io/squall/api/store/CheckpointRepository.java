@@ -1,0 +1,12 @@
+package io.squall.api.store;
+
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.util.List;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface CheckpointRepository extends CrudRepository<CheckpointRow, Long> {
+  /** Oldest first: by step, then by registration. */
+  List<CheckpointRow> findByJobKeyOrderByStepAscAndIdAsc(String jobKey);
+}

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * output stream holds a thread for the task's life); exit events and output on two scheduled
  * threads; registration and heartbeats on a thread of their own, so that a controller slow to
  * take output never makes the node look dead; kill-wait timers on their own thread, so that a
- * slow controller never delays a SIGKILL.
+ * slow controller never delays a SIGKILL; the interruption watch (when {@code --interruptions}
+ * names a cloud) on its own thread, so a slow metadata service delays nothing else.
  */
 final class Agent implements AutoCloseable {
   private final AgentConfig config;
@@ -36,6 +37,8 @@ final class Agent implements AutoCloseable {
   private final JobControl control;
   private final AgentServer server;
   private final ControllerLink link;
+  /** Null without {@code --interruptions}. */
+  private final InterruptionWatch watch;
 
   private Agent(AgentConfig config, PrintStream logStream) throws IOException {
     this.config = config;
@@ -66,6 +69,10 @@ final class Agent implements AutoCloseable {
     outbox.start();
     shipping.start();
     link.start();
+    this.watch = config.interruptions().source(config.name(), config.metadataUrl(), InstantSource.system())
+        .map(source -> InterruptionWatch.start(source, config.name(), client,
+            Executors.newSingleThreadScheduledExecutor(threads(config.name() + "-interruptions")), log))
+        .orElse(null);
     log.info("agent listening on " + server.address() + "; controller " + config.controller());
   }
 
@@ -86,6 +93,9 @@ final class Agent implements AutoCloseable {
   /** Stops serving and kills every job's processes: the node goes away with its agent. */
   @Override
   public void close() {
+    if (watch != null) {
+      watch.close();
+    }
     server.close();
     control.killEverything();
     controllerThreads.shutdownNow();

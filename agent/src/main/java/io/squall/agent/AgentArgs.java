@@ -17,11 +17,16 @@ final class AgentArgs {
       usage: squall-agent --controller URL --token TOKEN --name NAME --work-dir DIR
                           [--gpus N] [--gpu-type TYPE] [--cpus N] [--memory-mb N]
                           [--features a,b] [--placement-group PG] [--port 0] [--bind 127.0.0.1]
+                          [--interruptions aws|gcp|none] [--metadata-url URL]
         --token may be left out when SQUALL_AGENT_TOKEN is set (keeps it out of the process list).
-        GPUs: without --gpus, nvidia-smi decides the count and type when it is on the PATH.""";
+        GPUs: without --gpus, nvidia-smi decides the count and type when it is on the PATH.
+        --interruptions: watch this cloud's metadata service every second for spot interruption
+          notices (aws: EC2 IMDSv2, gcp: GCE metadata server) and report them to the controller;
+          none (the default) watches nothing. --metadata-url replaces the service's address
+          (http://169.254.169.254 on aws, http://metadata.google.internal on gcp).""";
 
   private static final Set<String> OPTIONS = Set.of("controller", "token", "name", "gpus", "gpu-type", "cpus",
-      "memory-mb", "features", "placement-group", "work-dir", "port", "bind");
+      "memory-mb", "features", "placement-group", "work-dir", "port", "bind", "interruptions", "metadata-url");
 
   private AgentArgs() {}
 
@@ -71,7 +76,13 @@ final class AgentArgs {
         throw new UsageException("--" + required + " is required");
       }
     }
-    AgentConfig config = new AgentConfig(controller(values.get("controller")), values.get("token"), values.get("name"),
+    Interruptions interruptions = interruptions(values.get("interruptions"));
+    URI metadataUrl = values.containsKey("metadata-url") ? address("metadata-url", values.get("metadata-url")) : null;
+    if (metadataUrl != null && interruptions == Interruptions.NONE) {
+      throw new UsageException("--metadata-url is only read with --interruptions aws or gcp");
+    }
+    AgentConfig config = new AgentConfig(address("controller", values.get("controller")), values.get("token"),
+        values.get("name"),
         (int) number(values, "gpus", 0, 0, io.squall.core.model.Node.MAX_GPUS),
         blankToNull(values.get("gpu-type")),
         (int) number(values, "cpus", Runtime.getRuntime().availableProcessors(), 1, 1 << 20),
@@ -80,7 +91,7 @@ final class AgentArgs {
         Path.of(values.get("work-dir")),
         (int) number(values, "port", 0, 0, 65535),
         values.getOrDefault("bind", "127.0.0.1"),
-        AgentConfig.DEFAULT_RETRY);
+        AgentConfig.DEFAULT_RETRY, interruptions, metadataUrl);
     if (values.containsKey("gpus")) {
       return config;
     }
@@ -88,15 +99,23 @@ final class AgentArgs {
     return probed.isPresent() ? config.withGpus(probed.get().count(), probed.get().type()) : config;
   }
 
-  private static URI controller(String text) throws UsageException {
+  private static URI address(String option, String text) throws UsageException {
     try {
       URI uri = new URI(text);
       if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-        throw new UsageException("--controller must be an http:// or https:// address, got '" + text + "'");
+        throw new UsageException("--" + option + " must be an http:// or https:// address, got '" + text + "'");
       }
       return uri;
     } catch (java.net.URISyntaxException e) {
-      throw new UsageException("--controller: '" + text + "' is not an address: " + e.getReason());
+      throw new UsageException("--" + option + ": '" + text + "' is not an address: " + e.getReason());
+    }
+  }
+
+  private static Interruptions interruptions(String text) throws UsageException {
+    try {
+      return text == null ? Interruptions.NONE : Interruptions.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
     }
   }
 

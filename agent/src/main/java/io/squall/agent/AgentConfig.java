@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What one agent is told when it starts: its controller, its node, where it keeps its files and
@@ -14,17 +15,26 @@ import java.util.List;
  * @param workDir the agent's own directory: {@code bin/} (srun, scontrol) and {@code jobs/}
  * @param port 0 for any free port
  * @param retryInterval how often exit events and output are sent again while the controller does not take them
+ * @param interruptions whose metadata service to watch for interruption notices
+ * @param metadataUrl that service's address; null for the cloud's own
  */
 record AgentConfig(URI controller, String token, String name, int gpus, String gpuType, int cpus, long memoryMb,
-    List<String> features, String placementGroup, Path workDir, int port, String bind, Duration retryInterval) {
+    List<String> features, String placementGroup, Path workDir, int port, String bind, Duration retryInterval,
+    Interruptions interruptions, URI metadataUrl) {
   static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
 
   AgentConfig {
     features = List.copyOf(features);
+    Objects.requireNonNull(interruptions, "interruptions");
   }
 
   AgentConfig withGpus(int count, String type) {
     return new AgentConfig(controller, token, name, count, type, cpus, memoryMb, features, placementGroup, workDir,
-        port, bind, retryInterval);
+        port, bind, retryInterval, interruptions, metadataUrl);
+  }
+
+  AgentConfig withInterruptions(Interruptions watched, URI url) {
+    return new AgentConfig(controller, token, name, gpus, gpuType, cpus, memoryMb, features, placementGroup, workDir,
+        port, bind, retryInterval, watched, url);
   }
 }

@@ -30,6 +30,14 @@ final class Protocol {
   record OutputChunk(String job, String stream, long offset, String data) {}
 
   /**
+   * {@code POST /v1/agent/interruptions}: one notice of the node's metadata service. {@code
+   * source} and {@code kind} are {@link io.squall.core.spot.Interruption}'s enum names; times are
+   * ISO-8601 instants.
+   */
+  record InterruptionNotice(String name, String source, String kind, String instanceId, String noticedAt,
+      String deadline, String detail) {}
+
+  /**
    * {@code POST /jobs}. Absent collections read as empty. {@code args} are the batch script's own
    * arguments ({@code sbatch script.sh a b}).
    */

@@ -22,6 +22,10 @@
  *       own (setsid); signals go to each process tree, and SIGKILL also to the process groups,
  *       so orphans die too. When a script or task ends, what is left of its group is killed,
  *       as Slurm does at the end of a job or step. Stopping the agent kills all its jobs.
+ *   <li><b>Interruption notices are reported, not acted on.</b> With {@code --interruptions
+ *       aws|gcp} the agent polls its machine's metadata service every second ({@link
+ *       io.squall.spot.metadata}) and posts each notice to the controller, resending until it is
+ *       taken; the controller decides what the jobs get (checkpoint signal, requeue).
  *   <li><b>Tools.</b> The agent writes {@code bin/srun} and {@code bin/scontrol} wrappers that
  *       run {@link io.squall.agent.Tools} on the agent's own JVM and class path; srun speaks to
  *       the agents with the job's credential.

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A controller's agent-facing side, in memory: records every call, answers as the protocol
- * says, and can be told to misbehave (forget a node, refuse events).
+ * says, and can be told to misbehave (forget a node, refuse events or interruption notices).
  */
 final class FakeController implements AutoCloseable {
   static final String TOKEN = "agent-secret";
@@ -36,6 +36,8 @@ final class FakeController implements AutoCloseable {
   private final List<Call> calls = new CopyOnWriteArrayList<>();
   private final Set<String> known = ConcurrentHashMap.newKeySet();
   private final AtomicInteger eventFailures = new AtomicInteger();
+  private final AtomicInteger interruptionFailures = new AtomicInteger();
+  private final List<JsonNode> acceptedInterruptions = new CopyOnWriteArrayList<>();
   private final List<JsonNode> acceptedEvents = new CopyOnWriteArrayList<>();
   private final Map<String, ByteArrayOutputStream> outputs = new ConcurrentHashMap<>();
   private final int heartbeatSeconds;
@@ -72,6 +74,16 @@ final class FakeController implements AutoCloseable {
   /** The next {@code n} event posts are answered 500. */
   void failNextEvents(int n) {
     eventFailures.set(n);
+  }
+
+  /** The next {@code n} interruption notices are answered 503. */
+  void failNextInterruptions(int n) {
+    interruptionFailures.set(n);
+  }
+
+  /** Interruption notices the controller took (answered 200), in arrival order. */
+  List<JsonNode> interruptions() {
+    return List.copyOf(acceptedInterruptions);
   }
 
   List<Call> calls(String path) {
@@ -147,6 +159,14 @@ final class FakeController implements AutoCloseable {
             return;
           }
           body.path("events").forEach(acceptedEvents::add);
+          respond(exchange, 200, "{}");
+          return;
+        case "/v1/agent/interruptions":
+          if (interruptionFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            respond(exchange, 503, "{\"error\":\"starting\"}");
+            return;
+          }
+          acceptedInterruptions.add(body);
           respond(exchange, 200, "{}");
           return;
         case "/v1/agent/output":

@@ -94,6 +94,37 @@ class SmallPartsTest {
     assertThat(c.port()).isEqualTo(7000);
     assertThat(c.bind()).isEqualTo("0.0.0.0");
     assertThat(c.memoryMb()).isEqualTo(1_000_000L);
+    assertThat(c.interruptions()).isEqualTo(Interruptions.NONE);
+    assertThat(c.metadataUrl()).isNull();
+  }
+
+  @Test
+  void theCommandLineNamesTheCloudToWatch() throws Exception {
+    List<String> base = List.of("--controller", "http://127.0.0.1:6820", "--token", "t", "--name", "n",
+        "--work-dir", "/tmp", "--gpus", "0");
+    List<String> gcp = new ArrayList<>(base);
+    gcp.addAll(List.of("--interruptions", "gcp", "--metadata-url", "http://127.0.0.1:8089"));
+    AgentConfig c = AgentArgs.parse(gcp, Map.of(), NO_GPUS);
+    assertThat(c.interruptions()).isEqualTo(Interruptions.GCP);
+    assertThat(c.metadataUrl()).hasToString("http://127.0.0.1:8089");
+
+    List<String> aws = new ArrayList<>(base);
+    aws.add("--interruptions=aws");
+    assertThat(AgentArgs.parse(aws, Map.of(), NO_GPUS).interruptions()).isEqualTo(Interruptions.AWS);
+
+    List<String> azure = new ArrayList<>(base);
+    azure.addAll(List.of("--interruptions", "azure"));
+    assertThatThrownBy(() -> AgentArgs.parse(azure, Map.of(), NO_GPUS))
+        .hasMessage("--interruptions must be aws, gcp or none, got 'azure'");
+    List<String> urlAlone = new ArrayList<>(base);
+    urlAlone.addAll(List.of("--metadata-url", "http://127.0.0.1:8089"));
+    assertThatThrownBy(() -> AgentArgs.parse(urlAlone, Map.of(), NO_GPUS))
+        .hasMessage("--metadata-url is only read with --interruptions aws or gcp");
+    List<String> badUrl = new ArrayList<>(gcp);
+    badUrl.addAll(List.of("--metadata-url", "metadata.google.internal"));
+    assertThatThrownBy(() -> AgentArgs.parse(badUrl, Map.of(), NO_GPUS))
+        .hasMessageStartingWith("--metadata-url must be an http:// or https:// address");
+    assertThat(AgentArgs.USAGE).contains("[--interruptions aws|gcp|none] [--metadata-url URL]");
   }
 
   @Test

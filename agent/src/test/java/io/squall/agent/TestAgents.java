@@ -12,7 +12,7 @@ final class TestAgents {
 
   static AgentConfig config(String name, URI controller, Path workDir) {
     return new AgentConfig(controller, FakeController.TOKEN, name, 2, "h100", 8, 64_000, List.of("a", "b"), "pg-1",
-        workDir, 0, "127.0.0.1", Duration.ofMillis(200));
+        workDir, 0, "127.0.0.1", Duration.ofMillis(200), Interruptions.NONE, null);
   }
 
   static Agent start(String name, URI controller, Path workDir) throws IOException {

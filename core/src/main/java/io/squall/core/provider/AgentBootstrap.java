@@ -2,6 +2,7 @@ package io.squall.core.provider;
 
 import io.squall.core.model.Node;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeSet;
 
 /**
@@ -12,10 +13,33 @@ import java.util.TreeSet;
  * it can read locally: its launch index on EC2 ({@code ami-launch-index}), its instance name on
  * GCE. The tokens are therefore readable by every machine of the same launch (one gang, one
  * tenant), never by another launch's.
+ *
+ * <p>The agent is also told which cloud it is on ({@code --interruptions aws|gcp}), so that it
+ * watches that cloud's metadata service for spot interruption notices and reports them. The
+ * node image must therefore carry an agent that knows the option: an older one refuses to start.
  */
 public final class AgentBootstrap {
   /** Where node images built for Squall install the agent's launcher. */
   public static final String DEFAULT_AGENT_COMMAND = "/opt/squall/bin/squall-agent";
+
+  /** The cloud a script starts machines on: it decides whose metadata service the agent watches. */
+  public enum Cloud {
+    /** EC2: the agent watches IMDSv2 for Spot interruption notices and rebalance recommendations. */
+    AWS("aws"),
+    /** Compute Engine: the agent watches the metadata server for preemption and terminating maintenance. */
+    GCP("gcp");
+
+    private final String option;
+
+    Cloud(String option) {
+      this.option = option;
+    }
+
+    /** The agent's {@code --interruptions} value. */
+    public String interruptionsOption() {
+      return option;
+    }
+  }
 
   private AgentBootstrap() {}
 
@@ -23,8 +47,11 @@ public final class AgentBootstrap {
    * @param identityCommand a shell command printing this machine's key (a metadata query)
    * @param keys one key per node, in the order of {@code nodes}
    * @param agentCommand how the image starts the agent, e.g. {@code /opt/squall/bin/squall-agent}
+   * @param cloud where the machines run: passed on as the agent's {@code --interruptions}
    */
-  public static String script(String identityCommand, List<String> keys, List<NodeLaunch> nodes, String agentCommand) {
+  public static String script(String identityCommand, List<String> keys, List<NodeLaunch> nodes, String agentCommand,
+      Cloud cloud) {
+    Objects.requireNonNull(cloud, "cloud");
     if (keys.size() != nodes.size()) {
       throw new IllegalArgumentException("one key per node: " + keys.size() + " keys, " + nodes.size() + " nodes");
     }
@@ -51,6 +78,7 @@ public final class AgentBootstrap {
       if (n.placementGroup() != null) {
         s.append(" --placement-group ").append(quote(n.placementGroup()));
       }
+      s.append(" --interruptions ").append(cloud.interruptionsOption());
       s.append(" ;;\n");
     }
     s.append("  *) echo \"squall bootstrap: no node for key '$key'\" >&2; exit 1 ;;\n")

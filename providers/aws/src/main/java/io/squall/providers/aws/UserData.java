@@ -31,7 +31,7 @@ final class UserData {
     for (int i = 0; i < nodes.size(); i++) {
       keys.add(Integer.toString(i));
     }
-    return AgentBootstrap.script(IDENTITY_COMMAND, keys, nodes, agentCommand);
+    return AgentBootstrap.script(IDENTITY_COMMAND, keys, nodes, agentCommand, AgentBootstrap.Cloud.AWS);
   }
 
   /**

@@ -100,6 +100,7 @@ class AwsProviderTest {
         .contains("http://169.254.169.254/latest/api/token", "X-aws-ec2-metadata-token-ttl-seconds",
             "X-aws-ec2-metadata-token: $t", "/latest/meta-data/ami-launch-index")
         .contains("'0')", "'1')", "'2')", "--name 'gpu-1'", "--name 'gpu-2'", "--name 'gpu-3'", "'tok-gpu-2'")
+        .contains("--interruptions aws ;;")
         .contains("exec " + io.squall.core.provider.AgentBootstrap.DEFAULT_AGENT_COMMAND);
     assertThat(script.indexOf("--name 'gpu-1'")).isLessThan(script.indexOf("'1')"));
 

@@ -22,6 +22,8 @@ public class AwsProviderConfig {
   private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
   private Double maxSpotPrice;
   private Map<String, Double> onDemandPrices = new LinkedHashMap<>();
+  private String interruptionQueueUrl;
+  private String sqsEndpoint;
 
   public String getRegion() {
     return region;
@@ -117,5 +119,23 @@ public class AwsProviderConfig {
 
   public void setOnDemandPrices(Map<String, Double> onDemandPrices) {
     this.onDemandPrices = onDemandPrices;
+  }
+
+  /** The SQS queue EventBridge delivers EC2 interruption events to; none: agents' notices only. */
+  public String getInterruptionQueueUrl() {
+    return interruptionQueueUrl;
+  }
+
+  public void setInterruptionQueueUrl(String interruptionQueueUrl) {
+    this.interruptionQueueUrl = interruptionQueueUrl;
+  }
+
+  /** An SQS endpoint override (tests, VPC endpoints); default: the region's. */
+  public String getSqsEndpoint() {
+    return sqsEndpoint;
+  }
+
+  public void setSqsEndpoint(String sqsEndpoint) {
+    this.sqsEndpoint = sqsEndpoint;
   }
 }

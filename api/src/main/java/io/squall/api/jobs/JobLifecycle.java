@@ -5,7 +5,9 @@ import io.squall.api.agents.BatchEnvironment;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.output.OutputStore;
+import io.squall.api.config.ClusterLayout;
 import io.squall.api.spot.CheckpointPolicy;
+import io.squall.api.spot.DrainingJobs;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.Requests;
@@ -44,10 +46,14 @@ public final class JobLifecycle {
   private final SquallMetrics metrics;
   private final StateWriter writer;
   private final OutputStore output;
+  private final DrainingJobs draining;
+  private final ClusterLayout layout;
 
   public JobLifecycle(AgentClient agents, BatchEnvironment environment, SquallConfig config, SquallMetrics metrics,
-      StateWriter writer, OutputStore output) {
+      StateWriter writer, OutputStore output, DrainingJobs draining, ClusterLayout layout) {
     this.output = output;
+    this.draining = draining;
+    this.layout = layout;
     this.agents = agents;
     this.environment = environment;
     this.config = config;
@@ -235,6 +241,13 @@ public final class JobLifecycle {
 
   /** The batch script exited: the job ends as its exit status (or its pending stop) says. */
   public void ended(Batch b, StoredJob j, int exitCode, Integer signal) {
+    String interruption = draining.why(j.key());
+    if (interruption != null && exitCode != 0 && j.ending() == null) {
+      // It died while its node was being interrupted (often of the checkpoint signal itself).
+      interrupted(b, j, interruption + "; the job exited " + exitCode + (signal == null ? "" : " (signal " + signal
+          + ")") + " before it was stopped", layout.checkpointPolicy(j.job().partition()));
+      return;
+    }
     JobState finalState = j.ending() != null ? j.ending() : exitCode == 0 ? JobState.COMPLETED : JobState.FAILED;
     String why = j.ending() != null ? j.reason() : exitCode == 0 ? "None" : "NonZeroExitCode";
     if (finalState == JobState.REQUEUED) {

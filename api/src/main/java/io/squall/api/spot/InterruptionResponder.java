@@ -53,8 +53,9 @@ public final class InterruptionResponder {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptionResponder.class);
   static final Duration TICK = Duration.ofMillis(250);
 
-  /** A job on an interrupted node, waiting for its checkpoint or its deadline. */
-  private record Hit(JobKey job, int restartCount, String partition, long rowId) {}
+  /** A job on an interrupted node, waiting for its checkpoint or its deadline; as it was then. */
+  private record Hit(JobKey job, int restartCount, String partition, long rowId, Instant started, int gpus,
+      boolean requeue) {}
 
   /** A node being drained. */
   private record Drain(Interruption notice, Instant since, Instant stopBy, List<Hit> hits) {}
@@ -73,12 +74,14 @@ public final class InterruptionResponder {
   private final InterruptionRepository interruptions;
   private final InstanceRepository instances;
   private final MachineRelease machines;
+  private final DrainingJobs draining;
   private final SquallMetrics metrics;
   private final InstantSource clock;
 
   public InterruptionResponder(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout,
       CheckpointCatalog checkpoints, InterruptionRepository interruptions, InstanceRepository instances,
-      MachineRelease machines, SquallMetrics metrics, InstantSource clock) {
+      MachineRelease machines, DrainingJobs draining, SquallMetrics metrics, InstantSource clock) {
+    this.draining = draining;
     this.writer = writer;
     this.lifecycle = lifecycle;
     this.layout = layout;
@@ -195,7 +198,12 @@ public final class InterruptionResponder {
         continue;
       }
       InterruptionRow saved = interruptions.save(row(node, notice, e.getKey().toString()));
-      hits.add(new Hit(e.getKey(), j.job().restartCount(), j.job().partition(), saved.id()));
+      hits.add(new Hit(e.getKey(), j.job().restartCount(), j.job().partition(), saved.id(),
+          j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld(),
+          !Boolean.FALSE.equals(j.request().control().requeue())));
+      if (e.getValue() != null) {
+        draining.add(e.getKey(), "node " + node + " " + what);
+      }
       if (e.getValue() != null) {
         // Stop before the machine goes, leaving the margin for the stop itself; a notice shorter
         // than the margin means at once.
@@ -229,15 +237,19 @@ public final class InterruptionResponder {
     for (Iterator<Hit> it = drain.hits().iterator(); it.hasNext(); ) {
       Hit hit = it.next();
       StoredJob j = writer.state().job(hit.job());
-      if (j == null || !j.job().state().holdsResources() || j.job().restartCount() != hit.restartCount()) {
-        finish(hit, "ended before it was stopped", null, now);
+      Optional<CheckpointRow> latest = checkpoints.latest(hit.job().toString(), hit.partition());
+      boolean sameRun = j != null && j.job().state().holdsResources() && j.job().restartCount() == hit.restartCount();
+      if (!sameRun) {
+        // It ended on its own: completed, or died of the interruption and was requeued (DrainingJobs).
+        boolean requeued = j != null && j.job().restartCount() > hit.restartCount();
+        finish(hit, requeued ? "exited during the drain; requeued" : "ended before it was stopped",
+            requeued ? lost(hit, latest, now) : null, now);
         it.remove();
         continue;
       }
-      Optional<CheckpointRow> latest = checkpoints.latest(hit.job().toString(), hit.partition());
       boolean checkpointed = latest.isPresent() && !latest.get().registered().isBefore(drain.since());
       if (checkpointed || !now.isBefore(drain.stopBy())) {
-        stop(node, drain, hit, j, latest, checkpointed, now);
+        stop(node, drain, hit, latest, checkpointed, now);
         it.remove();
       }
     }
@@ -249,8 +261,8 @@ public final class InterruptionResponder {
     return false;
   }
 
-  private void stop(String node, Drain drain, Hit hit, StoredJob j, Optional<CheckpointRow> latest,
-      boolean checkpointed, Instant now) {
+  private void stop(String node, Drain drain, Hit hit, Optional<CheckpointRow> latest, boolean checkpointed,
+      Instant now) {
     String why = "node " + node + " " + describe(drain.notice())
         + (checkpointed ? "; checkpoint step " + latest.get().step() + " registered"
             : drain.notice().kind() == Interruption.Kind.GONE ? "" : "; no checkpoint by the deadline");
@@ -262,18 +274,22 @@ public final class InterruptionResponder {
       }
       return null;
     }).join();
-    // Work since the last checkpoint of this run (or since the run started) is lost.
-    Instant started = j.job().startTime() != null ? j.job().startTime() : now;
-    Instant safe = latest.map(CheckpointRow::registered).filter(t -> t.isAfter(started)).orElse(started);
-    double lost = Math.max(0, Duration.between(safe, now).toMillis() / 1000.0) * j.job().gpusHeld();
-    metrics.lostWork(lost);
+    double lost = lost(hit, latest, now);
     finish(hit, (checkpointed ? "checkpointed at step " + latest.get().step() : "stopped without a new checkpoint")
-        + (Boolean.FALSE.equals(j.request().control().requeue()) ? "; ended PREEMPTED (--no-requeue)" : "; requeued"),
-        lost, now);
+        + (hit.requeue() ? "; requeued" : "; ended PREEMPTED (--no-requeue)"), lost, now);
     LOG.warn("job {}: stopped after the interruption of {}: {} GPU-seconds lost", hit.job(), node, lost);
   }
 
+  /** GPU time since the run's last checkpoint (or its start): the work the interruption cost. */
+  private double lost(Hit hit, Optional<CheckpointRow> latest, Instant now) {
+    Instant safe = latest.map(CheckpointRow::registered).filter(t -> t.isAfter(hit.started())).orElse(hit.started());
+    double lost = Math.max(0, Duration.between(safe, now).toMillis() / 1000.0) * hit.gpus();
+    metrics.lostWork(lost);
+    return lost;
+  }
+
   private void finish(Hit hit, String outcome, Double lost, Instant now) {
+    draining.remove(hit.job());
     interruptions.findById(hit.rowId()).ifPresent(r -> interruptions.update(r.handled(outcome, lost, now)));
   }
 }

@@ -62,6 +62,11 @@ public final class SqsInterruptionSource implements InterruptionSource {
   private final String name;
   private boolean closed;
 
+  /** A source with the SDK's default credential chain, waiting {@link #DEFAULT_WAIT} per poll (the controller's). */
+  public static SqsInterruptionSource withDefaultCredentials(String queueUrl, String region, URI endpoint) {
+    return new SqsInterruptionSource(queueUrl, region, endpoint, null);
+  }
+
   /**
    * A source on its own SQS client, waiting {@link #DEFAULT_WAIT} per poll.
    *

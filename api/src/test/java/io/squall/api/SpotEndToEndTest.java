@@ -1,0 +1,213 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.squall.core.hostlist.Hostlist;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spot interruptions end to end on the local provider, with real agents running
+ * {@code examples/spot-training.sh}: a notice on one node of a running 2-node gang drains it,
+ * the job gets its checkpoint signal, checkpoints, is requeued whole and resumes elsewhere from
+ * its checkpoint, ending as an uninterrupted run would. Also: a job without checkpoint support
+ * (restarts from scratch, the lost work is recorded), {@code --no-requeue}, a repeated notice,
+ * and the restart limit.
+ */
+class SpotEndToEndTest {
+  private static final Duration LONG = Duration.ofSeconds(120);
+  private static final Path EXAMPLE = Path.of("..", "examples", "spot-training.sh");
+  private static final int STEPS = 30;
+
+  @TempDir Path dir;
+
+  private Map<String, Object> settings() {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "local");
+    s.put("squall.partitions.gpu.nodes", "cloud-[1-4]");
+    s.put("squall.partitions.gpu.elastic", true);
+    s.put("squall.partitions.gpu.batch-window", "200ms");
+    s.put("squall.partitions.gpu.suspend-time", "10m");
+    s.put("squall.partitions.gpu.interruption-margin", "2s");
+    s.put("squall.partitions.gpu.checkpoint-pattern", "step-*.ckpt");
+    return s;
+  }
+
+  /** The example with a short run, its output in the test's directory. */
+  private String training(String extraDirectives) throws Exception {
+    return Files.readString(EXAMPLE)
+        .replace("#SBATCH --output=spot-training-%j.out", "#SBATCH --output=" + dir.resolve("train-%j.out")
+            + extraDirectives)
+        .replace("STEPS=${STEPS:-60}", "STEPS=" + STEPS)
+        .replace("CHECKPOINT_EVERY=${CHECKPOINT_EVERY:-10}", "CHECKPOINT_EVERY=5")
+        .replace("STEP_SECONDS=${STEP_SECONDS:-0.5}", "STEP_SECONDS=0.4");
+  }
+
+  /** What the example prints last when nothing interrupts it. */
+  private static String uninterruptedLastLine() {
+    long state = 1;
+    for (int step = 0; step < STEPS; step++) {
+      state = (state * 31 + step) % 1000003;
+    }
+    return "done: step " + STEPS + " state " + state;
+  }
+
+  private static long submit(Http h, String script) {
+    Http.Answer a = h.postScript("alice-token", "/v1/jobs", script);
+    assertThat(a.status()).as(a.body()).isEqualTo(201);
+    return a.json().get("job_id").asLong();
+  }
+
+  private static JsonNode job(Http h, long id) {
+    return h.get("alice-token", "/v1/jobs/" + id).json();
+  }
+
+  private static JsonNode awaitState(Http h, long id, String state) {
+    return Poll.until("job " + id + " " + state, LONG, () -> {
+      JsonNode j = job(h, id);
+      return j.get("state").asText().equals(state) ? j : null;
+    });
+  }
+
+  private static List<String> nodesOf(JsonNode job) {
+    return Hostlist.expand(job.get("nodes").asText());
+  }
+
+  private static Http.Answer interrupt(Http h, String node, long noticeSeconds) {
+    return h.post("admin-token", "/v1/nodes/" + node + "/interrupt", Map.of("notice_seconds", noticeSeconds));
+  }
+
+  private static List<JsonNode> interruptions(Http h, long job) {
+    List<JsonNode> out = new ArrayList<>();
+    h.get("admin-token", "/v1/interruptions?job=" + job).json().get("interruptions").forEach(out::add);
+    return out;
+  }
+
+  private static String nodeState(Http h, String node) {
+    for (JsonNode n : h.get("admin-token", "/v1/nodes").json().get("nodes")) {
+      if (n.get("name").asText().equals(node)) {
+        return n.get("state").asText();
+      }
+    }
+    throw new AssertionError("no node " + node);
+  }
+
+  @Test
+  void anInterruptedGangCheckpointsIsRequeuedWholeAndResumesWhereItWas() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      long id = submit(h, training(""));
+      JsonNode running = awaitState(h, id, "RUNNING");
+      List<String> firstNodes = nodesOf(running);
+      assertThat(firstNodes).hasSize(2);
+      // Mid-run: after its first periodic checkpoint.
+      Poll.until("a first checkpoint", LONG, () ->
+          h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json().get("checkpoints").size() > 0 ? true : null);
+      String victim = firstNodes.get(1);
+      Http.Answer a = interrupt(h, victim, 30);
+      assertThat(a.status()).as(a.body()).isEqualTo(202);
+
+      JsonNode done = awaitState(h, id, "COMPLETED");
+      assertThat(done.get("restart_count").asInt()).isEqualTo(1);
+      List<String> states = done.get("events").findValuesAsText("state");
+      int preempted = states.indexOf("PREEMPTED");
+      assertThat(preempted).isPositive();
+      assertThat(states.get(preempted + 1)).isEqualTo("PENDING");
+      assertThat(done.get("events").toString()).contains("SIGUSR1 sent", "checkpoint step");
+      assertThat(nodesOf(done)).doesNotContain(victim);
+
+      List<String> out = Files.readAllLines(dir.resolve("train-" + id + ".out"));
+      assertThat(out.get(0)).matches("restart 1: resuming from step [1-9][0-9]* \\(.*step-[0-9]+\\.ckpt\\)");
+      assertThat(out.get(out.size() - 1)).isEqualTo(uninterruptedLastLine());
+
+      List<JsonNode> hit = interruptions(h, id);
+      assertThat(hit).hasSize(1);
+      assertThat(hit.get(0).get("source").asText()).isEqualTo("OPERATOR");
+      assertThat(hit.get(0).get("outcome").asText()).startsWith("checkpointed at step").endsWith("requeued");
+      // The node being taken away is DRAINING until its machine goes, then back to CLOUD.
+      assertThat(nodeState(h, victim)).isIn("DRAINING", "DOWN", "CLOUD");
+      JsonNode catalog = h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json();
+      assertThat(catalog.get("restore_from").asText()).contains("step-" + STEPS + ".ckpt");
+    }
+  }
+
+  @Test
+  void aJobWithoutCheckpointsRestartsFromScratchAndItsLossIsRecorded() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      // Ignores the signal, writes no checkpoint: all it did is lost.
+      long id = submit(h, "#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=" + dir.resolve("plain.out")
+          + "\ntrap '' USR1\necho \"run $SLURM_RESTART_COUNT from '${SQUALL_RESTORE_FROM}'\"\n"
+          + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 60; fi\n");
+      JsonNode running = awaitState(h, id, "RUNNING");
+      Thread.sleep(1500);
+      interrupt(h, nodesOf(running).get(0), 3);
+      JsonNode done = awaitState(h, id, "COMPLETED");
+      assertThat(done.get("restart_count").asInt()).isEqualTo(1);
+      assertThat(Files.readString(dir.resolve("plain.out"))).isEqualTo("run 1 from ''\n");
+      JsonNode hit = interruptions(h, id).get(0);
+      assertThat(hit.get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
+      // 16 GPUs for at least the 1.5 s it ran before the notice and the second until the deadline's margin.
+      assertThat(hit.get("lost_gpu_hours").asDouble()).isGreaterThan(16 * 1.5 / 3600);
+    }
+  }
+
+  @Test
+  void noRequeueEndsPreemptedAndARepeatedNoticeIsHandledOnce() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      long id = submit(h, "#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --no-requeue --output=/dev/null\nsleep 60\n");
+      String node = nodesOf(awaitState(h, id, "RUNNING")).get(0);
+      interrupt(h, node, 20);
+      interrupt(h, node, 20); // the same notice again (an agent and the event queue both report)
+      JsonNode done = awaitState(h, id, "PREEMPTED");
+      assertThat(done.get("restart_count").asInt()).isZero();
+      // Once: one signal event (RUNNING), then PREEMPTED, and no way back to the queue.
+      assertThat(done.get("events").findValuesAsText("state"))
+          .containsExactly("PENDING", "CONFIGURING", "RUNNING", "RUNNING", "PREEMPTED");
+      List<JsonNode> hit = interruptions(h, id);
+      assertThat(hit).hasSize(1);
+      assertThat(hit.get(0).get("outcome").asText()).contains("ended PREEMPTED (--no-requeue)");
+      assertThat(h.get("admin-token", "/v1/interruptions").json().get("interruptions")).hasSize(1);
+    }
+  }
+
+  @Test
+  void pastTheRestartLimitTheJobIsHeldWithTheReason() throws Exception {
+    Map<String, Object> s = settings();
+    s.put("squall.partitions.gpu.max-restarts", 0);
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      long id = submit(h, "#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=/dev/null\nsleep 60\n");
+      String node = nodesOf(awaitState(h, id, "RUNNING")).get(0);
+      interrupt(h, node, 0);
+      JsonNode held = Poll.until("the job held", LONG, () -> {
+        JsonNode j = job(h, id);
+        return j.get("state").asText().equals("PENDING") && j.get("reason").asText().equals("JobHeldUser") ? j : null;
+      });
+      assertThat(held.get("restart_count").asInt()).isEqualTo(1);
+      assertThat(held.get("events").toString()).contains("held: interrupted more often than max-restarts (0)");
+    }
+  }
+
+  @Test
+  void badInjectionsAreRefusedWithTheirReason() {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      assertThat(interrupt(h, "nope", 10).status()).isEqualTo(404);
+      Http.Answer a = interrupt(h, "cloud-1", -1);
+      assertThat(a.status()).isEqualTo(400);
+      assertThat(a.error()).isEqualTo("notice_seconds: from 0 to 3600, not -1");
+      a = h.post("admin-token", "/v1/nodes/cloud-1/interrupt", Map.of("kind", "meteor"));
+      assertThat(a.status()).isEqualTo(400);
+      assertThat(a.error()).isEqualTo("kind: termination, rebalance or gone, not 'meteor'");
+      assertThat(h.post("alice-token", "/v1/nodes/cloud-1/interrupt", Map.of()).status()).isEqualTo(403);
+    }
+  }
+}

@@ -140,7 +140,7 @@ final class AgentServer implements AutoCloseable {
         expect(method, "POST");
         checkAgentToken(exchange);
         SignalRequest request = read(exchange, SignalRequest.class);
-        control.signal(key, signal(request.signal()), request.killWaitSeconds());
+        control.signal(key, signal(request.signal()), request.killWaitSeconds(), request.batchOnly());
         respond(exchange, 200, Map.of());
         return;
       case "tasks":

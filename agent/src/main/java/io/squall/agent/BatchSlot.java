@@ -7,14 +7,18 @@ import java.util.List;
  * Where a job's batch script goes once it has started. Launch starts the script outside any lock
  * (it writes files and forks), so the controller's DELETE or signal can come while it starts:
  * a delete makes the slot refuse the script, which the caller then kills; a signal waits here and
- * reaches the script as soon as it is in, before any later signal. Thread-safe.
+ * reaches the script (its whole tree, or its shell alone) as soon as it is in, before any later
+ * signal. Thread-safe.
  */
 final class BatchSlot {
   private Launched script;
   /** A script is on its way: launch has not yet filled the slot nor given up. */
   private boolean starting;
   private boolean deleted;
-  private final List<PosixSignal> early = new ArrayList<>();
+  private final List<Held> early = new ArrayList<>();
+
+  /** A signal that came while the script started; {@code shellOnly} for Slurm's {@code --signal=B:}. */
+  private record Held(PosixSignal signal, boolean shellOnly) {}
 
   BatchSlot(boolean starting) {
     this.starting = starting;
@@ -36,7 +40,10 @@ final class BatchSlot {
     }
     script = started;
     // Under the lock: a signal that comes now must wait until these are out, to keep the order.
-    early.forEach(s -> Signaller.send(Signaller.trees(List.of(started.handle())), s));
+    for (Held held : early) {
+      List<ProcessHandle> shell = List.of(started.handle());
+      Signaller.send(held.shellOnly() ? shell : Signaller.trees(shell), held.signal());
+    }
     early.clear();
     return true;
   }
@@ -47,10 +54,13 @@ final class BatchSlot {
     early.clear();
   }
 
-  /** Keeps a signal for a script that is still starting; answers whether it did. */
-  synchronized boolean holdIfStarting(PosixSignal signal) {
+  /**
+   * Keeps a signal for a script that is still starting, for its whole tree or ({@code shellOnly})
+   * its shell alone; answers whether it did.
+   */
+  synchronized boolean holdIfStarting(PosixSignal signal, boolean shellOnly) {
     if (starting) {
-      early.add(signal);
+      early.add(new Held(signal, shellOnly));
     }
     return starting;
   }

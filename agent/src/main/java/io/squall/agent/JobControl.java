@@ -95,18 +95,20 @@ final class JobControl {
   }
 
   /**
-   * Signals every process of the job here; with {@code killWaitSeconds} > 0, whatever is still
-   * alive that much later gets SIGKILL (a timer, not a wait on the caller's thread). Unknown
+   * Signals every process of the job here, or with {@code batchOnly} the batch script's shell
+   * alone (Slurm's {@code --signal=B:}); with {@code killWaitSeconds} > 0, whatever of the job is
+   * still alive that much later gets SIGKILL (a timer, not a wait on the caller's thread). Unknown
    * jobs are ignored: there is nothing of them to signal.
    */
-  void signal(String key, PosixSignal signal, int killWaitSeconds) {
+  void signal(String key, PosixSignal signal, int killWaitSeconds, boolean batchOnly) {
     Optional<NodeJob> found = table.get(key);
     if (found.isEmpty()) {
       return;
     }
     NodeJob job = found.get();
-    Set<ProcessHandle> signalled = job.signal(signal);
-    log.info("job " + key + ": SIG" + signal.name() + " to " + signalled.size() + " processes"
+    Set<ProcessHandle> signalled = batchOnly ? job.signalBatchShell(signal) : job.signal(signal);
+    log.info("job " + key + ": SIG" + signal.name() + " to "
+        + (batchOnly ? "the batch shell alone" : signalled.size() + " processes")
         + (killWaitSeconds > 0 ? ", SIGKILL in " + killWaitSeconds + " s" : ""));
     if (killWaitSeconds > 0 && signal.number() != PosixSignal.KILL.number()) {
       try {

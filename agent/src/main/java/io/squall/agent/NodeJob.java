@@ -68,10 +68,28 @@ final class NodeJob {
    * script that is still starting gets the signal once it has started (and only then).
    */
   Set<ProcessHandle> signal(PosixSignal signal) {
-    boolean held = batch.holdIfStarting(signal);
+    boolean held = batch.holdIfStarting(signal, false);
     Set<ProcessHandle> targets = Signaller.trees(handles(held ? taskProcesses(null) : launched()));
     Signaller.send(targets, signal);
     return targets;
+  }
+
+  /**
+   * Signals the batch script's own process alone, not its children nor any task: Slurm's {@code
+   * --signal=B:SIG}, which lets a script's trap decide what its children get. Answers whom it
+   * signalled: nobody on a node without the script, or while it is still starting (it then gets
+   * the signal once it has started).
+   */
+  Set<ProcessHandle> signalBatchShell(PosixSignal signal) {
+    if (batch.holdIfStarting(signal, true)) {
+      return Set.of();
+    }
+    Launched script = batch.script();
+    if (script == null || !script.process().isAlive()) {
+      return Set.of();
+    }
+    Signaller.send(List.of(script.handle()), signal);
+    return Set.of(script.handle());
   }
 
   /** Signals the trees of one step's tasks, or of every step's when {@code step} is null. */

@@ -56,8 +56,11 @@ final class Protocol {
     }
   }
 
-  /** {@code POST /jobs/{job}/signal}. */
-  record SignalRequest(String signal, int killWaitSeconds) {}
+  /**
+   * {@code POST /jobs/{job}/signal}. {@code batchOnly} (absent: false) is Slurm's {@code
+   * --signal=B:}: the batch script's shell alone gets the signal.
+   */
+  record SignalRequest(String signal, int killWaitSeconds, boolean batchOnly) {}
 
   /** {@code POST /jobs/{job}/tasks}: one step's tasks on one node. */
   record TaskRequest(int step, int nodeid, List<String> argv, Map<String, String> environment,

@@ -29,6 +29,8 @@
  *   <li><b>Tools.</b> The agent writes {@code bin/srun} and {@code bin/scontrol} wrappers that
  *       run {@link io.squall.agent.Tools} on the agent's own JVM and class path; srun speaks to
  *       the agents with the job's credential.
+ *   <li><b>Signals for the batch shell alone</b> ({@code batch_only}, Slurm's {@code
+ *       --signal=B:}) reach the script's own process, not its children nor srun tasks.
  * </ul>
  */
 package io.squall.agent;

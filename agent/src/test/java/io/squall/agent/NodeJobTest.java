@@ -3,7 +3,10 @@ package io.squall.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.agent.Protocol.JobSpec;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +56,26 @@ class NodeJobTest {
     assertThat(job.attachBatch(script)).isTrue();
     assertThat(script.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(script.process().exitValue()).isEqualTo(143);
+  }
+
+  @Test
+  void aBatchOnlySignalThatComesWhileTheScriptStartsReachesItsShellAlone() throws Exception {
+    NodeJob job = batchJob();
+    assertThat(job.signalBatchShell(PosixSignal.TERM)).isEmpty();
+
+    started = new ProcessBuilder("bash", "-c", "sleep 600 & echo $!; wait").start();
+    // One line, not the whole stream: the sleep keeps the pipe open.
+    long child = Long.parseLong(new BufferedReader(new InputStreamReader(started.getInputStream(),
+        StandardCharsets.UTF_8)).readLine().trim());
+    Launched script = new Launched(started, false);
+    try {
+      assertThat(job.attachBatch(script)).isTrue();
+      assertThat(script.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(script.process().exitValue()).isEqualTo(143);
+      assertThat(ProcessHandle.of(child).map(ProcessHandle::isAlive)).contains(true);
+    } finally {
+      ProcessHandle.of(child).ifPresent(ProcessHandle::destroyForcibly);
+    }
   }
 
   @Test

@@ -23,6 +23,23 @@ class SignalTest extends OneAgentTest {
     assertThat(r.status()).isEqualTo(200);
   }
 
+  private void signalBatchOnly(String job, String signal, boolean batchOnly) {
+    AgentCalls.Response r = AgentCalls.post(agent.address(), "/jobs/" + job + "/signal", FakeController.TOKEN,
+        Map.of("signal", signal, "kill_wait_seconds", 0, "batch_only", batchOnly));
+    assertThat(r.status()).isEqualTo(200);
+  }
+
+  /** A shell that traps USR1, a child subshell that traps it too, and a sleep that USR1 would kill. */
+  private static final String SHELL_AND_CHILDREN = """
+      trap 'echo shell got USR1' USR1
+      ( trap 'echo child got USR1; exit 0' USR1; touch child.ready; while true; do sleep 0.1; done ) &
+      sleep 600 &
+      echo $! > sleeper.pid
+      while [ ! -f child.ready ]; do sleep 0.1; done
+      echo started
+      while [ ! -f stop ]; do sleep 0.1; done
+      """;
+
   private String output() {
     try {
       Path out = jobDir.resolve("out");
@@ -77,6 +94,36 @@ class SignalTest extends OneAgentTest {
     JsonNode exit = controller.awaitExit("62", Eventually.LONG);
     assertThat(exit.path("exit_code").asInt()).isZero();
     assertThat(output()).contains("got USR1\n");
+  }
+
+  @Test
+  void batchOnlyReachesTheBatchShellAloneAsSlurmsBColon() throws Exception {
+    launchAndAwaitStart("65", SHELL_AND_CHILDREN);
+    long sleeper = pid("sleeper.pid");
+
+    signalBatchOnly("65", "USR1", true);
+
+    Eventually.until("the shell's trap", Eventually.LONG, () -> output().contains("shell got USR1\n"));
+    // The child's trap would have run as soon as the shell's (both loop on 0.1 s sleeps): give it ample time.
+    Thread.sleep(1500);
+    assertThat(output()).doesNotContain("child got USR1");
+    assertThat(dead(sleeper)).isFalse();
+    Files.writeString(jobDir.resolve("stop"), "");
+    assertThat(controller.awaitExit("65", Eventually.LONG).path("exit_code").asInt()).isZero();
+  }
+
+  @Test
+  void withoutBatchOnlyTheShellAndItsChildrenAllGetTheSignal() throws Exception {
+    launchAndAwaitStart("66", SHELL_AND_CHILDREN);
+    long sleeper = pid("sleeper.pid");
+
+    signalBatchOnly("66", "USR1", false);
+
+    Eventually.until("both traps", Eventually.LONG,
+        () -> output().contains("shell got USR1\n") && output().contains("child got USR1\n"));
+    Eventually.until("the sleep to die of USR1", Eventually.LONG, () -> dead(sleeper));
+    Files.writeString(jobDir.resolve("stop"), "");
+    controller.awaitExit("66", Eventually.LONG);
   }
 
   @Test

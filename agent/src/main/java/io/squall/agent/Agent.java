@@ -63,7 +63,8 @@ final class Agent implements AutoCloseable {
     this.control = new JobControl(table, launcher, shipping, outbox, timers, workers, jobsDir,
         InstantSource.system(), log);
     this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
-        new StepRunner(config.name(), sessions, workers, log), workers, log);
+        new StepRunner(config.name(), sessions, workers, log), new CheckpointRelay(config.name(), client, log),
+        workers, log);
     this.link = new ControllerLink(client, this::registration, () -> new Heartbeat(config.name(), control.running()),
         linkThread, outbox::flushSoon, log);
     outbox.start();

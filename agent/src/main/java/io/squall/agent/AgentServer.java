@@ -3,6 +3,7 @@ package io.squall.agent;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.squall.agent.Protocol.CheckpointRequest;
 import io.squall.agent.Protocol.JobSpec;
 import io.squall.agent.Protocol.SignalRequest;
 import io.squall.agent.Protocol.TaskRequest;
@@ -23,10 +24,11 @@ import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 
 /**
- * The agent's HTTP side: the controller's calls (agent token) and srun's (the job's credential),
- * as docs/agent-protocol.md lists them. Errors answer {@code {"error": "..."}}: 400 for a
+ * The agent's HTTP side: the controller's calls (agent token) and the job tools' (srun's and
+ * squall's, with the job's credential), as docs/agent-protocol.md lists them. Errors answer {@code {"error": "..."}}: 400 for a
  * malformed request, 401 for a wrong agent token, 403 for a wrong job credential, 404 for an
- * unknown path or (for srun) an unknown job, 405 for a wrong method.
+ * unknown path or (for the tools) an unknown job, 405 for a wrong method; a relayed checkpoint
+ * answers the controller's status.
  */
 final class AgentServer implements AutoCloseable {
   /** Job keys name directories here, so only what Slurm keys look like is accepted. */
@@ -37,13 +39,16 @@ final class AgentServer implements AutoCloseable {
   private final byte[] agentToken;
   private final JobControl control;
   private final StepRunner steps;
+  private final CheckpointRelay checkpoints;
   private final AgentLog log;
 
-  private AgentServer(HttpServer server, String agentToken, JobControl control, StepRunner steps, AgentLog log) {
+  private AgentServer(HttpServer server, String agentToken, JobControl control, StepRunner steps,
+      CheckpointRelay checkpoints, AgentLog log) {
     this.server = server;
     this.agentToken = agentToken.getBytes(StandardCharsets.UTF_8);
     this.control = control;
     this.steps = steps;
+    this.checkpoints = checkpoints;
     this.log = log;
     InetSocketAddress bound = server.getAddress();
     this.address = "http://" + host(bound.getAddress()) + ":" + bound.getPort();
@@ -51,9 +56,9 @@ final class AgentServer implements AutoCloseable {
 
   /** Binds {@code bind:port} (port 0: any free port) and starts serving on {@code executor}. */
   static AgentServer start(String bind, int port, String agentToken, JobControl control, StepRunner steps,
-      Executor executor, AgentLog log) throws IOException {
+      CheckpointRelay checkpoints, Executor executor, AgentLog log) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(bind, port), 64);
-    AgentServer agentServer = new AgentServer(server, agentToken, control, steps, log);
+    AgentServer agentServer = new AgentServer(server, agentToken, control, steps, checkpoints, log);
     server.createContext("/", agentServer::handle);
     server.setExecutor(executor);
     server.start();
@@ -154,6 +159,10 @@ final class AgentServer implements AutoCloseable {
         job.signalTasks(taskSignal.step(), signal(taskSignal.signal()));
         respond(exchange, 200, Map.of());
         return;
+      case "checkpoints":
+        expect(method, "POST");
+        relayCheckpoint(exchange, jobForCredential(exchange, key));
+        return;
       default:
         throw new Refusal(404, "no such endpoint: " + exchange.getRequestURI().getPath());
     }
@@ -169,6 +178,24 @@ final class AgentServer implements AutoCloseable {
     try (OutputStream body = exchange.getResponseBody()) {
       steps.run(job, request, body);
     }
+  }
+
+  /** The job's own word that it wrote a checkpoint: checked here, decided by the controller. */
+  private void relayCheckpoint(HttpExchange exchange, NodeJob job) throws Refusal, IOException {
+    CheckpointRequest request = read(exchange, CheckpointRequest.class);
+    if (request.step() == null || request.step() < 0) {
+      throw new Refusal(400, "step: a whole number >= 0 is required");
+    }
+    String path = request.path();
+    if (path == null || path.isBlank()) {
+      throw new Refusal(400, "path: the checkpoint's path is required");
+    }
+    if (!path.startsWith("/") && !path.contains("://")) {
+      // The tool resolves relative paths against the job's directory; the controller would not.
+      throw new Refusal(400, "path: an absolute path (or a URL such as s3://..) is required, not '" + path + "'");
+    }
+    CheckpointRelay.Answer answer = checkpoints.relay(job.key(), request.step(), path);
+    respond(exchange, answer.status(), answer.body());
   }
 
   private static void validate(JobSpec spec) throws Refusal {
@@ -197,7 +224,7 @@ final class AgentServer implements AutoCloseable {
     }
   }
 
-  /** srun's calls carry the job's credential; a job unknown here is 404, a wrong credential 403. */
+  /** The tools' calls carry the job's credential; a job unknown here is 404, a wrong credential 403. */
   private NodeJob jobForCredential(HttpExchange exchange, String key) throws Refusal {
     Optional<NodeJob> job = control.job(key);
     if (job.isEmpty()) {

@@ -27,23 +27,42 @@ record JobContext(String jobKey, String credential, List<String> nodes, Map<Stri
     } catch (HostlistException e) {
       throw new StepException("SLURM_JOB_NODELIST '" + nodelist + "': " + e.getMessage());
     }
-    Map<String, URI> agents = new LinkedHashMap<>();
-    for (String entry : agentList.split(",")) {
-      int eq = entry.indexOf('=');
-      if (eq <= 0) {
-        throw new StepException("SQUALL_AGENTS: '" + entry + "' is not NODE=ADDRESS");
-      }
-      try {
-        agents.put(entry.substring(0, eq).trim(), URI.create(entry.substring(eq + 1).trim()));
-      } catch (IllegalArgumentException e) {
-        throw new StepException("SQUALL_AGENTS: bad address in '" + entry + "'");
-      }
+    Map<String, URI> agents;
+    try {
+      agents = agents(agentList);
+    } catch (IllegalArgumentException e) {
+      throw new StepException(e.getMessage());
     }
     return new JobContext(key, credential, nodes, agents);
   }
 
-  /** SQUALL_JOB_KEY ({@code 42_3}) when the controller set it, else built from Slurm's variables. */
-  private static String jobKey(Map<String, String> env) {
+  /**
+   * SQUALL_AGENTS ({@code node-1=http://..,node-2=http://..}): each node's agent, in allocation
+   * order.
+   *
+   * @throws IllegalArgumentException naming the entry that is not NODE=ADDRESS
+   */
+  static Map<String, URI> agents(String list) {
+    Map<String, URI> agents = new LinkedHashMap<>();
+    for (String entry : list.split(",")) {
+      int eq = entry.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("SQUALL_AGENTS: '" + entry + "' is not NODE=ADDRESS");
+      }
+      try {
+        agents.put(entry.substring(0, eq).trim(), URI.create(entry.substring(eq + 1).trim()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("SQUALL_AGENTS: bad address in '" + entry + "'");
+      }
+    }
+    return agents;
+  }
+
+  /**
+   * SQUALL_JOB_KEY ({@code 42_3}) when the controller set it, else built from Slurm's variables;
+   * null outside a job.
+   */
+  static String jobKey(Map<String, String> env) {
     String key = env.get("SQUALL_JOB_KEY");
     if (key != null && !key.isBlank()) {
       return key;

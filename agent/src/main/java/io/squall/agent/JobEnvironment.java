@@ -26,7 +26,7 @@ final class JobEnvironment {
 
   /**
    * The batch script's environment: the job's, login variables it lacks, and the node-specific
-   * variables of the protocol; PATH gets the tool directory (srun, scontrol) in front.
+   * variables of the protocol; PATH gets the tool directory (srun, scontrol, squall) in front.
    */
   static Map<String, String> forBatch(JobSpec spec, String nodeName, Path toolDir, Map<String, String> agentEnv) {
     Map<String, String> env = new LinkedHashMap<>(spec.environment());

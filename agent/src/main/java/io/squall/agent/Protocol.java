@@ -38,6 +38,18 @@ final class Protocol {
       String deadline, String detail) {}
 
   /**
+   * {@code POST /v1/agent/checkpoints}: a job's {@code squall checkpoint register}, relayed by
+   * the node it runs on. {@code path} is absolute (or a URL such as {@code s3://..}).
+   */
+  record CheckpointRegistration(String name, String job, long step, String path) {}
+
+  /**
+   * {@code POST /jobs/{job}/checkpoints}, from the job's {@code squall} tool; a null step is
+   * one the tool did not send (refused).
+   */
+  record CheckpointRequest(Long step, String path) {}
+
+  /**
    * {@code POST /jobs}. Absent collections read as empty. {@code args} are the batch script's own
    * arguments ({@code sbatch script.sh a b}).
    */

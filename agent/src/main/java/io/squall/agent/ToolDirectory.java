@@ -8,11 +8,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 /**
- * The agent's {@code bin} directory, first on every batch script's PATH: {@code srun} and
- * {@code scontrol} wrappers that run {@link Tools} on this agent's JVM and class path.
+ * The agent's {@code bin} directory, first on every batch script's PATH: {@code srun},
+ * {@code scontrol} and {@code squall} wrappers that run {@link Tools} on this agent's JVM and
+ * class path.
  */
 final class ToolDirectory {
-  static final List<String> TOOLS = List.of("srun", "scontrol");
+  static final List<String> TOOLS = List.of("srun", "scontrol", "squall");
 
   /** Read by srun: where this node's agent keeps its jobs (for step numbers). */
   static final String WORK_DIR_PROPERTY = "squall.agent.work-dir";
@@ -37,7 +38,7 @@ final class ToolDirectory {
   /** The wrapper script. A tool is a short-lived JVM, so it asks for the quickest start. */
   static String wrapper(String tool, String java, String classPath, Path workDir) {
     return "#!/bin/sh\n"
-        + "# Written by the Squall agent: Slurm's " + tool + " inside a job, served by this node's agent.\n"
+        + "# Written by the Squall agent: " + tool + " inside a job, served by this node's agent.\n"
         + "exec " + quote(java) + " " + String.join(" ", JavaCommand.QUICK_START) + " -Xshare:auto"
         + " -D" + WORK_DIR_PROPERTY + "=" + quote(workDir.toAbsolutePath().toString())
         + " -cp " + quote(classPath) + " " + Tools.class.getName() + " " + tool + " \"$@\"\n";

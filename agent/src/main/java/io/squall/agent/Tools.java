@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The commands a job finds on its PATH, through the wrappers in the agent's {@code bin}:
- * {@code srun} and {@code scontrol show hostnames}.
+ * {@code srun}, {@code scontrol show hostnames} and {@code squall checkpoint register}.
  */
 public final class Tools {
   private Tools() {}
@@ -33,8 +33,10 @@ public final class Tools {
         return SrunCommand.run(rest, env, workDir, out, err);
       case "scontrol":
         return ScontrolCommand.run(rest, env, out, err);
+      case "squall":
+        return SquallCommand.run(rest, env, workDir, out, err);
       default:
-        err.println("usage: " + Tools.class.getName() + " srun|scontrol ARGS...");
+        err.println("usage: " + Tools.class.getName() + " srun|scontrol|squall ARGS...");
         return 2;
     }
   }

@@ -14,7 +14,9 @@
  *       from the controller's {@code next_offset}, and a script's remaining output is shipped
  *       before its exit is reported whenever the controller is reachable.
  *   <li><b>Launch is idempotent per job key</b> until {@code DELETE /jobs/{job}}; delete is
- *       idempotent. Handlers never call the controller back on the request's thread.
+ *       idempotent. Handlers of the controller's calls never call the controller back on the
+ *       request's thread; a job's checkpoint registration is relayed on its own request's thread,
+ *       since the job's tool, not the controller, waits for it.
  *   <li><b>A job's environment is the controller's</b>, plus only what the node knows
  *       (CUDA_VISIBLE_DEVICES, SLURMD_NODENAME, the tool directory on PATH ...); the agent's own
  *       environment does not leak in, except HOME, USER and LANG when the job lacks them.
@@ -26,9 +28,10 @@
  *       aws|gcp} the agent polls its machine's metadata service every second ({@link
  *       io.squall.spot.metadata}) and posts each notice to the controller, resending until it is
  *       taken; the controller decides what the jobs get (checkpoint signal, requeue).
- *   <li><b>Tools.</b> The agent writes {@code bin/srun} and {@code bin/scontrol} wrappers that
- *       run {@link io.squall.agent.Tools} on the agent's own JVM and class path; srun speaks to
- *       the agents with the job's credential.
+ *   <li><b>Tools.</b> The agent writes {@code bin/srun}, {@code bin/scontrol} and {@code
+ *       bin/squall} wrappers that run {@link io.squall.agent.Tools} on the agent's own JVM and
+ *       class path; srun speaks to the agents, and {@code squall checkpoint register} to its own
+ *       node's agent (which relays it to the controller), with the job's credential.
  *   <li><b>Signals for the batch shell alone</b> ({@code batch_only}, Slurm's {@code
  *       --signal=B:}) reach the script's own process, not its children nor srun tasks.
  * </ul>

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A controller's agent-facing side, in memory: records every call, answers as the protocol
- * says, and can be told to misbehave (forget a node, refuse events or interruption notices).
+ * says, and can be told to misbehave (forget a node, refuse events, interruption notices or
+ * checkpoints).
  */
 final class FakeController implements AutoCloseable {
   static final String TOKEN = "agent-secret";
@@ -37,6 +38,8 @@ final class FakeController implements AutoCloseable {
   private final Set<String> known = ConcurrentHashMap.newKeySet();
   private final AtomicInteger eventFailures = new AtomicInteger();
   private final AtomicInteger interruptionFailures = new AtomicInteger();
+  /** Null: checkpoints are taken. */
+  private volatile Refusal checkpointRefusal;
   private final List<JsonNode> acceptedInterruptions = new CopyOnWriteArrayList<>();
   private final List<JsonNode> acceptedEvents = new CopyOnWriteArrayList<>();
   private final Map<String, ByteArrayOutputStream> outputs = new ConcurrentHashMap<>();
@@ -79,6 +82,14 @@ final class FakeController implements AutoCloseable {
   /** The next {@code n} interruption notices are answered 503. */
   void failNextInterruptions(int n) {
     interruptionFailures.set(n);
+  }
+
+  /** An error answer: {@code {"error": message}} with this status. */
+  record Refusal(int status, String message) {}
+
+  /** Checkpoint registrations are answered with {@code refusal} from now on; null takes them again. */
+  void refuseCheckpoints(Refusal refusal) {
+    checkpointRefusal = refusal;
   }
 
   /** Interruption notices the controller took (answered 200), in arrival order. */
@@ -168,6 +179,15 @@ final class FakeController implements AutoCloseable {
           }
           acceptedInterruptions.add(body);
           respond(exchange, 200, "{}");
+          return;
+        case "/v1/agent/checkpoints":
+          Refusal refusal = checkpointRefusal;
+          if (refusal != null) {
+            respond(exchange, refusal.status(), json.writeValueAsString(Map.of("error", refusal.message())));
+          } else {
+            respond(exchange, 200, json.writeValueAsString(Map.of("step", body.path("step").asLong(),
+                "path", body.path("path").asText())));
+          }
           return;
         case "/v1/agent/output":
           respond(exchange, 200, "{\"next_offset\":" + append(body) + "}");

@@ -73,6 +73,51 @@ class ToolsTest {
   }
 
   @Test
+  void squallOffersOnlyCheckpointRegisterInsideAJob() {
+    for (List<String> wrong : List.of(List.of("squall"), List.of("squall", "queue"),
+        List.of("squall", "checkpoint", "register", "c"), List.of("squall", "checkpoint", "register", "--step", "3"),
+        List.of("squall", "checkpoint", "register", "c", "--step"),
+        List.of("squall", "checkpoint", "register", "c", "--step", "-1"),
+        List.of("squall", "checkpoint", "register", "c", "--step=1.5"),
+        List.of("squall", "checkpoint", "register", "c", "--step=99999999999999999999"),
+        List.of("squall", "checkpoint", "register", "c", "--step=1", "--step=2"),
+        List.of("squall", "checkpoint", "register", "c", "d", "--step=1"),
+        List.of("squall", "checkpoint", "register", "c", "--force", "--step=1"))) {
+      err.reset();
+      assertThat(run(Map.of(), wrong.toArray(new String[0]))).as(wrong.toString()).isEqualTo(2);
+      assertThat(err()).as(wrong.toString()).startsWith("squall: error: ")
+          .endsWith("\nusage: inside a job, squall offers only: squall checkpoint register PATH --step N;"
+              + " use the squall CLI outside jobs\n");
+    }
+    err.reset();
+    run(Map.of(), "squall", "checkpoint", "register", "c", "--step", "x");
+    assertThat(err()).startsWith("squall: error: --step needs a whole number, 0 or more, not 'x'\n");
+  }
+
+  @Test
+  void squallReadsPathAndStepInEitherOrder() throws Exception {
+    assertThat(SquallCommand.parse(List.of("checkpoint", "register", "--step", "12", "sub/../ck"), "/work/j"))
+        .isEqualTo(new SquallCommand.Registration(12, "/work/j/ck"));
+    assertThat(SquallCommand.parse(List.of("checkpoint", "register", "/abs/ck", "--step=0"), "/work/j"))
+        .isEqualTo(new SquallCommand.Registration(0, "/abs/ck"));
+    assertThat(SquallCommand.parse(List.of("checkpoint", "register", "s3://b/ck", "--step=5"), "/work/j"))
+        .isEqualTo(new SquallCommand.Registration(5, "s3://b/ck"));
+  }
+
+  @Test
+  void squallOutsideAJobOrWithoutItsAgent() {
+    assertThat(run(Map.of(), "squall", "checkpoint", "register", "c", "--step", "1")).isEqualTo(1);
+    assertThat(err()).isEqualTo("squall: checkpoint not registered: not inside a job: SQUALL_JOB_KEY is not set;"
+        + " use the squall CLI outside jobs\n");
+    err.reset();
+    Map<String, String> env = Map.of("SQUALL_JOB_KEY", "5", "SLURMD_NODENAME", "n1",
+        "SQUALL_AGENTS", "n1=http://127.0.0.1:1", "SQUALL_JOB_CREDENTIAL", "c");
+    assertThat(run(env, "squall", "checkpoint", "register", "c", "--step", "1")).isEqualTo(1);
+    assertThat(err()).startsWith("squall: checkpoint not registered: cannot reach this node's agent at"
+        + " http://127.0.0.1:1: ");
+  }
+
+  @Test
   void anUnknownTool() {
     assertThat(run(Map.of(), "sbatch")).isEqualTo(2);
   }

@@ -151,7 +151,10 @@ class SpotEndToEndTest {
       JsonNode done = awaitState(h, id, "COMPLETED");
       assertThat(done.get("restart_count").asInt()).isEqualTo(1);
       assertThat(Files.readString(dir.resolve("plain.out"))).isEqualTo("run 1 from ''\n");
-      JsonNode hit = interruptions(h, id).get(0);
+      JsonNode hit = Poll.until("the interruption's outcome", LONG, () -> {
+        JsonNode row = interruptions(h, id).get(0);
+        return row.get("outcome").isNull() ? null : row;
+      });
       assertThat(hit.get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
       // 16 GPUs for at least the 1.5 s it ran before the notice and the second until the deadline's margin.
       assertThat(hit.get("lost_gpu_hours").asDouble()).isGreaterThan(16 * 1.5 / 3600);
@@ -171,9 +174,11 @@ class SpotEndToEndTest {
       // Once: one signal event (RUNNING), then PREEMPTED, and no way back to the queue.
       assertThat(done.get("events").findValuesAsText("state"))
           .containsExactly("PENDING", "CONFIGURING", "RUNNING", "RUNNING", "PREEMPTED");
-      List<JsonNode> hit = interruptions(h, id);
-      assertThat(hit).hasSize(1);
-      assertThat(hit.get(0).get("outcome").asText()).contains("ended PREEMPTED (--no-requeue)");
+      JsonNode hit = Poll.until("the interruption's outcome", LONG, () -> {
+        List<JsonNode> rows = interruptions(h, id);
+        return rows.size() == 1 && !rows.get(0).get("outcome").isNull() ? rows.get(0) : null;
+      });
+      assertThat(hit.get("outcome").asText()).contains("ended PREEMPTED (--no-requeue)");
       assertThat(h.get("admin-token", "/v1/interruptions").json().get("interruptions")).hasSize(1);
     }
   }

@@ -240,10 +240,14 @@ public final class InterruptionResponder {
       Optional<CheckpointRow> latest = checkpoints.latest(hit.job().toString(), hit.partition());
       boolean sameRun = j != null && j.job().state().holdsResources() && j.job().restartCount() == hit.restartCount();
       if (!sameRun) {
-        // It ended on its own: completed, or died of the interruption and was requeued (DrainingJobs).
+        // It ended on its own: completed, or died of the interruption (DrainingJobs) and was
+        // requeued, or ended PREEMPTED with --no-requeue.
         boolean requeued = j != null && j.job().restartCount() > hit.restartCount();
-        finish(hit, requeued ? "exited during the drain; requeued" : "ended before it was stopped",
-            requeued ? lost(hit, latest, now) : null, now);
+        boolean preempted = !requeued && j != null && j.job().state() == JobState.PREEMPTED;
+        String outcome = requeued ? "exited during the drain; requeued"
+            : preempted ? "exited during the drain; ended PREEMPTED (--no-requeue)"
+            : "ended " + (j == null ? "" : j.job().state() + " ") + "before it was stopped";
+        finish(hit, outcome, requeued || preempted ? lost(hit, latest, now) : null, now);
         it.remove();
         continue;
       }

@@ -25,10 +25,10 @@ import java.util.regex.Pattern;
 
 /**
  * The agent's HTTP side: the controller's calls (agent token) and the job tools' (srun's and
- * squall's, with the job's credential), as docs/agent-protocol.md lists them. Errors answer {@code {"error": "..."}}: 400 for a
- * malformed request, 401 for a wrong agent token, 403 for a wrong job credential, 404 for an
- * unknown path or (for the tools) an unknown job, 405 for a wrong method; a relayed checkpoint
- * answers the controller's status.
+ * squall's, with the job's credential), as docs/agent-protocol.md lists them. Errors answer
+ * {@code {"error": "..."}}: 400 for a malformed request, 401 for a wrong agent token, 403 for a
+ * wrong job credential, 404 for an unknown path or (for the tools) an unknown job, 405 for a
+ * wrong method; a relayed checkpoint answers with the controller's status.
  */
 final class AgentServer implements AutoCloseable {
   /** Job keys name directories here, so only what Slurm keys look like is accepted. */

@@ -35,7 +35,6 @@ class SpotEndToEndTest {
     s.put("squall.partitions.gpu.batch-window", "200ms");
     s.put("squall.partitions.gpu.suspend-time", "10m");
     s.put("squall.partitions.gpu.interruption-margin", "2s");
-    s.put("squall.partitions.gpu.checkpoint-pattern", "step-*.ckpt");
     return s;
   }
 
@@ -134,6 +133,40 @@ class SpotEndToEndTest {
       assertThat(nodeState(h, victim)).isIn("DRAINING", "DOWN", "CLOUD");
       JsonNode catalog = h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json();
       assertThat(catalog.get("restore_from").asText()).contains("step-" + STEPS + ".ckpt");
+      // Registered by the job itself (squall checkpoint register, through its node's agent).
+      assertThat(catalog.get("checkpoints").findValuesAsText("node")).isNotEmpty().doesNotContainNull()
+          .allSatisfy(n -> assertThat(n).startsWith("cloud-"));
+    }
+  }
+
+  @Test
+  void aPausedJobCheckpointsReleasesItsGangAndResumesWhenReleased() throws Exception {
+    // This time checkpoints are registered by dropping them where the partition's pattern finds them.
+    Map<String, Object> s = settings();
+    s.put("squall.partitions.gpu.checkpoint-pattern", "step-*.ckpt");
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      long id = submit(h, training("").replace("squall checkpoint register", ": squall checkpoint register"));
+      awaitState(h, id, "RUNNING");
+      Poll.until("a first checkpoint", LONG, () ->
+          h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json().get("checkpoints").size() > 0 ? true : null);
+      Http.Answer a = h.post("alice-token", "/v1/jobs/" + id + "/pause", Map.of());
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      JsonNode held = Poll.until("the job paused", LONG, () -> {
+        JsonNode j = job(h, id);
+        return j.get("state").asText().equals("PENDING") && j.get("held").asBoolean() ? j : null;
+      });
+      assertThat(held.get("events").toString()).contains("paused by alice after checkpoint step");
+      assertThat(held.get("restart_count").asInt()).isEqualTo(1);
+      // Its gang is free while it waits.
+      Poll.until("the gang released", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
+          .findValuesAsText("state").stream().noneMatch(st -> st.equals("ALLOCATED") || st.equals("MIXED")) ? true
+          : null);
+      assertThat(h.post("alice-token", "/v1/jobs/" + id + "/release", Map.of()).status()).isEqualTo(200);
+      awaitState(h, id, "COMPLETED");
+      List<String> out = Files.readAllLines(dir.resolve("train-" + id + ".out"));
+      assertThat(out.get(0)).startsWith("restart 1: resuming from step ");
+      assertThat(out.get(out.size() - 1)).isEqualTo(uninterruptedLastLine());
     }
   }
 

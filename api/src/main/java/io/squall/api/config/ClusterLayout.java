@@ -129,8 +129,10 @@ public final class ClusterLayout {
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(key + "checkpoint-signal: " + e.getMessage(), e);
     }
-    if (p.getMaxRestarts() < 0 || p.getRestartBackoff().isNegative() || p.getInterruptionMargin().isNegative()) {
-      throw new IllegalStateException(key + "max-restarts, restart-backoff and interruption-margin must not be negative");
+    if (p.getMaxRestarts() < 0 || p.getRestartBackoff().isNegative() || p.getInterruptionMargin().isNegative()
+        || p.getCheckpointWait().isNegative()) {
+      throw new IllegalStateException(key + "max-restarts, restart-backoff, interruption-margin and checkpoint-wait "
+          + "must not be negative");
     }
     if (p.getCheckpointPattern() != null) {
       try {
@@ -141,7 +143,8 @@ public final class ClusterLayout {
     }
     String dir = p.getCheckpointDir() != null ? p.getCheckpointDir()
         : config.getDataDir().resolve("checkpoints").toAbsolutePath().toString();
-    return new CheckpointPolicy(signal, dir, p.getCheckpointPattern(), p.getMaxRestarts(), p.getRestartBackoff(), p.getInterruptionMargin());
+    return new CheckpointPolicy(signal, dir, p.getCheckpointPattern(), p.getMaxRestarts(), p.getRestartBackoff(),
+        p.getInterruptionMargin(), p.getCheckpointWait());
   }
 
   /** The interruption and checkpoint rules of a partition. */

@@ -47,6 +47,7 @@ public class PartitionConfig {
   private int maxRestarts = 5;
   private Duration restartBackoff = Duration.ofSeconds(30);
   private Duration interruptionMargin = Duration.ofSeconds(10);
+  private Duration checkpointWait = Duration.ofSeconds(60);
 
   public PartitionConfig(@Parameter String name) {
     this.name = name;
@@ -310,5 +311,13 @@ public class PartitionConfig {
 
   public void setInterruptionMargin(Duration interruptionMargin) {
     this.interruptionMargin = interruptionMargin;
+  }
+
+  public Duration getCheckpointWait() {
+    return checkpointWait;
+  }
+
+  public void setCheckpointWait(Duration checkpointWait) {
+    this.checkpointWait = checkpointWait;
   }
 }

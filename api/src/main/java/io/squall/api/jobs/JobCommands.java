@@ -7,6 +7,7 @@ import io.squall.api.config.SquallConfig;
 import io.squall.api.scheduling.Wakeup;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.Batch;
+import io.squall.api.spot.InterruptionResponder;
 import io.squall.api.state.Requests;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -27,7 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-/** What users do to jobs: submit, cancel, signal, hold, release, requeue. */
+/** What users do to jobs: submit, cancel, signal, hold, release, requeue, pause. */
 @Singleton
 public final class JobCommands {
   private static final String HELD = PendingReason.JOB_HELD_USER.slurmName();
@@ -37,10 +38,12 @@ public final class JobCommands {
   private final SquallConfig config;
   private final InstantSource clock;
   private final Wakeup scheduler;
+  private final InterruptionResponder checkpointed;
 
   public JobCommands(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
-      InstantSource clock, Wakeup scheduler) {
+      InstantSource clock, Wakeup scheduler, InterruptionResponder checkpointed) {
     this.writer = writer;
+    this.checkpointed = checkpointed;
     this.lifecycle = lifecycle;
     this.layout = layout;
     this.config = config;
@@ -162,7 +165,35 @@ public final class JobCommands {
     }, "the job is not held");
   }
 
-  /** scontrol requeue: a running job is stopped and queued again; a finished one is queued again. */
+  /**
+   * squall pause: a running job gets its checkpoint signal and is requeued held once it has
+   * checkpointed (or after the partition's checkpoint-wait), releasing its gang; a pending one is
+   * held. scontrol release (or squall release) puts it back in the queue.
+   */
+  public CompletableFuture<List<StoredJob>> pause(Caller caller, String id) {
+    return act(caller, id, new JobAction() {
+      @Override
+      public boolean allows(StoredJob j) {
+        return (j.job().state() == JobState.PENDING && !j.held())
+            || (j.job().state().holdsResources() && j.ending() == null);
+      }
+
+      @Override
+      public void apply(Batch b, StoredJob j) {
+        if (j.job().state() == JobState.PENDING) {
+          b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), true))).withReason(HELD, null));
+          b.event(j.key(), JobState.PENDING, "held by " + caller.user() + " (pause)");
+        } else {
+          b.afterCommit(() -> checkpointed.requeueCheckpointed(j.key(), true, caller.user()));
+        }
+      }
+    }, "only pending, configuring or running jobs that are not being stopped can be paused");
+  }
+
+  /**
+   * scontrol requeue: a running job gets its checkpoint signal and is queued again once it has
+   * checkpointed (or after the partition's checkpoint-wait); a finished one is queued again.
+   */
   public CompletableFuture<List<StoredJob>> requeue(Caller caller, String id) {
     return act(caller, id, new JobAction() {
       @Override
@@ -175,6 +206,8 @@ public final class JobCommands {
         if (j.job().state().isFinished()) {
           b.update(j.withJob(j.job().requeued()).withReason("None", null));
           b.event(j.key(), JobState.PENDING, "requeued by " + caller.user());
+        } else if (j.job().state() == JobState.RUNNING) {
+          b.afterCommit(() -> checkpointed.requeueCheckpointed(j.key(), false, caller.user()));
         } else {
           lifecycle.stop(b, j, JobState.REQUEUED, "requeued by " + caller.user());
         }

@@ -241,11 +241,17 @@ public final class JobLifecycle {
 
   /** The batch script exited: the job ends as its exit status (or its pending stop) says. */
   public void ended(Batch b, StoredJob j, int exitCode, Integer signal) {
-    String interruption = draining.why(j.key());
-    if (interruption != null && exitCode != 0 && j.ending() == null) {
-      // It died while its node was being interrupted (often of the checkpoint signal itself).
-      interrupted(b, j, interruption + "; the job exited " + exitCode + (signal == null ? "" : " (signal " + signal
-          + ")") + " before it was stopped", layout.checkpointPolicy(j.job().partition()));
+    DrainingJobs.Drain drain = draining.of(j.key());
+    if (drain != null && j.ending() == null) {
+      // Signalled to checkpoint and gone (checkpointed and left, or died of the signal): requeued
+      // as the drain says, not ended.
+      String why = drain.why() + "; the job exited " + exitCode + (signal == null ? "" : " (signal " + signal + ")")
+          + " before it was stopped";
+      if (drain.byUser()) {
+        requeueCheckpointed(b, j, why, drain.hold());
+      } else {
+        interrupted(b, j, why, layout.checkpointPolicy(j.job().partition()));
+      }
       return;
     }
     JobState finalState = j.ending() != null ? j.ending() : exitCode == 0 ? JobState.COMPLETED : JobState.FAILED;
@@ -306,6 +312,27 @@ public final class JobLifecycle {
     b.event(j.key(), JobState.PREEMPTED, why);
     b.afterCommit(() -> output.clear(j.key().toString()));
     b.event(j.key(), JobState.PENDING, next);
+  }
+
+  /**
+   * A user's requeue after the job was given its chance to checkpoint ({@code scontrol requeue},
+   * {@code squall pause}): back to the queue whole (REQUEUED then PENDING, one more restart),
+   * held when {@code hold}. Every node of the gang is told to kill what is left of it.
+   */
+  public void requeueCheckpointed(Batch b, StoredJob j, String why, boolean hold) {
+    if (!j.job().state().holdsResources()) {
+      return;
+    }
+    release(b, j);
+    Job requeued = j.job().requeued();
+    if (hold) {
+      requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
+    }
+    b.update(j.withJob(requeued).ending(null, why));
+    b.event(j.key(), JobState.REQUEUED, why);
+    b.afterCommit(() -> output.clear(j.key().toString()));
+    b.event(j.key(), JobState.PENDING, "requeued (restart " + requeued.restartCount() + ")"
+        + (hold ? " and held: scontrol release runs it again" : ""));
   }
 
   /** The job's nodes failed under it: requeue it unless it asked not to be (--no-requeue), else NODE_FAIL. */

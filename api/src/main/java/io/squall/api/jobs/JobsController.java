@@ -205,11 +205,18 @@ public final class JobsController {
     return commands.release(caller, id).thenApply(this::jobs);
   }
 
-  @Operation(summary = "Requeue a running or finished job (scontrol requeue)")
+  @Operation(summary = "Requeue a running (after its checkpoint) or finished job (scontrol requeue)")
   @Post("/{id}/requeue")
   public CompletableFuture<Map<String, Object>> requeue(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @PathVariable String id) {
     return commands.requeue(caller, id).thenApply(this::jobs);
+  }
+
+  @Operation(summary = "Checkpoint and release a running job's gang, keeping it held (squall pause); release resumes it")
+  @Post("/{id}/pause")
+  public CompletableFuture<Map<String, Object>> pause(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @PathVariable String id) {
+    return commands.pause(caller, id).thenApply(this::jobs);
   }
 
   private Map<String, Object> jobs(List<StoredJob> changed) {

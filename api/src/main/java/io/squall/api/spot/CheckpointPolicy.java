@@ -13,9 +13,10 @@ import java.time.Duration;
  * @param maxRestarts restarts after interruptions before the job is held instead
  * @param restartBackoff the wait before the n-th restart: this, doubled per earlier restart
  * @param margin how long before the machine goes the gang is stopped at the latest
+ * @param checkpointWait how long a job asked to requeue or pause by a user gets to checkpoint
  */
 public record CheckpointPolicy(String signal, String directory, String pattern, int maxRestarts,
-    Duration restartBackoff, Duration margin) {
+    Duration restartBackoff, Duration margin, Duration checkpointWait) {
 
   /** The job's checkpoint directory. */
   public String directoryOf(String jobKey) {

@@ -6,25 +6,33 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The jobs that were sent their checkpoint signal because a node of theirs is being
- * interrupted, with why. A job of these whose batch script fails (many die of the signal
- * itself) was ended by the interruption, not by its own fault, and is requeued as interrupted.
+ * The running jobs that were sent their checkpoint signal and are waiting to be stopped: because
+ * a node of theirs is being interrupted, or because a user asked for a checkpointed requeue
+ * ({@code scontrol requeue}, {@code squall pause}). Such a job whose batch script exits meanwhile
+ * (it checkpointed and left, or died of the signal) is requeued as its drain says, not ended.
  * Thread-safe.
  */
 @Singleton
 public final class DrainingJobs {
-  private final Map<JobKey, String> draining = new ConcurrentHashMap<>();
+  /**
+   * @param why for the job's history
+   * @param byUser a user's requeue (no restart limit, REQUEUED in the history) rather than an interruption
+   * @param hold whether the requeued job is held (squall pause)
+   */
+  public record Drain(String why, boolean byUser, boolean hold) {}
 
-  void add(JobKey job, String why) {
-    draining.put(job, why);
+  private final Map<JobKey, Drain> draining = new ConcurrentHashMap<>();
+
+  void add(JobKey job, Drain drain) {
+    draining.put(job, drain);
   }
 
   void remove(JobKey job) {
     draining.remove(job);
   }
 
-  /** Why the job is being drained, or null when it is not. */
-  public String why(JobKey job) {
+  /** The job's drain, or null when it is not being drained. */
+  public Drain of(JobKey job) {
     return draining.get(job);
   }
 }

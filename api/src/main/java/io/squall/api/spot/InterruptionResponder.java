@@ -4,6 +4,7 @@ import io.micronaut.context.annotation.Context;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -36,7 +37,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the controller does about interruption notices, from whichever source (node agents, the
+ * What the controller does about interruption notices (and users' checkpointed requeues), from whichever source (node agents, the
  * cloud's event queue, reconciliation, an operator): the node is drained, the jobs on it get
  * their checkpoint signal at once, and each is stopped and requeued whole as soon as it has
  * registered a checkpoint, or at the deadline minus the partition's margin; at the deadline the
@@ -60,13 +61,21 @@ public final class InterruptionResponder {
   /** A node being drained. */
   private record Drain(Interruption notice, Instant since, Instant stopBy, List<Hit> hits) {}
 
+  /** A user's checkpointed requeue ({@code scontrol requeue}, {@code squall pause}). */
+  private record Pause(JobKey job, boolean hold, String by) {}
+
+  /** A pause in progress: the job was signalled and gets until {@code stopBy} to checkpoint. */
+  private record Pausing(Pause request, int restartCount, String partition, Instant since, Instant stopBy) {}
+
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "squall-spot");
     t.setDaemon(true);
     return t;
   });
   private final ConcurrentLinkedQueue<Interruption> inbox = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Pause> pauseInbox = new ConcurrentLinkedQueue<>();
   private final Map<String, Drain> drains = new TreeMap<>();
+  private final Map<JobKey, Pausing> pauses = new TreeMap<>();
   private final StateWriter writer;
   private final JobLifecycle lifecycle;
   private final ClusterLayout layout;
@@ -99,6 +108,16 @@ public final class InterruptionResponder {
     inbox.add(notice);
   }
 
+  /**
+   * A user's checkpointed requeue of a running job: it gets its checkpoint signal now and is
+   * requeued (held with {@code hold}) once it has registered a checkpoint, or after the
+   * partition's checkpoint-wait. A repeated request while one is in progress changes nothing.
+   * Thread-safe; handled within a tick.
+   */
+  public void requeueCheckpointed(JobKey job, boolean hold, String by) {
+    pauseInbox.add(new Pause(job, hold, by));
+  }
+
   /** Lets the current tick finish (an interrupt could land in a database write). */
   @PreDestroy
   public void close() throws InterruptedException {
@@ -113,7 +132,11 @@ public final class InterruptionResponder {
       for (Interruption n = inbox.poll(); n != null; n = inbox.poll()) {
         handle(n);
       }
+      for (Pause p = pauseInbox.poll(); p != null; p = pauseInbox.poll()) {
+        startPause(p);
+      }
       Instant now = clock.instant();
+      pauses.values().removeIf(p -> progress(p, now));
       for (Iterator<Map.Entry<String, Drain>> it = drains.entrySet().iterator(); it.hasNext(); ) {
         Map.Entry<String, Drain> e = it.next();
         if (progress(e.getKey(), e.getValue(), now)) {
@@ -181,10 +204,7 @@ public final class InterruptionResponder {
       b.update(n.withState(NodeState.DRAINING, what), true);
       for (StoredJob j : b.jobsHolding(node)) {
         if (j.job().state() == JobState.RUNNING && notice.kind() != Interruption.Kind.GONE) {
-          SignalSpec spec = j.request().control().signal();
-          String signal = spec != null ? spec.name() : layout.checkpointPolicy(j.job().partition()).signal();
-          lifecycle.checkpointSignal(b, j, signal, spec != null && spec.batchOnly(), "node " + node + " " + what);
-          signals.put(j.key(), signal);
+          signals.put(j.key(), checkpointSignal(b, j, "node " + node + " " + what));
         } else {
           signals.put(j.key(), null);
         }
@@ -202,7 +222,7 @@ public final class InterruptionResponder {
           j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld(),
           !Boolean.FALSE.equals(j.request().control().requeue())));
       if (e.getValue() != null) {
-        draining.add(e.getKey(), "node " + node + " " + what);
+        draining.add(e.getKey(), new DrainingJobs.Drain("node " + node + " " + what, false, false));
       }
       if (e.getValue() != null) {
         // Stop before the machine goes, leaving the margin for the stop itself; a notice shorter
@@ -216,6 +236,14 @@ public final class InterruptionResponder {
     }
     LOG.warn("node {} {}: draining; {} job(s) signalled, stopped by {} at the latest", node, what, hits.size(), stopBy);
     return new Drain(notice, now, stopBy, hits);
+  }
+
+  /** Sends the job its checkpoint signal: its own {@code --signal}, else the partition's; answers the signal. */
+  private String checkpointSignal(Batch b, StoredJob j, String why) {
+    SignalSpec spec = j.request().control().signal();
+    String signal = spec != null ? spec.name() : layout.checkpointPolicy(j.job().partition()).signal();
+    lifecycle.checkpointSignal(b, j, signal, spec != null && spec.batchOnly(), why);
+    return signal;
   }
 
   private static String describe(Interruption n) {
@@ -290,6 +318,59 @@ public final class InterruptionResponder {
     double lost = Math.max(0, Duration.between(safe, now).toMillis() / 1000.0) * hit.gpus();
     metrics.lostWork(lost);
     return lost;
+  }
+
+  // ---------------------------------------------------------------- users' checkpointed requeues
+
+  private void startPause(Pause p) {
+    StoredJob j = writer.state().job(p.job());
+    if (pauses.containsKey(p.job()) || j == null || !j.job().state().holdsResources()) {
+      return;
+    }
+    String why = (p.hold() ? "paused" : "requeued") + " by " + p.by();
+    Instant now = clock.instant();
+    boolean signalled = writer.write(b -> {
+      StoredJob current = b.job(p.job());
+      if (current == null || !current.job().state().holdsResources()) {
+        return false;
+      }
+      if (current.job().state() != JobState.RUNNING) {
+        lifecycle.requeueCheckpointed(b, current, why + " (nothing ran yet)", p.hold());
+        return false;
+      }
+      checkpointSignal(b, current, why + ": checkpoint, then requeue");
+      return true;
+    }).join();
+    if (signalled) {
+      draining.add(p.job(), new DrainingJobs.Drain(why, true, p.hold()));
+      pauses.put(p.job(), new Pausing(p, j.job().restartCount(), j.job().partition(), now,
+          now.plus(layout.checkpointPolicy(j.job().partition()).checkpointWait())));
+    }
+  }
+
+  /** Requeues a paused job once it checkpointed or its wait is over; true when the pause is done. */
+  private boolean progress(Pausing p, Instant now) {
+    StoredJob j = writer.state().job(p.request().job());
+    if (j == null || !j.job().state().holdsResources() || j.job().restartCount() != p.restartCount()) {
+      draining.remove(p.request().job());
+      return true; // it left on its own (and was requeued by its drain) or ended
+    }
+    Optional<CheckpointRow> latest = checkpoints.latest(p.request().job().toString(), p.partition());
+    boolean checkpointed = latest.isPresent() && !latest.get().registered().isBefore(p.since());
+    if (!checkpointed && now.isBefore(p.stopBy())) {
+      return false;
+    }
+    String why = (p.request().hold() ? "paused" : "requeued") + " by " + p.request().by()
+        + (checkpointed ? " after checkpoint step " + latest.get().step() : " (no checkpoint within checkpoint-wait)");
+    writer.write(b -> {
+      StoredJob current = b.job(p.request().job());
+      if (current != null && current.job().restartCount() == p.restartCount()) {
+        lifecycle.requeueCheckpointed(b, current, why, p.request().hold());
+      }
+      return null;
+    }).join();
+    draining.remove(p.request().job());
+    return true;
   }
 
   private void finish(Hit hit, String outcome, Double lost, Instant now) {

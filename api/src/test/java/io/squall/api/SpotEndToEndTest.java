@@ -35,6 +35,7 @@ class SpotEndToEndTest {
     s.put("squall.partitions.gpu.batch-window", "200ms");
     s.put("squall.partitions.gpu.suspend-time", "10m");
     s.put("squall.partitions.gpu.interruption-margin", "2s");
+    s.put("squall.reconcile-interval", "1s");
     return s;
   }
 
@@ -231,6 +232,29 @@ class SpotEndToEndTest {
       });
       assertThat(held.get("restart_count").asInt()).isEqualTo(1);
       assertThat(held.get("events").toString()).contains("held: interrupted more often than max-restarts (0)");
+    }
+  }
+
+  @Test
+  void aMachineThatVanishesWithoutNoticeIsFoundAndItsJobRequeued() throws Exception {
+    Map<String, Object> s = settings();
+    s.put("squall.node-timeout", "5m"); // reconciliation, not the missing heartbeats, must find it
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      Path ran = dir.resolve("ran");
+      Files.createDirectories(ran);
+      long id = submit(h, "#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\n"
+          + "srun bash -c 'touch " + ran + "/$SLURMD_NODENAME'\n"
+          + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 60; fi\n");
+      String node = nodesOf(awaitState(h, id, "RUNNING")).get(1);
+      Poll.until("the job to run on both nodes", LONG, () -> Files.exists(ran.resolve(node)) ? true : null);
+      c.bean(io.squall.api.fleet.NodeFleet.class).stopNode(node); // the machine is gone, no notice
+      JsonNode done = awaitState(h, id, "COMPLETED");
+      assertThat(done.get("restart_count").asInt()).isEqualTo(1);
+      JsonNode hit = interruptions(h, id).get(0);
+      assertThat(hit.get("source").asText()).isEqualTo("RECONCILIATION");
+      assertThat(hit.get("kind").asText()).isEqualTo("GONE");
+      assertThat(hit.get("node").asText()).isEqualTo(node);
     }
   }
 

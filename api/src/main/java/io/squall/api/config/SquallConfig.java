@@ -16,6 +16,7 @@ public class SquallConfig {
   private String agentToken = "change-me-agent-token";
   private Duration heartbeatInterval = Duration.ofSeconds(5);
   private Duration nodeTimeout = Duration.ofSeconds(30);
+  private Duration reconcileInterval = Duration.ofSeconds(30);
   private String provider = "local";
   private String defaultQos = "normal";
 
@@ -108,5 +109,14 @@ public class SquallConfig {
 
   public void setDefaultQos(String defaultQos) {
     this.defaultQos = defaultQos;
+  }
+
+  /** How often the elastic fleet compares the provider's instances with its records (machines gone without notice). */
+  public Duration getReconcileInterval() {
+    return reconcileInterval;
+  }
+
+  public void setReconcileInterval(Duration reconcileInterval) {
+    this.reconcileInterval = reconcileInterval;
   }
 }

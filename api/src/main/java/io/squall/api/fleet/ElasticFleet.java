@@ -9,6 +9,7 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.spot.InterruptionResponder;
 import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
@@ -36,7 +37,9 @@ import io.squall.core.provision.OfferingBook;
 import io.squall.core.provision.PowerAction;
 import io.squall.core.provision.PowerPlanner;
 import io.squall.core.provision.Reconciliation;
+import io.squall.core.spot.Interruption;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Provider;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -102,6 +105,11 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private final InstantSource clock;
   private final SquallMetrics metrics;
   private final AgentCredentials credentials;
+  /** Lazily: the responder gives machines back through this fleet. */
+  private final Provider<InterruptionResponder> interruptions;
+  private Instant lastCheck;
+  /** Instances missing from the provider's last list: gone if still missing from the next. */
+  private Set<String> missing = Set.of();
   private final PowerPlanner planner;
   private final OfferingBook book = new OfferingBook();
   private final Map<String, CapacityPolicy> policies;
@@ -112,8 +120,9 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
 
   public ElasticFleet(Providers providers, ClusterLayout layout, SquallConfig config, StateWriter writer,
       JobLifecycle lifecycle, LaunchIntentRepository intents, InstanceRepository instances, InstantSource clock,
-      SquallMetrics metrics, AgentCredentials credentials) {
+      SquallMetrics metrics, AgentCredentials credentials, Provider<InterruptionResponder> interruptions) {
     this.provider = providers.provider();
+    this.interruptions = interruptions;
     this.credentials = credentials;
     this.layout = layout;
     this.config = config;
@@ -222,6 +231,35 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     }
   }
 
+  /**
+   * Recorded instances the provider no longer lists: their machines went without notice. Each
+   * becomes an interruption of kind GONE (its jobs are requeued at once). An instance must be
+   * missing from two lists in a row, a reconcile interval apart: a new one may simply not be
+   * listed yet (EC2's describe calls are eventually consistent).
+   */
+  private void findVanished(Instant now) {
+    Set<String> live = new TreeSet<>();
+    try {
+      provider.list(config.getClusterName()).forEach(i -> live.add(i.id()));
+    } catch (ProviderException e) {
+      LOG.warn("cannot list the provider's instances to find vanished machines: {}", e.getMessage());
+      return;
+    }
+    Set<String> missingNow = new TreeSet<>();
+    for (InstanceRow row : instances.findAll()) {
+      if (live.contains(row.instanceId())) {
+        continue;
+      }
+      missingNow.add(row.instanceId());
+      if (missing.contains(row.instanceId())) {
+        interruptions.get().submit(new Interruption(row.nodeName(), row.instanceId(),
+            Interruption.Source.RECONCILIATION, Interruption.Kind.GONE, now, now,
+            "instance " + row.instanceId() + " is no longer listed by " + provider.name()));
+      }
+    }
+    missing = missingNow;
+  }
+
   private static InstanceRow row(Instance i, Instant now) {
     Offering o = i.offering();
     return new InstanceRow(i.nodeName(), i.id(), i.launchToken(), o.instanceType(), o.zone(), o.capacityType().name(),
@@ -244,6 +282,10 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private void tick() {
     try {
       Instant now = clock.instant();
+      if (lastCheck == null || !now.isBefore(lastCheck.plus(config.getReconcileInterval()))) {
+        lastCheck = now;
+        findVanished(now);
+      }
       refreshOfferings(now);
       planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));
     } catch (RuntimeException e) {
@@ -405,17 +447,19 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   }
 
   /**
-   * A spot interruption took the node's machine: the interrupted offering is left alone for the
-   * partition's unavailable-for, and the node is released (DOWN with the reason, its instance
+   * An interruption took the node's machine: a spot offering is left alone for the partition's
+   * unavailable-for, and the node is released (DOWN with the reason, its instance
    * terminated, back to CLOUD after a while). Runs on the fleet's thread; returns at once.
    */
   public void machineTaken(String node, String why) {
     executor.execute(() -> {
       try {
         Instant now = clock.instant();
-        instances.findById(node).ifPresent(row -> book.recordFailure(offeringOf(row),
-            new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "interrupted: " + why), now,
-            policies.get(layout.partitionsOf(node).get(0))));
+        // A reclaimed spot machine says the pool is short; an on-demand one that failed says nothing of capacity.
+        instances.findById(node).filter(row -> CapacityType.valueOf(row.capacityType()) == CapacityType.SPOT)
+            .ifPresent(row -> book.recordFailure(offeringOf(row),
+                new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "interrupted: " + why), now,
+                policies.get(layout.partitionsOf(node).get(0))));
         release(List.of(node), why);
       } catch (RuntimeException e) {
         LOG.warn("node {}: giving up its interrupted machine failed", node, e);

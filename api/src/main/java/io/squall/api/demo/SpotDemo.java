@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,16 +36,22 @@ public final class SpotDemo {
 
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
+  private final PrintStream out;
 
-  private SpotDemo(String base) {
+  private SpotDemo(String base, PrintStream out) {
     this.base = base;
+    this.out = out;
   }
 
   public static void main(String[] args) throws Exception {
-    Path script = Path.of(args.length > 0 ? args[0] : "examples/spot-training.sh");
+    System.exit(run(Path.of(args.length > 0 ? args[0] : "examples/spot-training.sh"), System.out));
+  }
+
+  /** Runs the demo with {@code script}, printing to {@code out}; 0 when the job completed. */
+  public static int run(Path script, PrintStream out) throws Exception {
     if (!Files.isReadable(script)) {
-      System.err.println("squall demo spot: cannot read " + script);
-      System.exit(2);
+      out.println("squall demo spot: cannot read " + script);
+      return 2;
     }
     Path data = Files.createTempDirectory("squall-spot-demo");
     Map<String, Object> settings = new HashMap<>();
@@ -59,34 +66,34 @@ public final class SpotDemo {
     settings.put("squall.partitions.gpu.elastic", true);
     settings.put("squall.partitions.gpu.batch-window", "500ms");
     settings.put("squall.partitions.gpu.interruption-margin", "5s");
-    System.out.println("squall demo spot: a controller with 4 powered-down nodes (local provider, 2 s boot) in " + data);
+    out.println("squall demo spot: a controller with 4 powered-down nodes (local provider, 2 s boot) in " + data);
     EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, settings);
     int code;
     try {
-      code = new SpotDemo(server.getURL().toString()).run(Files.readString(script)
+      code = new SpotDemo(server.getURL().toString(), out).run(Files.readString(script)
           .replace("#SBATCH --output=spot-training-%j.out", "#SBATCH --output=" + data.resolve("spot-training-%j.out")));
     } finally {
       server.getApplicationContext().close(); // stops the nodes' agents too
     }
-    System.out.println("(everything is in " + data + ")");
-    System.exit(code);
+    out.println("(everything is in " + data + ")");
+    return code;
   }
 
   private int run(String script) throws Exception {
     Instant t0 = Instant.now();
     JsonNode submitted = send("POST", "/v1/jobs", "text/x-shellscript", script);
     String id = submitted.get("job_id").asText();
-    System.out.println("submitted job " + id + " (examples/spot-training.sh: a 2-node training loop)");
+    out.println("submitted job " + id + " (examples/spot-training.sh: a 2-node training loop)");
     JsonNode running = await("job " + id + " to run", () -> job(id), j -> j.get("state").asText().equals("RUNNING"));
     await("a first checkpoint", () -> get("/v1/jobs/" + id + "/checkpoints"), c -> c.get("checkpoints").size() > 0);
     String victim = running.get("allocation").get(1).get("node").asText();
-    System.out.println("interrupting " + victim + " with a 30 s notice (as EC2's 2-minute spot notice would)...");
+    out.println("interrupting " + victim + " with a 30 s notice (as EC2's 2-minute spot notice would)...");
     send("POST", "/v1/nodes/" + victim + "/interrupt", "application/json", "{\"notice_seconds\": 30}");
     JsonNode done = await("job " + id + " to finish", () -> job(id), j -> j.get("state").asText().matches(
         "COMPLETED|FAILED|CANCELLED|PREEMPTED|NODE_FAIL|TIMEOUT"));
     timeline(t0, id, done);
     String output = Files.readString(Path.of(done.get("stdout").asText()));
-    System.out.println("\njob output:\n" + output.strip().indent(2));
+    out.println("\njob output:\n" + output.strip().indent(2));
     return done.get("state").asText().equals("COMPLETED") ? 0 : 1;
   }
 
@@ -110,9 +117,9 @@ public final class SpotDemo {
       }
     }
     lines.sort(Comparator.comparing(Line::at));
-    System.out.println("\ntimeline of job " + id + " (seconds since submission):");
+    out.println("\ntimeline of job " + id + " (seconds since submission):");
     for (Line l : lines) {
-      System.out.printf(Locale.ROOT, "  %6.1f  %s%n", Duration.between(t0, l.at()).toMillis() / 1000.0, l.text());
+      out.printf(Locale.ROOT, "  %6.1f  %s%n", Duration.between(t0, l.at()).toMillis() / 1000.0, l.text());
     }
   }
 

@@ -2,7 +2,7 @@ package io.squall.api.agents;
 
 import io.squall.api.config.SquallConfig;
 import io.squall.api.spot.CheckpointCatalog;
-import io.squall.api.store.CheckpointRow;
+import io.squall.checkpoint.Checkpoint;
 import io.squall.api.state.StoredJob;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.GpuGrant;
@@ -114,7 +114,7 @@ public final class BatchEnvironment {
     // The checkpoint contract: where to write, and what to restore (empty on a first start).
     String key = job.key().toString();
     env.put("SQUALL_CHECKPOINT_DIR", checkpoints.prepareDirectory(key, job.partition()));
-    env.put("SQUALL_RESTORE_FROM", checkpoints.latest(key, job.partition()).map(CheckpointRow::path).orElse(""));
+    env.put("SQUALL_RESTORE_FROM", checkpoints.latest(key, job.partition()).map(Checkpoint::path).orElse(""));
     env.put("SLURM_JOB_GPUS", gpuList(job.allocation().get(0)));
     if (job.key().taskId() != null) {
       ArraySpec array = r.control().array();

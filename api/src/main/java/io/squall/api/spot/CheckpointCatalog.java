@@ -1,6 +1,8 @@
 package io.squall.api.spot;
 
 import io.squall.api.config.ClusterLayout;
+import io.squall.checkpoint.Checkpoint;
+import io.squall.checkpoint.CheckpointFiles;
 import io.squall.api.state.ApiException;
 import io.squall.api.store.CheckpointRepository;
 import io.squall.api.store.CheckpointRow;
@@ -12,13 +14,10 @@ import java.nio.file.PathMatcher;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,14 +26,13 @@ import org.slf4j.LoggerFactory;
  * The checkpoints of each job, durable across requeues and controller restarts: registered
  * explicitly ({@code squall checkpoint register PATH --step N} in the job, through its node's
  * agent) or found as files matching the partition's {@code checkpoint-pattern} in the job's
- * checkpoint directory. The latest (highest step, then latest registered) is what a restarted
- * job is told to restore from.
+ * checkpoint directory ({@link CheckpointFiles}). The latest ({@link Checkpoint#latest}) is what
+ * a restarted job is told to restore from.
  */
 @Singleton
 public final class CheckpointCatalog {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointCatalog.class);
   private static final int MAX_PATH = 4096;
-  private static final Pattern LAST_NUMBER = Pattern.compile("(\\d+)(?!.*\\d)");
 
   private final CheckpointRepository checkpoints;
   private final ClusterLayout layout;
@@ -72,11 +70,11 @@ public final class CheckpointCatalog {
     return checkpoints.findByJobKeyOrderByStepAscAndIdAsc(jobKey);
   }
 
-  /** The checkpoint to restore from: the highest step, the latest registered among equals. */
-  public Optional<CheckpointRow> latest(String jobKey, String partition) {
-    return list(jobKey, partition).stream()
-        .max(Comparator.comparingLong(CheckpointRow::step).thenComparing(CheckpointRow::registered)
-            .thenComparing(CheckpointRow::id));
+  /** The checkpoint to restore from ({@link Checkpoint#latest}: the highest step, the latest among equals). */
+  public Optional<Checkpoint> latest(String jobKey, String partition) {
+    List<Checkpoint> all = new ArrayList<>();
+    list(jobKey, partition).forEach(r -> all.add(new Checkpoint(r.step(), r.path(), r.registered())));
+    return Checkpoint.latest(all);
   }
 
   /** Files matching the partition's pattern in the job's directory become registered checkpoints. */
@@ -99,8 +97,10 @@ public final class CheckpointCatalog {
       return;
     }
     for (Path f : found) {
-      Matcher m = LAST_NUMBER.matcher(f.getFileName().toString());
-      long step = m.find() ? Long.parseLong(m.group(1).length() > 18 ? "0" : m.group(1)) : 0;
+      Optional<Long> step = CheckpointFiles.stepOf(f.getFileName().toString());
+      if (step.isEmpty()) {
+        continue; // no step a job would count to
+      }
       Instant written;
       try {
         // When the file was written, not when it was found: that is when the work was safe.
@@ -108,7 +108,7 @@ public final class CheckpointCatalog {
       } catch (IOException e) {
         continue; // gone since it was listed
       }
-      checkpoints.save(new CheckpointRow(null, jobKey, step, f.toString(), null, written));
+      checkpoints.save(new CheckpointRow(null, jobKey, step.get(), f.toString(), null, written));
     }
   }
 

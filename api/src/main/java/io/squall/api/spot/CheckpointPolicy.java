@@ -1,5 +1,6 @@
 package io.squall.api.spot;
 
+import io.squall.checkpoint.CheckpointFiles;
 import java.time.Duration;
 
 /**
@@ -20,11 +21,11 @@ public record CheckpointPolicy(String signal, String directory, String pattern, 
 
   /** The job's checkpoint directory. */
   public String directoryOf(String jobKey) {
-    return directory.endsWith("/") ? directory + jobKey : directory + "/" + jobKey;
+    return CheckpointFiles.directoryOf(directory, jobKey);
   }
 
-  /** Whether checkpoints lie on a filesystem this controller can see (not an object store). */
+  /** Whether checkpoints lie on a filesystem (not an object store). */
   public boolean isPath() {
-    return !directory.contains("://");
+    return CheckpointFiles.isPath(directory);
   }
 }

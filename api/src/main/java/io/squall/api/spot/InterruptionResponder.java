@@ -8,15 +8,16 @@ import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
-import io.squall.api.store.CheckpointRow;
 import io.squall.api.store.InstanceRepository;
 import io.squall.api.store.InstanceRow;
 import io.squall.api.store.InterruptionRepository;
 import io.squall.api.store.InterruptionRow;
+import io.squall.checkpoint.Checkpoint;
+import io.squall.checkpoint.CheckpointSignal;
+import io.squall.checkpoint.LostWork;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
-import io.squall.core.sbatch.SignalSpec;
 import io.squall.core.spot.Interruption;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
@@ -238,12 +239,12 @@ public final class InterruptionResponder {
     return new Drain(notice, now, stopBy, hits);
   }
 
-  /** Sends the job its checkpoint signal: its own {@code --signal}, else the partition's; answers the signal. */
+  /** Sends the job its checkpoint signal ({@link CheckpointSignal#forJob}); answers the signal. */
   private String checkpointSignal(Batch b, StoredJob j, String why) {
-    SignalSpec spec = j.request().control().signal();
-    String signal = spec != null ? spec.name() : layout.checkpointPolicy(j.job().partition()).signal();
-    lifecycle.checkpointSignal(b, j, signal, spec != null && spec.batchOnly(), why);
-    return signal;
+    CheckpointSignal signal = CheckpointSignal.forJob(j.request().control().signal(),
+        layout.checkpointPolicy(j.job().partition()).signal());
+    lifecycle.checkpointSignal(b, j, signal.name(), signal.batchOnly(), why);
+    return signal.name();
   }
 
   private static String describe(Interruption n) {
@@ -265,7 +266,7 @@ public final class InterruptionResponder {
     for (Iterator<Hit> it = drain.hits().iterator(); it.hasNext(); ) {
       Hit hit = it.next();
       StoredJob j = writer.state().job(hit.job());
-      Optional<CheckpointRow> latest = checkpoints.latest(hit.job().toString(), hit.partition());
+      Optional<Checkpoint> latest = checkpoints.latest(hit.job().toString(), hit.partition());
       boolean sameRun = j != null && j.job().state().holdsResources() && j.job().restartCount() == hit.restartCount();
       if (!sameRun) {
         // It ended on its own: completed, or died of the interruption (DrainingJobs) and was
@@ -279,7 +280,7 @@ public final class InterruptionResponder {
         it.remove();
         continue;
       }
-      boolean checkpointed = latest.isPresent() && !latest.get().registered().isBefore(drain.since());
+      boolean checkpointed = latest.isPresent() && latest.get().takenSince(drain.since());
       if (checkpointed || !now.isBefore(drain.stopBy())) {
         stop(node, drain, hit, latest, checkpointed, now);
         it.remove();
@@ -293,7 +294,7 @@ public final class InterruptionResponder {
     return false;
   }
 
-  private void stop(String node, Drain drain, Hit hit, Optional<CheckpointRow> latest, boolean checkpointed,
+  private void stop(String node, Drain drain, Hit hit, Optional<Checkpoint> latest, boolean checkpointed,
       Instant now) {
     String why = "node " + node + " " + describe(drain.notice())
         + (checkpointed ? "; checkpoint step " + latest.get().step() + " registered"
@@ -313,9 +314,8 @@ public final class InterruptionResponder {
   }
 
   /** GPU time since the run's last checkpoint (or its start): the work the interruption cost. */
-  private double lost(Hit hit, Optional<CheckpointRow> latest, Instant now) {
-    Instant safe = latest.map(CheckpointRow::registered).filter(t -> t.isAfter(hit.started())).orElse(hit.started());
-    double lost = Math.max(0, Duration.between(safe, now).toMillis() / 1000.0) * hit.gpus();
+  private double lost(Hit hit, Optional<Checkpoint> latest, Instant now) {
+    double lost = LostWork.gpuSeconds(hit.started(), latest, now, hit.gpus());
     metrics.lostWork(lost);
     return lost;
   }
@@ -355,8 +355,8 @@ public final class InterruptionResponder {
       draining.remove(p.request().job());
       return true; // it left on its own (and was requeued by its drain) or ended
     }
-    Optional<CheckpointRow> latest = checkpoints.latest(p.request().job().toString(), p.partition());
-    boolean checkpointed = latest.isPresent() && !latest.get().registered().isBefore(p.since());
+    Optional<Checkpoint> latest = checkpoints.latest(p.request().job().toString(), p.partition());
+    boolean checkpointed = latest.isPresent() && latest.get().takenSince(p.since());
     if (!checkpointed && now.isBefore(p.stopBy())) {
       return false;
     }

@@ -20,6 +20,7 @@ import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.CheckpointRow;
+import io.squall.checkpoint.Checkpoint;
 import io.squall.api.store.InterruptionRepository;
 import io.squall.api.store.InterruptionRow;
 import io.squall.core.model.JobKey;
@@ -151,7 +152,7 @@ public final class SpotController {
     Map<String, Object> reply = new LinkedHashMap<>();
     reply.put("job", key.toString());
     reply.put("checkpoints", out);
-    reply.put("restore_from", checkpoints.latest(key.toString(), partition).map(CheckpointRow::path).orElse(null));
+    reply.put("restore_from", checkpoints.latest(key.toString(), partition).map(Checkpoint::path).orElse(null));
     return reply;
   }
 }

@@ -45,40 +45,26 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  */
 class ElasticCrashRecoveryTest {
   private static final Duration LONG = Duration.ofSeconds(60);
-  private static final String TYPE = "p5.48xlarge";
-  private static final String ZONE = "us-east-1a";
+  private static final String TYPE = AwsCloud.TYPE;
+  private static final String ZONE = AwsCloud.ZONE;
 
   @TempDir Path dir;
+  private AwsCloud cloud;
   private FakeEc2 ec2;
 
   @BeforeEach
   void cloud() throws Exception {
-    ec2 = new FakeEc2().offer(TYPE, ZONE);
-    // The SDK's default credential chain, as in production; system properties come first in it.
-    System.setProperty("aws.accessKeyId", "AKIDFAKE");
-    System.setProperty("aws.secretAccessKey", "fake-secret");
+    cloud = new AwsCloud();
+    ec2 = cloud.ec2;
   }
 
   @AfterEach
   void tearDown() {
-    ec2.close();
-    System.clearProperty("aws.accessKeyId");
-    System.clearProperty("aws.secretAccessKey");
+    cloud.close();
   }
 
   private Map<String, Object> settings(Path dataDir) {
-    Map<String, Object> s = Controllers.settings(dataDir, null, "aws");
-    s.put("squall.partitions.gpu.nodes", "cloud-[1-8]");
-    s.put("squall.partitions.gpu.placement-groups", 2);
-    s.put("squall.partitions.gpu.elastic", true);
-    s.put("squall.partitions.gpu.instance-types", List.of(TYPE));
-    s.put("squall.partitions.gpu.spot", "on-demand");
-    s.put("squall.partitions.gpu.batch-window", "200ms");
-    s.put("squall.aws.region", "us-east-1");
-    s.put("squall.aws.endpoint", ec2.endpoint().toString());
-    s.put("squall.aws.subnets", Map.of(ZONE, "subnet-0aaaaaaaaaaaaaaa1"));
-    s.put("squall.aws.image-id", "ami-0squall0000000001");
-    return s;
+    return cloud.settings(dataDir, "cloud-[1-8]");
   }
 
   @Test

@@ -32,10 +32,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 class SqsInterruptionEndToEndTest {
   private static final Duration LONG = Duration.ofSeconds(60);
-  private static final String TYPE = "p5.48xlarge";
-  private static final String ZONE = "us-east-1a";
 
   @TempDir Path dir;
+  private AwsCloud cloud;
   private FakeEc2 ec2;
   private SQSRestServer sqsServer;
   private SqsClient sqs;
@@ -44,9 +43,8 @@ class SqsInterruptionEndToEndTest {
 
   @BeforeEach
   void cloud() throws Exception {
-    ec2 = new FakeEc2().offer(TYPE, ZONE);
-    System.setProperty("aws.accessKeyId", "AKIDFAKE");
-    System.setProperty("aws.secretAccessKey", "fake-secret");
+    cloud = new AwsCloud();
+    ec2 = cloud.ec2;
     sqsServer = SQSRestServerBuilder.withInterface("127.0.0.1").withDynamicPort().start();
     sqsEndpoint = URI.create("http://127.0.0.1:" + sqsServer.waitUntilStarted().localAddress().getPort());
     sqs = SqsInterruptionSource.client("us-east-1", sqsEndpoint,
@@ -58,22 +56,11 @@ class SqsInterruptionEndToEndTest {
   void tearDown() {
     sqs.close();
     sqsServer.stopAndWait();
-    ec2.close();
-    System.clearProperty("aws.accessKeyId");
-    System.clearProperty("aws.secretAccessKey");
+    cloud.close();
   }
 
   private Map<String, Object> settings() {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "aws");
-    s.put("squall.partitions.gpu.nodes", "cloud-[1-2]");
-    s.put("squall.partitions.gpu.elastic", true);
-    s.put("squall.partitions.gpu.instance-types", List.of(TYPE));
-    s.put("squall.partitions.gpu.spot", "on-demand");
-    s.put("squall.partitions.gpu.batch-window", "200ms");
-    s.put("squall.aws.region", "us-east-1");
-    s.put("squall.aws.endpoint", ec2.endpoint().toString());
-    s.put("squall.aws.subnets", Map.of(ZONE, "subnet-0aaaaaaaaaaaaaaa1"));
-    s.put("squall.aws.image-id", "ami-0squall0000000001");
+    Map<String, Object> s = cloud.settings(dir.resolve("data"), "cloud-[1-2]");
     s.put("squall.aws.interruption-queue-url", queueUrl);
     s.put("squall.aws.sqs-endpoint", sqsEndpoint.toString());
     return s;

@@ -10,6 +10,7 @@ import io.squall.core.provider.NodeProvider;
 import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderException;
 import io.squall.core.provider.SpotPrice;
+import io.squall.core.spot.Interruption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -35,7 +36,10 @@ import java.util.random.RandomGenerator;
  * <p>Launches are all or nothing down to {@code minCount}: with room for fewer than the request's
  * nodes but at least {@code minCount}, as many as fit are made and counted as a partial gang.
  * A repeated idempotency token returns the first successful call's instances. Terminating is
- * idempotent. {@link #failNext} makes the next launch call fail as told, for tests.
+ * idempotent. {@link #failNext} makes the next launch call fail as told, for tests. With
+ * {@link #reclaims} the cloud also takes spot instances back: each spot instance learns at its
+ * launch when its interruption notice will come ({@link #interruption}); the simulation acts on
+ * it and terminates the instance by the notice's deadline.
  *
  * <p>Thread safety: every method is synchronized.
  */
@@ -45,11 +49,14 @@ public final class SimulatedProvider implements NodeProvider {
     Instance instance;
     final Instant launchedAt;
     final Instant bootsAt;
+    /** When the cloud will take it back; null for never. */
+    final Interruption reclaim;
 
-    Made(Instance instance, Instant launchedAt, Instant bootsAt) {
+    Made(Instance instance, Instant launchedAt, Instant bootsAt, Interruption reclaim) {
       this.instance = instance;
       this.launchedAt = launchedAt;
       this.bootsAt = bootsAt;
+      this.reclaim = reclaim;
     }
   }
 
@@ -60,6 +67,7 @@ public final class SimulatedProvider implements NodeProvider {
   private final Map<String, Integer> capacity = new HashMap<>();
   private double spotInsufficientCapacityProbability;
   private Duration bootLatency = Duration.ZERO;
+  private SpotReclaims reclaims;
 
   private final Map<String, Made> byId = new TreeMap<>();
   private final Map<String, Made> alive = new TreeMap<>();
@@ -73,6 +81,7 @@ public final class SimulatedProvider implements NodeProvider {
   private long instancesLaunched;
   private long partialGangInstances;
   private double endedInstanceSeconds;
+  private double endedSpotInstanceSeconds;
   private double endedDollars;
 
   /**
@@ -115,6 +124,12 @@ public final class SimulatedProvider implements NodeProvider {
       throw new IllegalArgumentException("boot latency must be >= 0");
     }
     this.bootLatency = latency;
+    return this;
+  }
+
+  /** Spot instances are taken back as {@code reclaims} says (asked once per spot instance, at its launch). */
+  public synchronized SimulatedProvider reclaims(SpotReclaims reclaims) {
+    this.reclaims = Objects.requireNonNull(reclaims, "reclaims");
     return this;
   }
 
@@ -175,7 +190,9 @@ public final class SimulatedProvider implements NodeProvider {
       String id = String.format(Locale.ROOT, "sim-%08d", nextId++);
       Instance instance = new Instance(id, n.node().name(), request.cluster(), request.partition(),
           request.placementGroup(), request.idempotencyToken(), offering, InstanceState.PENDING);
-      Made m = new Made(instance, now, now.plus(bootLatency));
+      Interruption reclaim = reclaims != null && offering.capacityType() == CapacityType.SPOT
+          ? reclaims.notice(instance, now) : null;
+      Made m = new Made(instance, now, now.plus(bootLatency), reclaim);
       byId.put(id, m);
       alive.put(id, m);
       made.add(instance);
@@ -214,6 +231,9 @@ public final class SimulatedProvider implements NodeProvider {
     m.instance = withState(m.instance, InstanceState.TERMINATED);
     aliveByOffering.merge(m.instance.offering().key(), -1, Integer::sum);
     endedInstanceSeconds += seconds(m.launchedAt, now);
+    if (m.instance.offering().capacityType() == CapacityType.SPOT) {
+      endedSpotInstanceSeconds += seconds(m.launchedAt, now);
+    }
     endedDollars += seconds(m.launchedAt, now) / 3600 * m.instance.offering().pricePerHour();
   }
 
@@ -253,6 +273,15 @@ public final class SimulatedProvider implements NodeProvider {
     return m == null ? null : m.bootsAt;
   }
 
+  /**
+   * The interruption notice the cloud will give this instance (its node, instance id, notice
+   * instant and deadline), or null when it will not take it back or never made it.
+   */
+  public synchronized Interruption interruption(String instanceId) {
+    Made m = byId.get(instanceId);
+    return m == null ? null : m.reclaim;
+  }
+
   /** Launch calls made, successful, failed and repeated alike. */
   public synchronized long launchCalls() {
     return launchCalls;
@@ -281,6 +310,18 @@ public final class SimulatedProvider implements NodeProvider {
     double s = endedInstanceSeconds;
     for (Made m : alive.values()) {
       s += seconds(m.launchedAt, now);
+    }
+    return s;
+  }
+
+  /** Spot instance-seconds billed up to now, as {@link #instanceSeconds}. */
+  public synchronized double spotInstanceSeconds() {
+    Instant now = clock.instant();
+    double s = endedSpotInstanceSeconds;
+    for (Made m : alive.values()) {
+      if (m.instance.offering().capacityType() == CapacityType.SPOT) {
+        s += seconds(m.launchedAt, now);
+      }
     }
     return s;
   }

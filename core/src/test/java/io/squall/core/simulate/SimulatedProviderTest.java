@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
+import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
 import io.squall.core.provider.InstanceState;
 import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderException;
+import io.squall.core.spot.Interruption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,6 +38,31 @@ class SimulatedProviderTest {
       nodes.add(new NodeLaunch(new Node(n, 8, "h100", 192, 1, Set.of(), "pg0", NodeState.CLOUD), "http://c", "t"));
     }
     return new LaunchRequest("c", "gpu", nodes, minCount, SPOT, "c-pg0", Map.of(), token);
+  }
+
+  @Test
+  void spotInstancesLearnTheirReclaimAtLaunchAndSpotTimeIsBilledApart() {
+    List<Instant> asked = new ArrayList<>();
+    SimulatedProvider p = provider(1).reclaims((instance, launchedAt) -> {
+      asked.add(launchedAt);
+      return new Interruption(instance.nodeName(), instance.id(),
+          Interruption.Source.AWS_METADATA, Interruption.Kind.TERMINATION,
+          launchedAt.plusSeconds(600), launchedAt.plusSeconds(720), "test");
+    });
+    Instance spot = p.launch(gang("t1", 1, "n1")).get(0);
+    assertThat(p.interruption(spot.id()).noticedAt()).isEqualTo(T0.plusSeconds(600));
+    assertThat(p.interruption(spot.id()).node()).isEqualTo("n1");
+    assertThat(p.interruption("sim-unknown")).isNull();
+    Offering onDemand = SimulatedProviderContractTest.CATALOGUE.stream()
+        .filter(o -> o.capacityType() == CapacityType.ON_DEMAND).findFirst().orElseThrow();
+    LaunchRequest g = gang("t2", 1, "n2");
+    Instance od = p.launch(new LaunchRequest(g.cluster(), g.partition(), g.nodes(), 1, onDemand, null, Map.of(), "t2"))
+        .get(0);
+    assertThat(p.interruption(od.id())).isNull(); // on-demand is never taken back
+    assertThat(asked).containsExactly(T0);
+    clock.advance(Duration.ofHours(1));
+    assertThat(p.spotInstanceSeconds()).isEqualTo(3600.0);
+    assertThat(p.instanceSeconds()).isEqualTo(7200.0);
   }
 
   @Test

@@ -23,11 +23,13 @@ import io.squall.core.provision.ElasticNode;
 import io.squall.core.provision.OfferingBook;
 import io.squall.core.provision.PowerAction;
 import io.squall.core.provision.PowerPlanner;
+import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.Action;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.Scheduler;
 import io.squall.core.schedule.SchedulerConfig;
+import io.squall.core.spot.Interruption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -35,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
@@ -52,7 +55,22 @@ import java.util.TreeSet;
  *       whose runtime is over end COMPLETED (their nodes are idle from the exact end time when
  *       no other job holds them); launched nodes whose instance has booted are up (ALLOCATED
  *       when a job holds them, else IDLE), and a CONFIGURING job whose nodes are all up starts
- *       RUNNING then;</li>
+ *       RUNNING then; a job whose begin time (restart backoff) has come wakes the scheduler;</li>
+ *   <li>spot interruptions, when the provider takes instances back ({@link SimulatedProvider#reclaims}),
+ *       handled as the production controller handles them ({@code InterruptionResponder} and
+ *       {@code JobLifecycle#interrupted} in the api module): a node whose instance's notice is due is
+ *       drained (DRAINING: no new work, never suspended); each RUNNING job on it gets its checkpoint
+ *       signal at once and is stopped as soon as its checkpoint is written, or at the notice's
+ *       deadline minus {@link InterruptionRules#margin()}, as its {@link Checkpointing} allows; a
+ *       CONFIGURING job on it is requeued at once. A stopped job is requeued whole (same id, restart
+ *       count + 1, age kept, its other nodes freed) and restarts from its newest checkpoint: the
+ *       GPU time from that checkpoint's state to the stop is lost work. From its second restart on
+ *       it may not start before {@link InterruptionRules#restartBackoff()} doubled per restart after
+ *       the second; past {@link InterruptionRules#maxRestarts()} it is held (and nobody releases it).
+ *       At the deadline, once no job holds the node, the machine goes: its offering is marked
+ *       unavailable in the {@link OfferingBook} as a capacity failure (as the controller's
+ *       {@code ElasticFleet#machineTaken} does, so replacements go to another zone, or on-demand
+ *       once the policy allows) and the node is released as below;</li>
  *   <li>a scheduler cycle runs when something changed since the last one (a submission, an end,
  *       a boot, a requeue) and at least {@link Setup#schedulerInterval()} has passed since it. A
  *       Start on nodes that are all up runs the job at once; a Start that includes powered-down
@@ -74,8 +92,9 @@ import java.util.TreeSet;
  * A node's {@code since} restarts whenever its state or whether a job holds it changes. Between
  * ticks nothing happens, so the loop jumps to the next tick at which something can: a
  * submission, a job end, a boot, a suspend, resume-timeout or DOWN deadline, a deferred cycle,
- * and every tick while nodes wait for a launch call. The run ends when every job has ended and every
- * node is powered down again, or after {@link Setup#maxTime()}.
+ * an interruption notice, stop or machine deadline, a restart backoff's end, and every tick while
+ * nodes wait for a launch call. The run ends when every job has ended (or is held after too many
+ * restarts) and every node is powered down again, or after {@link Setup#maxTime()}.
  *
  * <p>Deterministic: ordered maps everywhere, ties broken by job key and node name; the same
  * setup, provider seed and workload give an equal {@link Result} (event log included).
@@ -156,17 +175,35 @@ public final class ElasticSimulation {
    * @param requeues jobs put back in the queue because their nodes were released
    * @param schedulerCycles cycles run
    * @param makespan from the start to the last job's end
-   * @param finished whether every job ended and every node was powered down before maxTime
+   * @param finished whether every job ended (or is held) and every node was powered down before maxTime
    * @param events the event log (submissions aside), for determinism checks and debugging
+   * @param interruptions interruption notices acted on (nodes drained)
+   * @param interruptionRequeues jobs stopped or taken off a node because of an interruption and
+   *     requeued (held ones included)
+   * @param jobsHeld jobs held after more than {@link InterruptionRules#maxRestarts()} restarts
+   * @param lostGpuHours GPU time the interruptions threw away: per stopped run, its GPUs × the time
+   *     from the state it restarts from to its stop (a checkpoint holds the state at the start of
+   *     its write, so a job stopped once its signal's checkpoint is written loses the write time;
+   *     the controller's responder counts from the checkpoint's registration instead)
+   * @param requeueToRestartMs per interruption requeue whose job ran again: from the requeue to its
+   *     next RUNNING, ascending
+   * @param spotNodeHours spot instance time billed (the exposure to reclaims)
    */
   public record Result(int jobs, int jobsCompleted, long launchCalls, long failedLaunchCalls, long nodesLaunched,
       long spotNodesLaunched, long partialGangsBilled, int orphans, int jobsLaunchedFor, long medianTimeToLaunchCallMs,
       long maxTimeToLaunchCallMs, List<Long> timesToLaunchCallMs, double idleNodeHours, double billedNodeHours,
       double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
-      List<String> events) {
+      List<String> events, int interruptions, int interruptionRequeues, int jobsHeld, double lostGpuHours,
+      List<Long> requeueToRestartMs, double spotNodeHours) {
     public Result {
       timesToLaunchCallMs = List.copyOf(timesToLaunchCallMs);
       events = List.copyOf(events);
+      requeueToRestartMs = List.copyOf(requeueToRestartMs);
+    }
+
+    /** The lower median of {@link #requeueToRestartMs()}; 0 when no interrupted job ran again. */
+    public long medianRequeueToRestartMs() {
+      return requeueToRestartMs.isEmpty() ? 0 : requeueToRestartMs.get((requeueToRestartMs.size() - 1) / 2);
     }
   }
 
@@ -184,6 +221,8 @@ public final class ElasticSimulation {
     Instance instance;
     /** When it became up with no job on it; null when it is not. */
     Instant idleSince;
+    /** The notice the cloud will give its instance; null for none. */
+    Interruption notice;
 
     SimNode(Node template, Instant since) {
       this.template = template;
@@ -216,6 +255,7 @@ public final class ElasticSimulation {
       attempts = 0;
       retryAt = null;
       instance = null;
+      notice = null;
     }
   }
 
@@ -228,10 +268,19 @@ public final class ElasticSimulation {
     boolean seenByCycle;
     Instant measureFrom;
     final Set<String> awaitingCall = new TreeSet<>();
+    /** Work left: its runtime less what its checkpoints kept from earlier runs. */
+    Duration remaining;
+    /** When this run got its checkpoint signal; null when it has not. */
+    Instant signalledAt;
+    /** When this run is stopped for an interruption; null when it is not. */
+    Instant stopAt;
+    /** When it was last requeued after an interruption, until it runs again; null otherwise. */
+    Instant requeuedAt;
 
     SimJob(Job job, JobSpec spec) {
       this.job = job;
       this.spec = spec;
+      this.remaining = spec.runtime();
     }
   }
 
@@ -241,6 +290,7 @@ public final class ElasticSimulation {
   private static final String ACCOUNT = "sim";
 
   private final Setup setup;
+  private final InterruptionRules rules;
   private final VirtualClock clock;
   private final SimulatedProvider provider;
   private final Scheduler scheduler;
@@ -253,6 +303,9 @@ public final class ElasticSimulation {
       Comparator.comparing((SimJob j) -> j.endsAt).thenComparing(j -> j.job.key()));
   private final List<String> events = new ArrayList<>();
   private final List<Long> launchWaitsMs = new ArrayList<>();
+  private final Map<JobKey, SimJob> stopping = new TreeMap<>();
+  private final TreeSet<Instant> wakeups = new TreeSet<>();
+  private final List<Long> restartWaitsMs = new ArrayList<>();
   private final Set<JobKey> jobsLaunchedFor = new TreeSet<>();
   private final List<Partition> partitions;
   private final Map<String, Qos> qos = Map.of("normal", Qos.normal());
@@ -270,10 +323,27 @@ public final class ElasticSimulation {
   private int requeues;
   private int cycles;
   private int completed;
+  private int interruptions;
+  private int interruptionRequeues;
+  private int held;
+  private double lostGpuSeconds;
 
-  /** @param clock the clock {@code provider} reads; the simulation moves it, from its current instant */
+  /**
+   * With the controller's default interruption rules ({@link InterruptionRules#defaults()}).
+   *
+   * @param clock the clock {@code provider} reads; the simulation moves it, from its current instant
+   */
   public ElasticSimulation(Setup setup, VirtualClock clock, SimulatedProvider provider) {
+    this(setup, clock, provider, InterruptionRules.defaults());
+  }
+
+  /**
+   * @param clock the clock {@code provider} reads; the simulation moves it, from its current instant
+   * @param rules what is done with jobs on interrupted nodes, and how they checkpoint
+   */
+  public ElasticSimulation(Setup setup, VirtualClock clock, SimulatedProvider provider, InterruptionRules rules) {
     this.setup = setup;
+    this.rules = Objects.requireNonNull(rules, "rules");
     this.clock = clock;
     this.provider = provider;
     this.scheduler = new Scheduler(setup.scheduler());
@@ -310,13 +380,18 @@ public final class ElasticSimulation {
         int i = order.get(submitted++);
         submit(i + 1L, workload.get(i), now);
       }
+      while (!wakeups.isEmpty() && !wakeups.first().isAfter(now)) {
+        wakeups.pollFirst();
+        changed = true; // a restart backoff ended: the job may be placed now
+      }
       endDueJobs(now);
       boot(now);
+      interrupt(now);
       if (changed && (lastCycle == null || !now.isBefore(lastCycle.plus(setup.schedulerInterval())))) {
         cycle(now);
       }
       power(now);
-      finished = submitted == order.size() && jobs.isEmpty()
+      finished = submitted == order.size() && jobs.size() == held
           && nodes.values().stream().allMatch(n -> n.state == NodeState.CLOUD);
       if (finished || !now.isBefore(limit)) {
         break;
@@ -354,6 +429,7 @@ public final class ElasticSimulation {
   private void end(SimJob j, JobState state, Instant at) {
     jobs.remove(j.job.key());
     running.remove(j);
+    stopping.remove(j.job.key());
     for (GpuGrant g : j.job.allocation()) {
       free(nodes.get(g.node()), j.job.key(), at);
     }
@@ -383,9 +459,18 @@ public final class ElasticSimulation {
       }
     }
     j.job = j.job.started(j.job.key(), j.job.partition(), j.job.allocation(), now);
-    j.endsAt = now.plus(j.spec.runtime());
-    running.add(j);
+    running(j, now);
     events.add(at(now) + " run " + j.job.key());
+  }
+
+  /** The job has just started RUNNING. */
+  private void running(SimJob j, Instant now) {
+    j.endsAt = now.plus(j.remaining);
+    running.add(j);
+    if (j.requeuedAt != null) {
+      restartWaitsMs.add(Duration.between(j.requeuedAt, now).toMillis());
+      j.requeuedAt = null;
+    }
   }
 
   // ---------------------------------------------------------------- boots
@@ -414,6 +499,142 @@ public final class ElasticSimulation {
         }
       }
     }
+  }
+
+  // ---------------------------------------------------------------- interruptions
+
+  /**
+   * Notices that are due drain their nodes; stops that are due requeue their jobs; machines whose
+   * deadline has come and that no job holds any more are given up.
+   */
+  private void interrupt(Instant now) {
+    for (SimNode n : nodes.values()) {
+      if (n.notice != null && n.instance != null && n.state != NodeState.DRAINING
+          && !n.notice.noticedAt().isAfter(now)) {
+        drain(n, now);
+      }
+    }
+    for (SimJob j : List.copyOf(stopping.values())) {
+      if (!j.stopAt.isAfter(now)) {
+        stop(j, now);
+      }
+    }
+    for (SimNode n : nodes.values()) {
+      if (n.state == NodeState.DRAINING && !now.isBefore(n.notice.deadline()) && n.holders.isEmpty()) {
+        machineTaken(n, now);
+      }
+    }
+  }
+
+  /**
+   * The controller's response to a notice: the node takes no new work; a running job gets its
+   * checkpoint signal and a time to be stopped by; a job still waiting for the node to boot is
+   * requeued at once. A job already being stopped for another node keeps the earlier stop.
+   */
+  private void drain(SimNode n, Instant now) {
+    interruptions++;
+    endIdle(n, now);
+    n.state = NodeState.DRAINING;
+    n.since = now;
+    changed = true;
+    Instant deadline = n.notice.deadline();
+    events.add(at(now) + " notice " + n.template.name() + " " + n.instance.offering().key() + ": machine goes at "
+        + at(deadline));
+    Instant latest = deadline.minus(rules.margin());
+    for (JobKey k : List.copyOf(n.holders)) {
+      SimJob j = jobs.get(k);
+      if (j.job.state() == JobState.RUNNING) {
+        if (j.signalledAt == null) {
+          j.signalledAt = now;
+        }
+        Instant stop = rules.jobs().stopAt(now, latest);
+        if (j.stopAt == null || stop.isBefore(j.stopAt)) {
+          j.stopAt = stop;
+        }
+        stopping.put(k, j);
+      } else {
+        requeueInterrupted(j, now, "node " + n.template.name() + " interrupted before the job ran");
+      }
+    }
+  }
+
+  /** Stops a signalled job: what it did since its newest checkpoint is lost; it is requeued. */
+  private void stop(SimJob j, Instant now) {
+    stopping.remove(j.job.key());
+    running.remove(j);
+    Instant runStart = j.job.startTime();
+    Instant saved = rules.jobs().savedAt(runStart, j.signalledAt, now);
+    double lost = Duration.between(saved, now).toMillis() / 1000.0 * j.job.gpusHeld();
+    lostGpuSeconds += lost;
+    Duration kept = Duration.between(runStart, saved);
+    j.remaining = j.remaining.minus(kept);
+    requeueInterrupted(j, now, String.format(Locale.ROOT, "stopped, %s kept, %.0f GPU-s lost",
+        kept, lost));
+  }
+
+  /**
+   * As {@code JobLifecycle#interrupted}: back to the queue whole, same id, one more restart, age
+   * kept; from the second restart on not before the backoff; held past the maximum.
+   */
+  private void requeueInterrupted(SimJob j, Instant now, String why) {
+    JobKey k = j.job.key();
+    for (GpuGrant g : j.job.allocation()) {
+      free(nodes.get(g.node()), k, now);
+    }
+    int restart = j.job.restartCount() + 1;
+    Job requeued = j.job.requeued();
+    String next;
+    if (restart > rules.maxRestarts()) {
+      requeued = requeued.withRequest(held(requeued.request()));
+      held++;
+      next = "held: interrupted more often than max-restarts (" + rules.maxRestarts() + ")";
+    } else if (restart == 1) {
+      next = "requeued";
+    } else {
+      Instant notBefore = now.plus(rules.restartBackoff().multipliedBy(1L << Math.min(20, restart - 2)));
+      requeued = requeued.withRequest(withBeginAtLeast(requeued.request(), notBefore));
+      wakeups.add(notBefore);
+      next = "requeued, not before " + at(notBefore);
+    }
+    j.job = requeued;
+    j.signalledAt = null;
+    j.stopAt = null;
+    j.awaitingCall.clear();
+    j.measureFrom = null;
+    j.requeuedAt = restart > rules.maxRestarts() ? null : now;
+    interruptionRequeues++;
+    changed = true;
+    events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");
+  }
+
+  /**
+   * The machine is gone: as {@code ElasticFleet#machineTaken}, its offering is left alone for the
+   * policy's unavailable-for and the node is released.
+   */
+  private void machineTaken(SimNode n, Instant now) {
+    book.recordFailure(n.instance.offering(), new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY,
+        "interrupted: " + n.notice.detail()), now, setup.policy());
+    events.add(at(now) + " offering " + n.instance.offering().key() + " unavailable until "
+        + at(now.plus(setup.policy().unavailableFor())) + ": interrupted");
+    releaseNodes(List.of(n.template.name()), "spot interruption: the machine is gone", now);
+  }
+
+  /** The request held (as {@code scontrol hold}). */
+  private static JobRequest held(JobRequest r) {
+    JobRequest.Control c = r.control();
+    return new JobRequest(r.jobName(), r.script(), r.resources(), r.placement(), r.timing(), r.files(),
+        new JobRequest.Control(c.array(), c.dependency(), c.requeue(), true, c.nice(), c.priority(), c.signal(),
+            c.account(), c.qos(), c.comment(), c.mailType(), c.mailUser(), c.waitAllNodes()));
+  }
+
+  /** The request not to start before {@code begin} (a later begin of its own stays). */
+  private static JobRequest withBeginAtLeast(JobRequest r, Instant begin) {
+    JobRequest.Timing t = r.timing();
+    if (t.begin() != null && !t.begin().isBefore(begin)) {
+      return r;
+    }
+    return new JobRequest(r.jobName(), r.script(), r.resources(), r.placement(),
+        new JobRequest.Timing(t.timeLimitMinutes(), t.timeMinMinutes(), begin, t.deadline()), r.files(), r.control());
   }
 
   // ---------------------------------------------------------------- scheduling
@@ -480,8 +701,7 @@ public final class ElasticSimulation {
     }
     if (allUp) {
       j.job = j.job.started(s.job(), s.partition(), s.grants(), now);
-      j.endsAt = now.plus(j.spec.runtime());
-      running.add(j);
+      running(j, now);
       events.add(at(now) + " run " + j.job.key() + " on up nodes");
       return;
     }
@@ -576,6 +796,7 @@ public final class ElasticSimulation {
         continue; // a short launch: launched without an instance, so it never boots (the provider counts it)
       }
       n.instance = i;
+      n.notice = provider.interruption(i.id());
       for (JobKey k : n.holders) {
         SimJob j = jobs.get(k);
         if (j.awaitingCall.remove(n.template.name()) && j.awaitingCall.isEmpty() && j.measureFrom != null) {
@@ -636,6 +857,7 @@ public final class ElasticSimulation {
         provider.terminate(n.instance);
         n.instance = null;
       }
+      n.notice = null;
       n.launched = false;
     }
     events.add(at(now) + " release " + names.size() + " nodes: " + reason);
@@ -670,7 +892,18 @@ public final class ElasticSimulation {
         next = min(next, n.since.plus(policy.suspendTime()));
       } else if (n.state == NodeState.DOWN) {
         next = min(next, n.since.plus(DOWN_FOR));
+      } else if (n.state == NodeState.DRAINING) {
+        next = min(next, n.notice.deadline());
       }
+      if (n.notice != null && n.instance != null && n.state != NodeState.DRAINING) {
+        next = min(next, n.notice.noticedAt());
+      }
+    }
+    for (SimJob j : stopping.values()) {
+      next = min(next, j.stopAt);
+    }
+    if (!wakeups.isEmpty()) {
+      next = min(next, wakeups.first());
     }
     if (changed && lastCycle != null) {
       next = min(next, lastCycle.plus(setup.schedulerInterval()));
@@ -710,9 +943,12 @@ public final class ElasticSimulation {
     waits.sort(Comparator.naturalOrder());
     long median = waits.isEmpty() ? 0 : waits.get((waits.size() - 1) / 2);
     long max = waits.isEmpty() ? 0 : waits.get(waits.size() - 1);
+    List<Long> restarts = new ArrayList<>(restartWaitsMs);
+    restarts.sort(Comparator.naturalOrder());
     return new Result(submitted, completed, provider.launchCalls(), provider.failedLaunchCalls(),
         provider.instancesLaunched(), spotNodesLaunched, provider.partialGangInstances(), orphans,
         jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
-        requeues, cycles, Duration.between(start, lastEnd), finished, events);
+        requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
+        lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600);
   }
 }

@@ -1,30 +1,43 @@
 package io.squall.cli;
 
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** {@code squall bench NAME [--key value ...]}: benchmarks are programs that print their figures. */
 final class BenchCommand {
-  private static final Set<String> SCHEDULER_OPTIONS = Set.of("nodes", "gpus-per-node", "pending", "seed", "cycles");
-  private static final Set<String> API_OPTIONS = Set.of("jobs", "clients");
-  private static final Set<String> ELASTIC_OPTIONS = Set.of("pending", "nodes", "seed", "scheduler-interval",
-      "on-demand-after");
+  /** Each benchmark's options, in the order the usage message names them. */
+  private static final Map<String, List<String>> OPTIONS = new LinkedHashMap<>();
+
+  static {
+    OPTIONS.put("scheduler", List.of("nodes", "gpus-per-node", "pending", "seed", "cycles"));
+    OPTIONS.put("api", List.of("jobs", "clients"));
+    OPTIONS.put("elastic", List.of("pending", "nodes", "seed", "scheduler-interval", "on-demand-after"));
+    OPTIONS.put("interruptions", List.of("jobs", "nodes", "seed", "interruptions-per-hour"));
+  }
+
   /** Options where 0 makes sense (a wait that may be none). */
   private static final Set<String> MAY_BE_ZERO = Set.of("on-demand-after");
+  /** Options that take a decimal number (a rate), from 0 to {@link #MAX_RATE}. */
+  private static final Set<String> DECIMALS = Set.of("interruptions-per-hour");
+  /** Beyond this many interruptions per node-hour a spot node lives less than a minute on average. */
+  private static final BigDecimal MAX_RATE = BigDecimal.valueOf(60);
+  private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
 
   private BenchCommand() {}
 
   static int run(List<String> args, Invocation io) throws InterruptedException {
     PrintStream err = io.err();
     String name = args.isEmpty() ? "" : args.get(0);
-    Set<String> allowed = name.equals("scheduler") ? SCHEDULER_OPTIONS : name.equals("api") ? API_OPTIONS
-        : name.equals("elastic") ? ELASTIC_OPTIONS : null;
+    List<String> allowed = OPTIONS.get(name);
     if (allowed == null) {
       err.println("squall bench: unknown benchmark " + (args.isEmpty() ? "(none)" : "'" + name + "'")
-          + "; available: scheduler, api, elastic");
+          + "; available: " + String.join(", ", OPTIONS.keySet()));
       return 2;
     }
     Map<String, String> opts = new HashMap<>();
@@ -32,29 +45,58 @@ final class BenchCommand {
       String a = args.get(i);
       String key = a.startsWith("--") ? a.substring(2) : a;
       if (!allowed.contains(key) || i + 1 >= args.size()) {
-        err.println("squall bench " + name + ": bad option '" + a + "'; use --" + String.join(" --", allowed)
-            + " each with a whole number");
+        err.println("squall bench " + name + ": bad option '" + a + "'; use " + usage(allowed));
         return 2;
       }
       String value = args.get(++i);
-      boolean seed = key.equals("seed");
-      try {
-        // What the benchmarks read: a seed is a long, anything else a positive int (or 0 for a wait).
-        if (seed) {
-          Long.parseLong(value);
-        } else if (Integer.parseInt(value) < (MAY_BE_ZERO.contains(key) ? 0 : 1)) {
-          throw new NumberFormatException();
-        }
-      } catch (NumberFormatException e) {
-        String kind = seed ? "" : MAY_BE_ZERO.contains(key) ? "non-negative " : "positive ";
-        err.println("squall bench " + name + ": --" + key + " needs a " + kind + "whole number, not '" + value + "'");
+      String problem = problem(name, key, value);
+      if (problem != null) {
+        err.println("squall bench " + name + ": --" + key + " needs " + problem + ", not '" + value + "'");
         return 2;
       }
       opts.put(key, value);
     }
-    if (name.equals("elastic")) {
-      return ElasticBench.run(opts, io.out());
+    return switch (name) {
+      case "elastic" -> ElasticBench.run(opts, io.out());
+      case "interruptions" -> InterruptionBench.run(opts, io.out());
+      case "api" -> ApiBench.run(opts, io.env(), io.out(), err);
+      default -> SchedulerBench.run(opts, io.out());
+    };
+  }
+
+  private static String usage(List<String> allowed) {
+    List<String> whole = allowed.stream().filter(k -> !DECIMALS.contains(k)).toList();
+    List<String> decimal = allowed.stream().filter(DECIMALS::contains).toList();
+    String out = "--" + String.join(" --", whole) + " each with a whole number";
+    return decimal.isEmpty() ? out : out + ", --" + String.join(" --", decimal) + " with a decimal number";
+  }
+
+  /** What is wrong with the value (what it needs), or null: what the benchmarks read must parse. */
+  private static String problem(String bench, String key, String value) {
+    if (DECIMALS.contains(key)) {
+      boolean ok = DECIMAL.matcher(value).matches() && new BigDecimal(value).compareTo(MAX_RATE) <= 0;
+      return ok ? null : "a decimal number from 0 to " + MAX_RATE + " (per spot node-hour, e.g. 0.5)";
     }
-    return name.equals("api") ? ApiBench.run(opts, io.env(), io.out(), err) : SchedulerBench.run(opts, io.out());
+    if (key.equals("seed")) {
+      try {
+        Long.parseLong(value);
+        return null;
+      } catch (NumberFormatException e) {
+        return "a whole number";
+      }
+    }
+    int least = MAY_BE_ZERO.contains(key) ? 0 : 1;
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= least && bench.equals("interruptions") && key.equals("nodes") && n < InterruptionBench.MIN_NODES) {
+        return "at least " + InterruptionBench.MIN_NODES + " (the trace's largest jobs take 16 nodes)";
+      }
+      if (n >= least) {
+        return null;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    return "a " + (least == 0 ? "non-negative" : "positive") + " whole number";
   }
 }

@@ -20,6 +20,11 @@ public final class Main {
         bench scheduler [--nodes N] [--gpus-per-node G] [--pending P] [--seed S] [--cycles C]
                                                 run full scheduling cycles on a synthetic cluster
         bench api [--jobs N] [--clients C]      submissions per second through a running service's HTTP API
+        bench elastic [--pending P] [--nodes N] [--seed S] [--scheduler-interval SECS] [--on-demand-after SECS]
+                                                an elastic partition's launches and idle time, in virtual time
+        bench interruptions [--jobs N] [--nodes N] [--interruptions-per-hour R] [--seed S]
+                                                work lost to spot interruptions with and without the
+                                                checkpoint signal, in virtual time
         server                                  start the controller (embedded defaults: H2, 4 local nodes)
       The Slurm verbs talk to the service at $SQUALL_URL (default http://127.0.0.1:6820) with the token
       in $SQUALL_TOKEN, or 'url = ...' and 'token = ...' in $SQUALL_CONFIG (default ~/.config/squall/config).

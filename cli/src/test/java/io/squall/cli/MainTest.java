@@ -13,7 +13,7 @@ class MainTest {
     Cli.Result r = cli.run("--help");
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("sbatch [OPTIONS] SCRIPT", "sbatch --parse-only", "squeue", "scancel", "sinfo", "sacct",
-        "scontrol", "bench scheduler", "SQUALL_URL", "SQUALL_TOKEN");
+        "scontrol", "bench scheduler", "bench elastic", "bench interruptions", "SQUALL_URL", "SQUALL_TOKEN");
   }
 
   @Test

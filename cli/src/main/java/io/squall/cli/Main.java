@@ -17,6 +17,7 @@ public final class Main {
         sacct [-j JOBS] [-S TIME] [-E TIME] [-o FIELDS] [-P] [-n]
                                                 jobs that ran
         scontrol show job|node|partition [NAME], show hostnames [LIST], hold|release|requeue JOBID...
+        pause JOBID...                          checkpoint a running job, release its nodes, keep it held
         bench scheduler [--nodes N] [--gpus-per-node G] [--pending P] [--seed S] [--cycles C]
                                                 run full scheduling cycles on a synthetic cluster
         bench api [--jobs N] [--clients C]      submissions per second through a running service's HTTP API
@@ -55,6 +56,8 @@ public final class Main {
         return new SacctCommand(io).run(rest);
       case "scontrol":
         return new ScontrolCommand(io).run(rest);
+      case "pause":
+        return ScontrolCommand.pause(io).run(rest);
       case "bench":
         try {
           return BenchCommand.run(rest, io);

@@ -40,7 +40,7 @@ final class ScontrolCommand extends ServiceCommand {
           show hostlist NAMES      compress names into a hostlist
           hold ID...               keep pending jobs from starting
           release ID...            let held jobs start
-          requeue ID...            stop and queue jobs again
+          requeue ID...            queue jobs again (a running one checkpoints first)
           -o, --oneliner           each record on one line""";
   }
 
@@ -169,6 +169,28 @@ final class ScontrolCommand extends ServiceCommand {
       error("invalid hostlist: " + e.getMessage());
       return 1;
     }
+  }
+
+  /** {@code squall pause JOBID...}: checkpoint, release the gang, stay held (scontrol release resumes). */
+  static ServiceCommand pause(Invocation io) {
+    return new ServiceCommand("squall pause", io) {
+      @Override
+      List<Getopt.Option> options() {
+        return List.of();
+      }
+
+      @Override
+      String usage() {
+        return "Usage: squall pause JOBID...\n"
+            + "  a running job checkpoints (its checkpoint signal), releases its nodes and waits, held;\n"
+            + "  scontrol release JOBID puts it back in the queue";
+      }
+
+      @Override
+      int execute(Getopt.Parsed args) {
+        return new ScontrolCommand(io).act(args.operands(), JobAction.PAUSE);
+      }
+    };
   }
 
   private int act(List<String> words, JobAction action) {

@@ -144,6 +144,16 @@ class ScontrolCommandTest {
   }
 
   @Test
+  void pausePostsToTheJobAndNeedsAnId() {
+    fake.on("POST", "/v1/jobs/42/pause", 200, CHANGED);
+    assertThat(cli.run("pause", "42").exit()).isZero();
+    assertThat(fake.requests()).extracting(FakeSquall.Request::path).containsExactly("/v1/jobs/42/pause");
+    Cli.Result r = cli.run("pause");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("pause needs a job id");
+  }
+
+  @Test
   void aRefusedActionNamesTheJob() {
     fake.on("POST", "/v1/jobs/42/release", 409, "{\"error\":\"job 42 is not held\"}");
     Cli.Result r = cli.run("scontrol", "release", "42");

@@ -46,6 +46,28 @@ class AgentTokensTest {
           .status()).isEqualTo(401);
       assertThat(h.get(node1, "/v1/jobs").status()).isEqualTo(401);
 
+      // Interruption reports say what a metadata service can say, about the caller's own node.
+      Map<String, Object> notice = new java.util.HashMap<>(Map.of("name", "node-1", "source", "AWS_METADATA",
+          "kind", "TERMINATION", "deadline", java.time.Instant.now().plusSeconds(120).toString()));
+      assertThat(h.post(node1, "/v1/agent/interruptions", notice).status()).isEqualTo(200);
+      notice.put("source", "OPERATOR");
+      assertThat(h.post(node1, "/v1/agent/interruptions", notice).error()).startsWith("source: an agent reports");
+      notice.put("source", "gce_metadata");
+      notice.put("kind", "GONE");
+      assertThat(h.post(node1, "/v1/agent/interruptions", notice).error()).startsWith("kind: an agent reports");
+      notice.put("kind", "TERMINATION");
+      notice.put("deadline", "9999-01-01T00:00:00Z");
+      assertThat(h.post(node1, "/v1/agent/interruptions", notice).error()).startsWith("deadline: at most 60 minutes");
+      notice.put("deadline", "soon");
+      assertThat(h.post(node1, "/v1/agent/interruptions", notice).status()).isEqualTo(400);
+      notice.put("name", "node-2");
+      assertThat(h.post(node1, "/v1/agent/interruptions", notice).status()).isEqualTo(403);
+      // A checkpoint of a job that does not run on the node is refused.
+      Http.Answer ckpt = h.post(node1, "/v1/agent/checkpoints", Map.of("name", "node-1", "job", "7", "step", 1,
+          "path", "/x"));
+      assertThat(ckpt.status()).isEqualTo(409);
+      assertThat(ckpt.error()).isEqualTo("job 7 is not running on node node-1");
+
       // The cluster token (agents started by hand) still speaks for any node.
       assertThat(h.post(CLUSTER_TOKEN, "/v1/agent/register", registration("node-2")).status()).isEqualTo(200);
     }

@@ -231,7 +231,7 @@ class SpotEndToEndTest {
         return j.get("state").asText().equals("PENDING") && j.get("reason").asText().equals("JobHeldUser") ? j : null;
       });
       assertThat(held.get("restart_count").asInt()).isEqualTo(1);
-      assertThat(held.get("events").toString()).contains("held: interrupted more often than max-restarts (0)");
+      assertThat(held.get("events").toString()).contains("held: restarted more often than max-restarts (0)");
     }
   }
 

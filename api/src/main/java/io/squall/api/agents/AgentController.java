@@ -39,6 +39,9 @@ import java.util.concurrent.CompletableFuture;
 public final class AgentController {
   private final AgentReports reports;
   private final OutputStore output;
+  /** Clouds give 30 s to 2 min of notice; an hour is beyond any. */
+  private static final java.time.Duration MAX_NOTICE = java.time.Duration.ofHours(1);
+
   private final SquallConfig config;
   private final StateWriter writer;
   private final InterruptionResponder interruptions;
@@ -127,14 +130,30 @@ public final class AgentController {
   public Map<String, Object> interruption(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @Body InterruptionBody body) {
     checkSpeaksFor(caller, body.name());
+    // What a node's metadata service can say: no more.
     Interruption.Source source = enumValue(Interruption.Source.class, "source", body.source());
+    if (source != Interruption.Source.AWS_METADATA && source != Interruption.Source.GCE_METADATA) {
+      throw ApiException.badRequest("source: an agent reports AWS_METADATA or GCE_METADATA, not " + source);
+    }
     Interruption.Kind kind = enumValue(Interruption.Kind.class, "kind", body.kind());
+    if (kind == Interruption.Kind.GONE) {
+      throw ApiException.badRequest("kind: an agent reports TERMINATION or REBALANCE; a machine that is gone cannot");
+    }
+    Instant now = clock.instant();
     Instant deadline = instant("deadline", body.deadline());
-    Instant noticed = body.noticedAt() == null ? clock.instant() : instant("noticed_at", body.noticedAt());
+    if (deadline.isAfter(now.plus(MAX_NOTICE))) {
+      throw ApiException.badRequest("deadline: at most " + MAX_NOTICE.toMinutes() + " minutes ahead, not " + deadline);
+    }
+    Instant noticed = body.noticedAt() == null ? now : instant("noticed_at", body.noticedAt());
+    if (body.instanceId() != null && (body.instanceId().length() > 255 || body.instanceId().indexOf('\0') >= 0)) {
+      throw ApiException.badRequest("instance_id: at most 255 characters");
+    }
+    String detail = body.detail() == null ? "" : body.detail().replace('\0', ' ');
     interruptions.submit(new Interruption(body.name(), body.instanceId(), source, kind, noticed, deadline,
-        body.detail()));
+        detail.length() > 2000 ? detail.substring(0, 2000) : detail));
     return Map.of();
   }
+
 
   /** {@code squall checkpoint register} inside a job, relayed by the job's node agent. */
   @Post("/checkpoints")
@@ -154,7 +173,7 @@ public final class AgentController {
 
   private static <E extends Enum<E>> E enumValue(Class<E> type, String field, String value) {
     try {
-      return Enum.valueOf(type, value == null ? "" : value);
+      return Enum.valueOf(type, value == null ? "" : value.toUpperCase(java.util.Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest(field + ": one of " + java.util.Arrays.toString(type.getEnumConstants())
           + ", not '" + value + "'");

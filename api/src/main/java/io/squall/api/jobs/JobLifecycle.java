@@ -284,9 +284,11 @@ public final class JobLifecycle {
    * Every node of the gang is told to kill what is left of it.
    */
   public void interrupted(Batch b, StoredJob j, String why, CheckpointPolicy policy) {
-    if (!j.job().state().holdsResources()) {
-      return;
+    if (!j.job().state().holdsResources() || j.ending() != null) {
+      return; // already being stopped for another reason (scancel, time limit): that wins
     }
+    DrainingJobs.Drain drain = draining.of(j.key());
+    boolean pausedMeanwhile = drain != null && drain.hold();
     release(b, j);
     if (Boolean.FALSE.equals(j.request().control().requeue())) {
       b.update(j.withJob(j.job().finished(JobState.PREEMPTED, null, b.now())).ending(null, why));
@@ -298,8 +300,11 @@ public final class JobLifecycle {
     String next;
     if (restart > policy.maxRestarts()) {
       requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
-      next = "requeued (restart " + restart + ") and held: interrupted more often than max-restarts ("
+      next = "requeued (restart " + restart + ") and held: restarted more often than max-restarts ("
           + policy.maxRestarts() + "); scontrol release runs it again";
+    } else if (pausedMeanwhile) {
+      requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
+      next = "requeued (restart " + restart + ") after an interruption, and held: it was paused meanwhile";
     } else if (restart == 1) {
       next = "requeued (restart 1) after an interruption";
     } else {
@@ -320,8 +325,8 @@ public final class JobLifecycle {
    * held when {@code hold}. Every node of the gang is told to kill what is left of it.
    */
   public void requeueCheckpointed(Batch b, StoredJob j, String why, boolean hold) {
-    if (!j.job().state().holdsResources()) {
-      return;
+    if (!j.job().state().holdsResources() || j.ending() != null) {
+      return; // already being stopped for another reason (scancel, time limit): that wins
     }
     release(b, j);
     Job requeued = j.job().requeued();

@@ -8,9 +8,11 @@ import io.squall.api.store.CheckpointRepository;
 import io.squall.api.store.CheckpointRow;
 import jakarta.inject.Singleton;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -33,6 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class CheckpointCatalog {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointCatalog.class);
   private static final int MAX_PATH = 4096;
+  /** A pattern file younger than this may still be being written. */
+  private static final Duration SETTLE = Duration.ofSeconds(2);
 
   private final CheckpointRepository checkpoints;
   private final ClusterLayout layout;
@@ -54,11 +58,15 @@ public final class CheckpointCatalog {
     if (step < 0) {
       throw ApiException.badRequest("step: must be 0 or more, not " + step);
     }
-    if (path == null || path.isBlank() || path.length() > MAX_PATH || path.indexOf('\0') >= 0) {
-      throw ApiException.badRequest("path: give the checkpoint's path (at most " + MAX_PATH + " characters)");
+    if (path == null || path.isBlank() || path.indexOf('\0') >= 0) {
+      throw ApiException.badRequest("path: give the checkpoint's path");
     }
     String where = path.startsWith("/") || path.contains("://") ? path
         : layout.checkpointPolicy(partition).directoryOf(jobKey) + "/" + path;
+    if (where.length() > MAX_PATH) {
+      throw ApiException.badRequest("path: at most " + MAX_PATH + " characters (with the checkpoint directory), not "
+          + where.length());
+    }
     return checkpoints.save(new CheckpointRow(null, jobKey, step, where, node, clock.instant()));
   }
 
@@ -92,7 +100,7 @@ public final class CheckpointCatalog {
     List<Path> found = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir)) {
       files.filter(f -> matcher.matches(f.getFileName()) && !known.contains(f.toString())).sorted().forEach(found::add);
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       LOG.warn("job {}: cannot list checkpoint directory {}: {}", jobKey, dir, e.getMessage());
       return;
     }
@@ -107,6 +115,12 @@ public final class CheckpointCatalog {
         written = Files.getLastModifiedTime(f).toInstant();
       } catch (IOException e) {
         continue; // gone since it was listed
+      }
+      if (written.isAfter(clock.instant().minus(SETTLE))) {
+        continue; // perhaps still being written: taken once it has been left alone a moment
+      }
+      if (f.toString().length() > MAX_PATH) {
+        continue;
       }
       checkpoints.save(new CheckpointRow(null, jobKey, step.get(), f.toString(), null, written));
     }

@@ -31,6 +31,11 @@ public final class DrainingJobs {
     draining.remove(job);
   }
 
+  /** A user paused a job an interruption is draining: it is requeued held. */
+  void holdAfterwards(JobKey job) {
+    draining.computeIfPresent(job, (k, d) -> new Drain(d.why(), d.byUser(), true));
+  }
+
   /** The job's drain, or null when it is not being drained. */
   public Drain of(JobKey job) {
     return draining.get(job);

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.function.BooleanSupplier;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +57,7 @@ public final class InterruptionResponder {
   static final Duration TICK = Duration.ofMillis(250);
 
   /** A job on an interrupted node, waiting for its checkpoint or its deadline; as it was then. */
-  private record Hit(JobKey job, int restartCount, String partition, long rowId, Instant started, int gpus,
-      boolean requeue) {}
+  private record Hit(JobKey job, int restartCount, String partition, long rowId, Instant started, int gpus) {}
 
   /** A node being drained. */
   private record Drain(Interruption notice, Instant since, Instant stopBy, List<Hit> hits) {}
@@ -131,21 +131,36 @@ public final class InterruptionResponder {
   private void tick() {
     try {
       for (Interruption n = inbox.poll(); n != null; n = inbox.poll()) {
-        handle(n);
+        Interruption notice = n;
+        guardedStep("notice " + notice, () -> handle(notice));
       }
       for (Pause p = pauseInbox.poll(); p != null; p = pauseInbox.poll()) {
-        startPause(p);
+        Pause pause = p;
+        guardedStep("requeue of job " + pause.job(), () -> startPause(pause));
       }
       Instant now = clock.instant();
-      pauses.values().removeIf(p -> progress(p, now));
-      for (Iterator<Map.Entry<String, Drain>> it = drains.entrySet().iterator(); it.hasNext(); ) {
-        Map.Entry<String, Drain> e = it.next();
-        if (progress(e.getKey(), e.getValue(), now)) {
-          it.remove();
-        }
-      }
+      // One failing drain must not hold up the others: each is tried on its own, again next tick.
+      pauses.values().removeIf(p -> guarded("requeue of job " + p.request().job(), () -> progress(p, now)));
+      drains.entrySet().removeIf(e -> guarded("drain of " + e.getKey(), () -> progress(e.getKey(), e.getValue(), now)));
     } catch (RuntimeException e) {
       LOG.warn("interruption handling failed; will try again", e);
+    }
+  }
+
+  private static void guardedStep(String what, Runnable step) {
+    guarded(what, () -> {
+      step.run();
+      return false;
+    });
+  }
+
+  /** The step's answer, or false (not done: tried again next tick) when it failed. */
+  private static boolean guarded(String what, BooleanSupplier step) {
+    try {
+      return step.getAsBoolean();
+    } catch (RuntimeException e) {
+      LOG.warn("{} failed; will try again", what, e);
+      return false;
     }
   }
 
@@ -164,9 +179,10 @@ public final class InterruptionResponder {
     Drain drain = drains.get(node);
     if (drain != null) {
       metrics.duplicateInterruption();
-      if (notice.kind() == Interruption.Kind.GONE && drain.stopBy().isAfter(now)) {
-        // The machine went before its deadline: nothing is left to wait for.
-        drains.put(node, new Drain(notice, drain.since(), now, drain.hits()));
+      if (notice.kind() == Interruption.Kind.GONE) {
+        // The machine went (before its deadline, or at it): nothing is left to wait for.
+        drains.put(node, new Drain(notice, drain.since(), now.isBefore(drain.stopBy()) ? now : drain.stopBy(),
+            drain.hits()));
       }
       LOG.info("node {}: another notice ({} {}) while draining: handled once", node, notice.source(), notice.kind());
       return;
@@ -195,56 +211,65 @@ public final class InterruptionResponder {
     return instances.findByInstanceId(notice.instanceId()).map(InstanceRow::nodeName);
   }
 
-  /** Drains the node and gives each job on it its checkpoint signal. */
+  /**
+   * Drains the node and gives each job on it its checkpoint signal. A job already being drained
+   * (another of its nodes, or a user's requeue) is left to that drain: signalled once, counted once.
+   */
   private Drain drain(String node, Interruption notice, Instant now) {
     String what = describe(notice);
-    List<Hit> hits = new ArrayList<>();
-    Map<JobKey, String> signals = new LinkedHashMap<>();
+    String why = "node " + node + " " + what;
+    Map<JobKey, Boolean> signalled = new LinkedHashMap<>();
+    List<JobKey> elsewhere = new ArrayList<>();
     writer.write(b -> {
       NodeStatus n = b.node(node);
       b.update(n.withState(NodeState.DRAINING, what), true);
       for (StoredJob j : b.jobsHolding(node)) {
-        if (j.job().state() == JobState.RUNNING && notice.kind() != Interruption.Kind.GONE) {
-          signals.put(j.key(), checkpointSignal(b, j, "node " + node + " " + what));
+        if (draining.of(j.key()) != null) {
+          elsewhere.add(j.key());
+        } else if (j.job().state() == JobState.RUNNING && notice.kind() != Interruption.Kind.GONE) {
+          // Known as draining before the signal can kill it: its exit then counts as interrupted.
+          draining.add(j.key(), new DrainingJobs.Drain(why, false, false));
+          checkpointSignal(b, j, why);
+          signalled.put(j.key(), true);
         } else {
-          signals.put(j.key(), null);
+          signalled.put(j.key(), false);
         }
       }
       return null;
     }).join();
+    List<Hit> hits = new ArrayList<>();
     Instant stopBy = now;
-    for (Map.Entry<JobKey, String> e : signals.entrySet()) {
+    for (Map.Entry<JobKey, Boolean> e : signalled.entrySet()) {
       StoredJob j = writer.state().job(e.getKey());
       if (j == null) {
         continue;
       }
       InterruptionRow saved = interruptions.save(row(node, notice, e.getKey().toString()));
       hits.add(new Hit(e.getKey(), j.job().restartCount(), j.job().partition(), saved.id(),
-          j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld(),
-          !Boolean.FALSE.equals(j.request().control().requeue())));
-      if (e.getValue() != null) {
-        draining.add(e.getKey(), new DrainingJobs.Drain("node " + node + " " + what, false, false));
-      }
-      if (e.getValue() != null) {
+          j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld()));
+      if (e.getValue()) {
         // Stop before the machine goes, leaving the margin for the stop itself; a notice shorter
         // than the margin means at once.
         Instant latest = notice.deadline().minus(layout.checkpointPolicy(j.job().partition()).margin());
         stopBy = latest.isAfter(stopBy) ? latest : stopBy;
       }
     }
-    if (hits.isEmpty()) {
+    for (JobKey k : elsewhere) {
+      interruptions.save(row(node, notice, k.toString()).handled("already being drained: stopped by that drain", null,
+          now));
+    }
+    if (signalled.isEmpty() && elsewhere.isEmpty()) {
       interruptions.save(row(node, notice, null).handled("no job on the node", null, now));
     }
     LOG.warn("node {} {}: draining; {} job(s) signalled, stopped by {} at the latest", node, what, hits.size(), stopBy);
     return new Drain(notice, now, stopBy, hits);
   }
 
-  /** Sends the job its checkpoint signal ({@link CheckpointSignal#forJob}); answers the signal. */
-  private String checkpointSignal(Batch b, StoredJob j, String why) {
+  /** Sends the job its checkpoint signal ({@link CheckpointSignal#forJob}). */
+  private void checkpointSignal(Batch b, StoredJob j, String why) {
     CheckpointSignal signal = CheckpointSignal.forJob(j.request().control().signal(),
         layout.checkpointPolicy(j.job().partition()).signal());
     lifecycle.checkpointSignal(b, j, signal.name(), signal.batchOnly(), why);
-    return signal.name();
   }
 
   private static String describe(Interruption n) {
@@ -267,16 +292,11 @@ public final class InterruptionResponder {
       Hit hit = it.next();
       StoredJob j = writer.state().job(hit.job());
       Optional<Checkpoint> latest = checkpoints.latest(hit.job().toString(), hit.partition());
-      boolean sameRun = j != null && j.job().state().holdsResources() && j.job().restartCount() == hit.restartCount();
-      if (!sameRun) {
-        // It ended on its own: completed, or died of the interruption (DrainingJobs) and was
-        // requeued, or ended PREEMPTED with --no-requeue.
-        boolean requeued = j != null && j.job().restartCount() > hit.restartCount();
-        boolean preempted = !requeued && j != null && j.job().state() == JobState.PREEMPTED;
-        String outcome = requeued ? "exited during the drain; requeued"
-            : preempted ? "exited during the drain; ended PREEMPTED (--no-requeue)"
-            : "ended " + (j == null ? "" : j.job().state() + " ") + "before it was stopped";
-        finish(hit, outcome, requeued || preempted ? lost(hit, latest, now) : null, now);
+      if (!sameRun(j, hit.restartCount())) {
+        // It ended on its own: completed, cancelled, or died of the interruption (DrainingJobs)
+        // and was requeued, or ended PREEMPTED with --no-requeue.
+        finish(hit, endedOnItsOwn(j, hit.restartCount()), interrupted(j, hit.restartCount())
+            ? lost(hit, latest, now) : null, now);
         it.remove();
         continue;
       }
@@ -300,17 +320,44 @@ public final class InterruptionResponder {
         + (checkpointed ? "; checkpoint step " + latest.get().step() + " registered"
             : drain.notice().kind() == Interruption.Kind.GONE ? "" : "; no checkpoint by the deadline");
     CheckpointPolicy policy = layout.checkpointPolicy(hit.partition());
-    writer.write(b -> {
+    StoredJob after = writer.write(b -> {
       StoredJob current = b.job(hit.job());
-      if (current != null && current.job().restartCount() == hit.restartCount()) {
+      if (sameRun(current, hit.restartCount())) {
         lifecycle.interrupted(b, current, why, policy);
       }
-      return null;
+      return b.job(hit.job());
     }).join();
+    if (!interrupted(after, hit.restartCount())) {
+      finish(hit, endedOnItsOwn(after, hit.restartCount()), null, now); // it ended just before
+      return;
+    }
     double lost = lost(hit, latest, now);
     finish(hit, (checkpointed ? "checkpointed at step " + latest.get().step() : "stopped without a new checkpoint")
-        + (hit.requeue() ? "; requeued" : "; ended PREEMPTED (--no-requeue)"), lost, now);
+        + (after.job().state() == JobState.PREEMPTED ? "; ended PREEMPTED (--no-requeue)" : "; requeued"), lost, now);
     LOG.warn("job {}: stopped after the interruption of {}: {} GPU-seconds lost", hit.job(), node, lost);
+  }
+
+  /** Whether the job still runs the incarnation the notice found, and nobody is stopping it (scancel, time limit). */
+  private static boolean sameRun(StoredJob j, int restartCount) {
+    return j != null && j.job().state().holdsResources() && j.job().restartCount() == restartCount
+        && j.ending() == null;
+  }
+
+  /** Whether that incarnation ended because of the interruption: requeued, or PREEMPTED. */
+  private static boolean interrupted(StoredJob j, int restartCount) {
+    return j != null && (j.job().restartCount() > restartCount || j.job().state() == JobState.PREEMPTED);
+  }
+
+  private static String endedOnItsOwn(StoredJob j, int restartCount) {
+    if (j != null && j.job().restartCount() > restartCount) {
+      return "exited during the drain; requeued";
+    }
+    if (j != null && j.job().state() == JobState.PREEMPTED) {
+      return "exited during the drain; ended PREEMPTED (--no-requeue)";
+    }
+    return j == null ? "gone before it was stopped"
+        : (j.ending() != null ? "being stopped (" + j.ending() + ")" : "ended " + j.job().state())
+            + " before the drain stopped it";
   }
 
   /** GPU time since the run's last checkpoint (or its start): the work the interruption cost. */
@@ -327,22 +374,30 @@ public final class InterruptionResponder {
     if (pauses.containsKey(p.job()) || j == null || !j.job().state().holdsResources()) {
       return;
     }
+    if (draining.of(p.job()) != null) {
+      // An interruption is already stopping it: the pause only asks that it stay held afterwards.
+      if (p.hold()) {
+        draining.holdAfterwards(p.job());
+      }
+      return;
+    }
     String why = (p.hold() ? "paused" : "requeued") + " by " + p.by();
     Instant now = clock.instant();
     boolean signalled = writer.write(b -> {
       StoredJob current = b.job(p.job());
-      if (current == null || !current.job().state().holdsResources()) {
+      if (current == null || !current.job().state().holdsResources() || current.ending() != null) {
         return false;
       }
       if (current.job().state() != JobState.RUNNING) {
         lifecycle.requeueCheckpointed(b, current, why + " (nothing ran yet)", p.hold());
         return false;
       }
+      // Known as draining before the signal can kill it: its exit then counts as requeued.
+      draining.add(p.job(), new DrainingJobs.Drain(why, true, p.hold()));
       checkpointSignal(b, current, why + ": checkpoint, then requeue");
       return true;
     }).join();
     if (signalled) {
-      draining.add(p.job(), new DrainingJobs.Drain(why, true, p.hold()));
       pauses.put(p.job(), new Pausing(p, j.job().restartCount(), j.job().partition(), now,
           now.plus(layout.checkpointPolicy(j.job().partition()).checkpointWait())));
     }
@@ -351,9 +406,9 @@ public final class InterruptionResponder {
   /** Requeues a paused job once it checkpointed or its wait is over; true when the pause is done. */
   private boolean progress(Pausing p, Instant now) {
     StoredJob j = writer.state().job(p.request().job());
-    if (j == null || !j.job().state().holdsResources() || j.job().restartCount() != p.restartCount()) {
+    if (!sameRun(j, p.restartCount())) {
       draining.remove(p.request().job());
-      return true; // it left on its own (and was requeued by its drain) or ended
+      return true; // it left on its own (and was requeued by its drain), ended, or is being stopped
     }
     Optional<Checkpoint> latest = checkpoints.latest(p.request().job().toString(), p.partition());
     boolean checkpointed = latest.isPresent() && latest.get().takenSince(p.since());
@@ -364,7 +419,7 @@ public final class InterruptionResponder {
         + (checkpointed ? " after checkpoint step " + latest.get().step() : " (no checkpoint within checkpoint-wait)");
     writer.write(b -> {
       StoredJob current = b.job(p.request().job());
-      if (current != null && current.job().restartCount() == p.restartCount()) {
+      if (sameRun(current, p.restartCount())) {
         lifecycle.requeueCheckpointed(b, current, why, p.request().hold());
       }
       return null;

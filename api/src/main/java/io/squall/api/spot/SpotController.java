@@ -15,6 +15,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.annotation.Serdeable;
 import io.micronaut.serde.config.naming.SnakeCaseStrategy;
 import io.squall.api.auth.Caller;
+import io.squall.api.jobs.JobAccess;
 import io.squall.api.jobs.JobCommands;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
@@ -51,10 +52,12 @@ public final class SpotController {
   private final CheckpointCatalog checkpoints;
   private final InterruptionRepository interruptions;
   private final StateWriter writer;
+  private final JobAccess jobs;
   private final InstantSource clock;
 
   public SpotController(InterruptionResponder responder, CheckpointCatalog checkpoints,
-      InterruptionRepository interruptions, StateWriter writer, InstantSource clock) {
+      InterruptionRepository interruptions, StateWriter writer, JobAccess jobs, InstantSource clock) {
+    this.jobs = jobs;
     this.responder = responder;
     this.checkpoints = checkpoints;
     this.interruptions = interruptions;
@@ -104,11 +107,15 @@ public final class SpotController {
 
   @Operation(summary = "Interruptions, oldest first, one row per job hit, with what each cost (job= for one job)")
   @Get("/interruptions{?job}")
-  public Map<String, Object> interruptions(@Nullable @QueryValue String job) {
+  public Map<String, Object> interruptions(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @Nullable @QueryValue String job) {
     List<InterruptionRow> rows = job == null ? interruptions.findAllOrderById()
         : interruptions.findByJobKeyOrderById(JobCommands.parseJobId(job).toString());
     List<Map<String, Object>> out = new ArrayList<>();
     for (InterruptionRow r : rows) {
+      if (!caller.operator() && !ownJob(caller, r.jobKey())) {
+        continue; // as with jobs (PrivateData=jobs): users see what hit their own jobs
+      }
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("node", r.nodeName());
       m.put("instance_id", r.instanceId());
@@ -126,17 +133,19 @@ public final class SpotController {
     return Map.of("interruptions", out);
   }
 
+  private boolean ownJob(Caller caller, String jobKey) {
+    if (jobKey == null) {
+      return false;
+    }
+    StoredJob j = writer.state().job(JobKey.parse(jobKey));
+    return j != null && caller.mayControl(j.job().user());
+  }
+
   @Operation(summary = "A job's checkpoints, oldest first, and the one a restart restores from")
   @Get("/jobs/{id}/checkpoints")
   public Map<String, Object> checkpoints(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
-    JobKey key = JobCommands.parseJobId(id);
-    StoredJob j = writer.state().job(key);
-    if (j == null) {
-      throw ApiException.notFound("Invalid job id specified: " + id);
-    }
-    if (!caller.mayControl(j.job().user())) {
-      throw new ApiException(HttpStatus.FORBIDDEN, "job " + id + " is " + j.job().user() + "'s");
-    }
+    StoredJob j = jobs.visible(caller, id);
+    JobKey key = j.key();
     // A job that never ran has no partition yet: only what was registered explicitly exists then.
     String partition = j.job().partition();
     List<Map<String, Object>> out = new ArrayList<>();

@@ -447,19 +447,31 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   }
 
   /**
-   * An interruption took the node's machine: a spot offering is left alone for the partition's
-   * unavailable-for, and the node is released (DOWN with the reason, its instance
-   * terminated, back to CLOUD after a while). Runs on the fleet's thread; returns at once.
+   * A notice says the node's machine is being reclaimed: a spot offering is short from now on,
+   * so it is left alone for the partition's unavailable-for (replacements launched during the
+   * notice go elsewhere). An on-demand machine that failed says nothing of capacity. Runs on the
+   * fleet's thread; returns at once.
+   */
+  public void spotReclaimed(String node, String why) {
+    executor.execute(() -> {
+      try {
+        instances.findById(node).filter(row -> CapacityType.valueOf(row.capacityType()) == CapacityType.SPOT)
+            .ifPresent(row -> book.recordFailure(offeringOf(row),
+                new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "interrupted: " + why),
+                clock.instant(), policies.get(layout.partitionsOf(node).get(0))));
+      } catch (RuntimeException e) {
+        LOG.warn("node {}: marking its interrupted offering failed", node, e);
+      }
+    });
+  }
+
+  /**
+   * An interruption took the node's machine: the node is released (DOWN with the reason, its
+   * instance terminated, back to CLOUD after a while). Runs on the fleet's thread; returns at once.
    */
   public void machineTaken(String node, String why) {
     executor.execute(() -> {
       try {
-        Instant now = clock.instant();
-        // A reclaimed spot machine says the pool is short; an on-demand one that failed says nothing of capacity.
-        instances.findById(node).filter(row -> CapacityType.valueOf(row.capacityType()) == CapacityType.SPOT)
-            .ifPresent(row -> book.recordFailure(offeringOf(row),
-                new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "interrupted: " + why), now,
-                policies.get(layout.partitionsOf(node).get(0))));
         release(List.of(node), why);
       } catch (RuntimeException e) {
         LOG.warn("node {}: giving up its interrupted machine failed", node, e);

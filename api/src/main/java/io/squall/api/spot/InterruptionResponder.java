@@ -200,6 +200,7 @@ public final class InterruptionResponder {
       LOG.info("node {}: rebalance recommendation ({}): noted", node, notice.detail());
       return;
     }
+    machines.noticed(node, describe(notice));
     drains.put(node, drain(node, notice, now));
   }
 

@@ -14,7 +14,8 @@ import jakarta.inject.Singleton;
  * it ourselves (idempotent) stops the bill at once, and makes the local provider and injected
  * notices behave as a cloud would. An elastic node goes back to CLOUD through the elastic fleet,
  * which also leaves the interrupted offering alone for a while; a static node stays DOWN with the
- * reason until an operator brings it back.
+ * reason until an operator brings it back. From the notice on, a reclaimed spot offering is left
+ * alone for a while, so replacement capacity follows the partition's policy elsewhere.
  */
 @Singleton
 public final class MachineRelease {
@@ -33,6 +34,14 @@ public final class MachineRelease {
     this.writer = writer;
   }
 
+  /** A notice arrived: an elastic node's spot offering is short from now on. */
+  public void noticed(String node, String why) {
+    if (layout.isElastic(node)) {
+      elastic.spotReclaimed(node, why);
+    }
+  }
+
+  /** The deadline came: the machine is given up. */
   public void release(String node, String why) {
     if (layout.isElastic(node)) {
       elastic.machineTaken(node, why);

@@ -67,10 +67,10 @@ import java.util.TreeSet;
  *       GPU time from that checkpoint's state to the stop is lost work. From its second restart on
  *       it may not start before {@link InterruptionRules#restartBackoff()} doubled per restart after
  *       the second; past {@link InterruptionRules#maxRestarts()} it is held (and nobody releases it).
- *       At the deadline, once no job holds the node, the machine goes: its offering is marked
- *       unavailable in the {@link OfferingBook} as a capacity failure (as the controller's
- *       {@code ElasticFleet#machineTaken} does, so replacements go to another zone, or on-demand
- *       once the policy allows) and the node is released as below;</li>
+ *       The notice marks the node's offering unavailable in the {@link OfferingBook} as a capacity
+ *       failure (as the controller's {@code ElasticFleet#spotReclaimed} does, so replacements go to
+ *       another zone, or on-demand once the policy allows). At the deadline, once no job holds the
+ *       node, the machine goes and the node is released as below;</li>
  *   <li>a scheduler cycle runs when something changed since the last one (a submission, an end,
  *       a boot, a requeue) and at least {@link Setup#schedulerInterval()} has passed since it. A
  *       Start on nodes that are all up runs the job at once; a Start that includes powered-down
@@ -540,6 +540,12 @@ public final class ElasticSimulation {
     Instant deadline = n.notice.deadline();
     events.add(at(now) + " notice " + n.template.name() + " " + n.instance.offering().key() + ": machine goes at "
         + at(deadline));
+    // As ElasticFleet#spotReclaimed: the pool is short from the notice on, so a replacement
+    // launched during the notice goes elsewhere.
+    book.recordFailure(n.instance.offering(), new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY,
+        "interrupted: " + n.notice.detail()), now, setup.policy());
+    events.add(at(now) + " offering " + n.instance.offering().key() + " unavailable until "
+        + at(now.plus(setup.policy().unavailableFor())) + ": interrupted");
     Instant latest = deadline.minus(rules.margin());
     for (JobKey k : List.copyOf(n.holders)) {
       SimJob j = jobs.get(k);
@@ -607,15 +613,8 @@ public final class ElasticSimulation {
     events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");
   }
 
-  /**
-   * The machine is gone: as {@code ElasticFleet#machineTaken}, its offering is left alone for the
-   * policy's unavailable-for and the node is released.
-   */
+  /** The machine is gone: as {@code ElasticFleet#machineTaken}, the node is released. */
   private void machineTaken(SimNode n, Instant now) {
-    book.recordFailure(n.instance.offering(), new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY,
-        "interrupted: " + n.notice.detail()), now, setup.policy());
-    events.add(at(now) + " offering " + n.instance.offering().key() + " unavailable until "
-        + at(now.plus(setup.policy().unavailableFor())) + ": interrupted");
     releaseNodes(List.of(n.template.name()), "spot interruption: the machine is gone", now);
   }
 

@@ -192,6 +192,9 @@ class SpotEndToEndTest {
       assertThat(hit.get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
       // 16 GPUs for at least the 1.5 s it ran before the notice and the second until the deadline's margin.
       assertThat(hit.get("lost_gpu_hours").asDouble()).isGreaterThan(16 * 1.5 / 3600);
+      // And in accounting (sacct's job record).
+      JsonNode acct = h.get("alice-token", "/v1/accounting?job=" + id).json().get("jobs").get(0);
+      assertThat(acct.get("lost_gpu_hours").asDouble()).isGreaterThan(0);
     }
   }
 

@@ -1,7 +1,6 @@
 package io.squall.cli;
 
 import io.squall.cli.service.JobAction;
-import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.JobQuery;
 import io.squall.cli.service.NodeInfo;
 import io.squall.cli.service.PartitionInfo;

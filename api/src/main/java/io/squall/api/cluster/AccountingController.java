@@ -11,6 +11,8 @@ import io.squall.api.config.SquallConfig;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
+import io.squall.api.store.InterruptionRepository;
+import io.squall.api.store.InterruptionRow;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Job;
@@ -22,6 +24,7 @@ import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,9 +38,12 @@ public final class AccountingController {
   private final StateWriter writer;
   private final InstantSource clock;
   private final SquallConfig config;
+  private final InterruptionRepository interruptions;
 
-  public AccountingController(StateWriter writer, InstantSource clock, SquallConfig config) {
+  public AccountingController(StateWriter writer, InstantSource clock, SquallConfig config,
+      InterruptionRepository interruptions) {
     this.writer = writer;
+    this.interruptions = interruptions;
     this.clock = clock;
     this.config = config;
   }
@@ -53,6 +59,13 @@ public final class AccountingController {
     Instant to = end == null ? now : instant("end", end);
     Set<String> states = state == null ? Set.of() : Set.of(state.toUpperCase(Locale.ROOT).split(","));
     Long jobId = job == null ? null : parseId(job);
+    // GPU time interruptions cost each job (since its last checkpoint), summed over its restarts.
+    Map<String, Double> lost = new HashMap<>();
+    for (InterruptionRow r : interruptions.findAllOrderById()) {
+      if (r.jobKey() != null && r.lostGpuSeconds() != null) {
+        lost.merge(r.jobKey(), r.lostGpuSeconds(), Double::sum);
+      }
+    }
     List<Map<String, Object>> out = new ArrayList<>();
     for (StoredJob s : writer.state().jobs()) {
       Job j = s.job();
@@ -65,7 +78,9 @@ public final class AccountingController {
           || j.endTime() != null && j.endTime().isBefore(from)) {
         continue;
       }
-      out.add(row(s, now));
+      Map<String, Object> row = row(s, now);
+      row.put("lost_gpu_hours", Math.round(lost.getOrDefault(s.key().toString(), 0.0) / 3600 * 1000) / 1000.0);
+      out.add(row);
     }
     return Map.of("jobs", out);
   }

@@ -73,6 +73,55 @@ class RunningJobsSurviveRestartTest {
     }
   }
 
+  @Test
+  void aDrainUnderWayIsCarriedOnByTheNextController() throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
+    settings.put("micronaut.server.port", port);
+    settings.put("squall.partitions.gpu.nodes", "node-[1-2]");
+    settings.put("squall.partitions.gpu.interruption-margin", "2s");
+    try (LocalProvider nodes = new LocalProvider(dir.resolve("nodes"))) {
+      List<NodeLaunch> launches = List.of("node-1", "node-2").stream()
+          .map(n -> new NodeLaunch(new Node(n, 8, "h100", 32, 262144, Set.of(), "gpu-pg1", NodeState.DOWN),
+              "http://127.0.0.1:" + port, "change-me-agent-token"))
+          .toList();
+      long job;
+      String node;
+      try (Controllers.Running first = Controllers.start(settings)) {
+        nodes.launch(new LaunchRequest("test", "gpu", launches, launches.size(), nodes.offerings(List.of("local")).get(0),
+            null, Map.of(), "drain-restart-test"));
+        Http h = new Http(first.url());
+        Poll.until("2 nodes", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
+            .findValuesAsText("state").stream().filter("IDLE"::equals).count() == 2);
+        // Ignores the checkpoint signal: only the drain's deadline stops it.
+        job = submit(h, "#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\ntrap '' USR1\n"
+            + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 90; fi\n", List.of());
+        Poll.until("the job to run", LONG, () -> state(h, job).equals("RUNNING"));
+        node = h.get("alice-token", "/v1/jobs/" + job).json().get("nodes").asText();
+        Http.Answer a = h.post("admin-token", "/v1/nodes/" + node + "/interrupt", Map.of("notice_seconds", 25));
+        assertThat(a.status()).as(a.body()).isEqualTo(202);
+        Poll.until("the node draining", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes").toString()
+            .contains("\"state\":\"DRAINING\"") ? true : null);
+      }
+      try (Controllers.Running second = Controllers.start(settings)) {
+        Http h = new Http(second.url());
+        JsonNode done = Poll.until("the job stopped by the restored drain and run again", LONG, () -> {
+          JsonNode j = h.get("alice-token", "/v1/jobs/" + job).json();
+          return j.get("state").asText().equals("COMPLETED") ? j : null;
+        });
+        assertThat(done.get("restart_count").asInt()).isEqualTo(1);
+        assertThat(done.get("events").findValuesAsText("state")).contains("PREEMPTED");
+        assertThat(done.get("nodes").asText()).isNotEqualTo(node);
+        // And the machine was given up at its deadline.
+        Poll.until("the interrupted node down", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
+            .toString().contains("\"name\":\"" + node + "\",\"state\":\"DOWN\"") ? true : null);
+      }
+    }
+  }
+
   private long submit(Http h, String script, List<String> argv) {
     Http.Answer a = h.post("alice-token", "/v1/jobs", Map.of("script", script, "argv", argv,
         "submit_dir", dir.toString()));

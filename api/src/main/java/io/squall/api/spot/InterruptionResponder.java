@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * checkpoint) is recorded.
  *
  * <p>Runs on its own thread ({@code squall-spot}, a 250 ms tick); state changes go through the
- * state writer. Drains in progress are not stored: after a controller restart, a draining
- * node's jobs are requeued when its machine goes silent, as for any lost node.
+ * state writer. Drains survive a controller restart: they are rebuilt from the interruption
+ * record for the nodes still DRAINING.
  */
 @Context
 public final class InterruptionResponder {
@@ -101,7 +101,45 @@ public final class InterruptionResponder {
     this.machines = machines;
     this.metrics = metrics;
     this.clock = clock;
+    executor.execute(() -> guardedStep("restoring drains", this::restore));
     executor.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * After a controller restart: the drains that were under way (their nodes are still DRAINING),
+   * rebuilt from the interruption record, so that their jobs are still stopped in time and their
+   * machines given up. (Users' checkpointed requeues are not kept: a user asks again.)
+   */
+  private void restore() {
+    Instant now = clock.instant();
+    for (NodeStatus n : writer.state().nodes()) {
+      if (n.state() != NodeState.DRAINING) {
+        continue;
+      }
+      List<InterruptionRow> rows = interruptions.findByNodeNameOrderById(n.name());
+      if (rows.isEmpty()) {
+        continue;
+      }
+      InterruptionRow last = rows.get(rows.size() - 1);
+      Interruption notice = new Interruption(n.name(), last.instanceId(), Interruption.Source.valueOf(last.source()),
+          Interruption.Kind.valueOf(last.kind()), last.noticedAt(), last.deadline(), last.detail());
+      List<Hit> hits = new ArrayList<>();
+      Instant stopBy = now;
+      for (InterruptionRow r : rows) {
+        StoredJob j = r.jobKey() == null || r.handledAt() != null || !r.noticedAt().equals(last.noticedAt()) ? null
+            : writer.state().job(JobKey.parse(r.jobKey()));
+        if (j == null || !j.job().state().holdsResources()) {
+          continue;
+        }
+        hits.add(new Hit(j.key(), j.job().restartCount(), j.job().partition(), r.id(),
+            j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld()));
+        draining.add(j.key(), new DrainingJobs.Drain("node " + n.name() + " " + describe(notice), false, false));
+        Instant latest = notice.deadline().minus(layout.checkpointPolicy(j.job().partition()).margin());
+        stopBy = latest.isAfter(stopBy) ? latest : stopBy;
+      }
+      drains.put(n.name(), new Drain(notice, last.noticedAt(), stopBy, hits));
+      LOG.info("node {}: drain restored after a restart ({} job(s) to stop)", n.name(), hits.size());
+    }
   }
 
   /** Takes a notice in; it is handled on the responder's thread within a tick. Thread-safe. */

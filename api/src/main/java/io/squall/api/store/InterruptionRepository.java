@@ -10,4 +10,6 @@ public interface InterruptionRepository extends CrudRepository<InterruptionRow, 
   List<InterruptionRow> findAllOrderById();
 
   List<InterruptionRow> findByJobKeyOrderById(String jobKey);
+
+  List<InterruptionRow> findByNodeNameOrderById(String nodeName);
 }

@@ -1,5 +1,6 @@
 package io.squall.api.fleet;
 
+import com.google.api.gax.core.NoCredentialsProvider;
 import io.squall.api.config.AwsProviderConfig;
 import io.squall.api.config.GcpProviderConfig;
 import io.squall.api.config.LocalProviderConfig;
@@ -94,6 +95,10 @@ public final class Providers {
     }
     if (c.getEndpoint() != null) {
       b.endpoint(c.getEndpoint());
+      if (c.getEndpoint().startsWith("http://")) {
+        // A plaintext endpoint is an emulator or a fake on this machine: no Google credentials.
+        b.credentialsProvider(NoCredentialsProvider.create());
+      }
     }
     if (c.getServiceAccountEmail() != null) {
       b.serviceAccountEmail(c.getServiceAccountEmail());

@@ -35,14 +35,14 @@ import java.util.regex.Pattern;
  * are RUNNING until polled ({@code get} or {@code wait}) and carry {@code error.errors[]} as GCE's
  * do; and failure injection with GCE's HTTP error envelope or operation errors.
  */
-final class FakeGce implements AutoCloseable {
+public final class FakeGce implements AutoCloseable {
   private static final String PREFIX = "/compute/v1/projects/";
   private static final Pattern FILTER_TERM =
       Pattern.compile("labels\\.([a-z0-9_-]+)\\s*=\\s*\"?([^\"\\s)]*)\"?");
 
   /** One request as received, for assertions on the wire format. */
-  record Request(String method, String path, Map<String, String> query, String body) {
-    JsonObject json() {
+  public record Request(String method, String path, Map<String, String> query, String body) {
+    public JsonObject json() {
       return JsonParser.parseString(body).getAsJsonObject();
     }
   }
@@ -78,7 +78,7 @@ final class FakeGce implements AutoCloseable {
     }
   }
 
-  FakeGce(String project, String region) throws IOException {
+  public FakeGce(String project, String region) throws IOException {
     this.project = project;
     this.region = region;
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -88,14 +88,14 @@ final class FakeGce implements AutoCloseable {
   }
 
   /** The base address for {@code GcpSettings.endpoint}. */
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
   // ---- set-up and failure injection ----
 
   /** The zone sells this machine type (unlimited capacity until {@link #capacity} says otherwise). */
-  synchronized FakeGce offer(String zone, String machineType) {
+  public synchronized FakeGce offer(String zone, String machineType) {
     machineTypes.computeIfAbsent(zone, z -> new TreeSet<>()).add(machineType);
     return this;
   }
@@ -156,20 +156,20 @@ final class FakeGce implements AutoCloseable {
     return List.copyOf(requests);
   }
 
-  synchronized List<Request> requests(String method, String pathSuffix) {
+  public synchronized List<Request> requests(String method, String pathSuffix) {
     return requests.stream().filter(r -> r.method().equals(method) && r.path().endsWith(pathSuffix)).toList();
   }
 
-  synchronized int instanceCount() {
+  public synchronized int instanceCount() {
     return instances.values().stream().mapToInt(Map::size).sum();
   }
 
-  synchronized JsonObject instance(String zone, String name) {
+  public synchronized JsonObject instance(String zone, String name) {
     Map<String, JsonObject> z = instances.get(zone);
     return z == null ? null : z.get(name).deepCopy();
   }
 
-  synchronized JsonObject policy(String name) {
+  public synchronized JsonObject policy(String name) {
     JsonObject p = policies.get(name);
     return p == null ? null : p.deepCopy();
   }

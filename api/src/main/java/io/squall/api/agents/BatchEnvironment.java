@@ -2,8 +2,8 @@ package io.squall.api.agents;
 
 import io.squall.api.config.SquallConfig;
 import io.squall.api.spot.CheckpointCatalog;
-import io.squall.checkpoint.Checkpoint;
 import io.squall.api.state.StoredJob;
+import io.squall.checkpoint.Checkpoint;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Job;

@@ -11,9 +11,9 @@ import io.squall.providers.aws.AwsSettings;
 import io.squall.providers.gcp.GcpProvider;
 import io.squall.providers.gcp.GcpSettings;
 import io.squall.providers.local.LocalProvider;
-import java.net.URI;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
+import java.net.URI;
 import java.util.Set;
 
 /**

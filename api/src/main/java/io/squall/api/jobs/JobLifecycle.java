@@ -2,10 +2,10 @@ package io.squall.api.jobs;
 
 import io.squall.api.agents.AgentClient;
 import io.squall.api.agents.BatchEnvironment;
+import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.output.OutputStore;
-import io.squall.api.config.ClusterLayout;
 import io.squall.api.spot.CheckpointPolicy;
 import io.squall.api.spot.DrainingJobs;
 import io.squall.api.state.Batch;

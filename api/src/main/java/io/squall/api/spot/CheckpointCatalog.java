@@ -1,11 +1,11 @@
 package io.squall.api.spot;
 
 import io.squall.api.config.ClusterLayout;
-import io.squall.checkpoint.Checkpoint;
-import io.squall.checkpoint.CheckpointFiles;
 import io.squall.api.state.ApiException;
 import io.squall.api.store.CheckpointRepository;
 import io.squall.api.store.CheckpointRow;
+import io.squall.checkpoint.Checkpoint;
+import io.squall.checkpoint.CheckpointFiles;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;

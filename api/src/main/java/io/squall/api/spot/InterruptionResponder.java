@@ -25,7 +25,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.function.BooleanSupplier;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,12 +34,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the controller does about interruption notices (and users' checkpointed requeues), from whichever source (node agents, the
- * cloud's event queue, reconciliation, an operator): the node is drained, the jobs on it get
+ * What the controller does about interruption notices, from whichever source (node agents, the
+ * cloud's event queue, reconciliation, an operator), and about users' checkpointed requeues
+ * ({@code scontrol requeue}, {@code squall pause}): the node is drained, the jobs on it get
  * their checkpoint signal at once, and each is stopped and requeued whole as soon as it has
  * registered a checkpoint, or at the deadline minus the partition's margin; at the deadline the
  * machine is given up ({@link MachineRelease}). A second notice for a node already being drained
@@ -91,7 +92,6 @@ public final class InterruptionResponder {
   public InterruptionResponder(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout,
       CheckpointCatalog checkpoints, InterruptionRepository interruptions, InstanceRepository instances,
       MachineRelease machines, DrainingJobs draining, SquallMetrics metrics, InstantSource clock) {
-    this.draining = draining;
     this.writer = writer;
     this.lifecycle = lifecycle;
     this.layout = layout;
@@ -99,6 +99,7 @@ public final class InterruptionResponder {
     this.interruptions = interruptions;
     this.instances = instances;
     this.machines = machines;
+    this.draining = draining;
     this.metrics = metrics;
     this.clock = clock;
     executor.execute(() -> guardedStep("restoring drains", this::restore));

@@ -221,20 +221,31 @@ class SpotEndToEndTest {
   }
 
   @Test
-  void pastTheRestartLimitTheJobIsHeldWithTheReason() throws Exception {
+  void interruptedMoreOftenThanTheLimitTheJobIsHeldWithTheReason() throws Exception {
     Map<String, Object> s = settings();
-    s.put("squall.partitions.gpu.max-restarts", 0);
+    s.put("squall.partitions.gpu.max-restarts", 1);
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
       long id = submit(h, "#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=/dev/null\nsleep 60\n");
-      String node = nodesOf(awaitState(h, id, "RUNNING")).get(0);
-      interrupt(h, node, 0);
+      // A requeue by hand is a restart, not an interruption: it does not count to max-restarts.
+      awaitState(h, id, "RUNNING");
+      assertThat(h.post("alice-token", "/v1/jobs/" + id + "/requeue", Map.of()).status()).isEqualTo(200);
+      Poll.until("the job to run again", LONG, () -> {
+        JsonNode j = job(h, id);
+        return j.get("restart_count").asInt() == 1 && j.get("state").asText().equals("RUNNING") ? true : null;
+      });
+      interrupt(h, nodesOf(job(h, id)).get(0), 0);
+      Poll.until("the job to run after its first interruption", LONG, () -> {
+        JsonNode j = job(h, id);
+        return j.get("restart_count").asInt() == 2 && j.get("state").asText().equals("RUNNING") ? true : null;
+      });
+      interrupt(h, nodesOf(job(h, id)).get(0), 0);
       JsonNode held = Poll.until("the job held", LONG, () -> {
         JsonNode j = job(h, id);
         return j.get("state").asText().equals("PENDING") && j.get("reason").asText().equals("JobHeldUser") ? j : null;
       });
-      assertThat(held.get("restart_count").asInt()).isEqualTo(1);
-      assertThat(held.get("events").toString()).contains("held: restarted more often than max-restarts (0)");
+      assertThat(held.get("restart_count").asInt()).isEqualTo(3);
+      assertThat(held.get("events").toString()).contains("held: interrupted 2 times, more than max-restarts (1)");
     }
   }
 

@@ -250,7 +250,7 @@ public final class JobLifecycle {
       if (drain.byUser()) {
         requeueCheckpointed(b, j, why, drain.hold());
       } else {
-        interrupted(b, j, why, layout.checkpointPolicy(j.job().partition()));
+        interrupted(b, j, why, layout.checkpointPolicy(j.job().partition()), drain.earlierInterruptions());
       }
       return;
     }
@@ -278,12 +278,12 @@ public final class JobLifecycle {
   /**
    * A spot interruption took one of the job's nodes and the job was given its chance to
    * checkpoint: with --no-requeue it ends PREEMPTED; else it goes back to the queue (PREEMPTED
-   * then PENDING in its history, same id, one more restart, its age kept), from the second
-   * restart on not before the policy's backoff (doubled per restart), and held once it has been
-   * restarted more than the policy's maximum.
+   * then PENDING in its history, same id, one more restart, its age kept), from its second
+   * interruption on not before the policy's backoff (doubled per interruption), and held once it
+   * has been interrupted more often than the policy's max-restarts.
    * Every node of the gang is told to kill what is left of it.
    */
-  public void interrupted(Batch b, StoredJob j, String why, CheckpointPolicy policy) {
+  public void interrupted(Batch b, StoredJob j, String why, CheckpointPolicy policy, int earlierInterruptions) {
     if (!j.job().state().holdsResources() || j.ending() != null) {
       return; // already being stopped for another reason (scancel, time limit): that wins
     }
@@ -296,20 +296,22 @@ public final class JobLifecycle {
       return;
     }
     int restart = j.job().restartCount() + 1;
+    int interruption = earlierInterruptions + 1;
     Job requeued = j.job().requeued();
     String next;
-    if (restart > policy.maxRestarts()) {
+    if (interruption > policy.maxRestarts()) {
       requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
-      next = "requeued (restart " + restart + ") and held: restarted more often than max-restarts ("
-          + policy.maxRestarts() + "); scontrol release runs it again";
+      next = "requeued (restart " + restart + ") and held: interrupted " + interruption
+          + (interruption == 1 ? " time" : " times") + ", more than max-restarts (" + policy.maxRestarts()
+          + "); scontrol release runs it again";
     } else if (pausedMeanwhile) {
       requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
       next = "requeued (restart " + restart + ") after an interruption, and held: it was paused meanwhile";
-    } else if (restart == 1) {
-      next = "requeued (restart 1) after an interruption";
+    } else if (interruption == 1) {
+      next = "requeued (restart " + restart + ") after an interruption";
     } else {
       // A job interrupted again and again waits longer each time, so a bad zone is not hammered.
-      Instant notBefore = b.now().plus(policy.restartBackoff().multipliedBy(1L << Math.min(20, restart - 2)));
+      Instant notBefore = b.now().plus(policy.restartBackoff().multipliedBy(1L << Math.min(20, interruption - 2)));
       requeued = requeued.withRequest(Requests.withBeginAtLeast(requeued.request(), notBefore));
       next = "requeued (restart " + restart + ") after an interruption, not before " + notBefore;
     }

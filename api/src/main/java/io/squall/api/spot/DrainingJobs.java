@@ -18,8 +18,9 @@ public final class DrainingJobs {
    * @param why for the job's history
    * @param byUser a user's requeue (no restart limit, REQUEUED in the history) rather than an interruption
    * @param hold whether the requeued job is held (squall pause)
+   * @param earlierInterruptions how many interruptions stopped the job before this one (for max-restarts)
    */
-  public record Drain(String why, boolean byUser, boolean hold) {}
+  public record Drain(String why, boolean byUser, boolean hold, int earlierInterruptions) {}
 
   private final Map<JobKey, Drain> draining = new ConcurrentHashMap<>();
 
@@ -33,7 +34,7 @@ public final class DrainingJobs {
 
   /** A user paused a job an interruption is draining: it is requeued held. */
   void holdAfterwards(JobKey job) {
-    draining.computeIfPresent(job, (k, d) -> new Drain(d.why(), d.byUser(), true));
+    draining.computeIfPresent(job, (k, d) -> new Drain(d.why(), d.byUser(), true, d.earlierInterruptions()));
   }
 
   /** The job's drain, or null when it is not being drained. */

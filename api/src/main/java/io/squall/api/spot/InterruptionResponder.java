@@ -5,6 +5,7 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.state.Batch;
+import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -58,7 +59,8 @@ public final class InterruptionResponder {
   static final Duration TICK = Duration.ofMillis(250);
 
   /** A job on an interrupted node, waiting for its checkpoint or its deadline; as it was then. */
-  private record Hit(JobKey job, int restartCount, String partition, long rowId, Instant started, int gpus) {}
+  private record Hit(JobKey job, int restartCount, String partition, long rowId, Instant started, int gpus,
+      int earlierInterruptions) {}
 
   /** A node being drained. */
   private record Drain(Interruption notice, Instant since, Instant stopBy, List<Hit> hits) {}
@@ -132,9 +134,11 @@ public final class InterruptionResponder {
         if (j == null || !j.job().state().holdsResources()) {
           continue;
         }
+        int earlier = earlierInterruptions(j.key());
         hits.add(new Hit(j.key(), j.job().restartCount(), j.job().partition(), r.id(),
-            j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld()));
-        draining.add(j.key(), new DrainingJobs.Drain("node " + n.name() + " " + describe(notice), false, false));
+            j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld(), earlier));
+        draining.add(j.key(), new DrainingJobs.Drain("node " + n.name() + " " + describe(notice), false, false,
+            earlier));
         Instant latest = notice.deadline().minus(layout.checkpointPolicy(j.job().partition()).margin());
         stopBy = latest.isAfter(stopBy) ? latest : stopBy;
       }
@@ -260,6 +264,10 @@ public final class InterruptionResponder {
     String why = "node " + node + " " + what;
     Map<JobKey, Boolean> signalled = new LinkedHashMap<>();
     List<JobKey> elsewhere = new ArrayList<>();
+    Map<JobKey, Integer> earlier = new TreeMap<>();
+    for (String k : new NodeOccupancy(writer.state().jobs()).jobsOn(node)) {
+      earlier.put(JobKey.parse(k), earlierInterruptions(JobKey.parse(k)));
+    }
     writer.write(b -> {
       NodeStatus n = b.node(node);
       b.update(n.withState(NodeState.DRAINING, what), true);
@@ -268,7 +276,7 @@ public final class InterruptionResponder {
           elsewhere.add(j.key());
         } else if (j.job().state() == JobState.RUNNING && notice.kind() != Interruption.Kind.GONE) {
           // Known as draining before the signal can kill it: its exit then counts as interrupted.
-          draining.add(j.key(), new DrainingJobs.Drain(why, false, false));
+          draining.add(j.key(), new DrainingJobs.Drain(why, false, false, earlier.getOrDefault(j.key(), 0)));
           checkpointSignal(b, j, why);
           signalled.put(j.key(), true);
         } else {
@@ -286,7 +294,8 @@ public final class InterruptionResponder {
       }
       InterruptionRow saved = interruptions.save(row(node, notice, e.getKey().toString()));
       hits.add(new Hit(e.getKey(), j.job().restartCount(), j.job().partition(), saved.id(),
-          j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld()));
+          j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld(),
+          earlier.computeIfAbsent(e.getKey(), this::earlierInterruptions)));
       if (e.getValue()) {
         // Stop before the machine goes, leaving the margin for the stop itself; a notice shorter
         // than the margin means at once.
@@ -310,6 +319,12 @@ public final class InterruptionResponder {
     CheckpointSignal signal = CheckpointSignal.forJob(j.request().control().signal(),
         layout.checkpointPolicy(j.job().partition()).signal());
     lifecycle.checkpointSignal(b, j, signal.name(), signal.batchOnly(), why);
+  }
+
+  /** The interruptions that stopped the job before (they cost it work, so they count to max-restarts). */
+  private int earlierInterruptions(JobKey job) {
+    return (int) interruptions.findByJobKeyOrderById(job.toString()).stream()
+        .filter(r -> r.lostGpuSeconds() != null).count();
   }
 
   private static String describe(Interruption n) {
@@ -363,7 +378,7 @@ public final class InterruptionResponder {
     StoredJob after = writer.write(b -> {
       StoredJob current = b.job(hit.job());
       if (sameRun(current, hit.restartCount())) {
-        lifecycle.interrupted(b, current, why, policy);
+        lifecycle.interrupted(b, current, why, policy, hit.earlierInterruptions());
       }
       return b.job(hit.job());
     }).join();
@@ -433,7 +448,7 @@ public final class InterruptionResponder {
         return false;
       }
       // Known as draining before the signal can kill it: its exit then counts as requeued.
-      draining.add(p.job(), new DrainingJobs.Drain(why, true, p.hold()));
+      draining.add(p.job(), new DrainingJobs.Drain(why, true, p.hold(), 0));
       checkpointSignal(b, current, why + ": checkpoint, then requeue");
       return true;
     }).join();

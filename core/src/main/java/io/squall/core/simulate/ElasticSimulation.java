@@ -276,6 +276,8 @@ public final class ElasticSimulation {
     Instant stopAt;
     /** When it was last requeued after an interruption, until it runs again; null otherwise. */
     Instant requeuedAt;
+    /** Interruptions that stopped it so far (what max-restarts counts, as in the controller). */
+    int interruptions;
 
     SimJob(Job job, JobSpec spec) {
       this.job = job;
@@ -588,16 +590,17 @@ public final class ElasticSimulation {
       free(nodes.get(g.node()), k, now);
     }
     int restart = j.job.restartCount() + 1;
+    int interruption = ++j.interruptions;
     Job requeued = j.job.requeued();
     String next;
-    if (restart > rules.maxRestarts()) {
+    if (interruption > rules.maxRestarts()) {
       requeued = requeued.withRequest(held(requeued.request()));
       held++;
       next = "held: interrupted more often than max-restarts (" + rules.maxRestarts() + ")";
-    } else if (restart == 1) {
+    } else if (interruption == 1) {
       next = "requeued";
     } else {
-      Instant notBefore = now.plus(rules.restartBackoff().multipliedBy(1L << Math.min(20, restart - 2)));
+      Instant notBefore = now.plus(rules.restartBackoff().multipliedBy(1L << Math.min(20, interruption - 2)));
       requeued = requeued.withRequest(withBeginAtLeast(requeued.request(), notBefore));
       wakeups.add(notBefore);
       next = "requeued, not before " + at(notBefore);
@@ -607,7 +610,7 @@ public final class ElasticSimulation {
     j.stopAt = null;
     j.awaitingCall.clear();
     j.measureFrom = null;
-    j.requeuedAt = restart > rules.maxRestarts() ? null : now;
+    j.requeuedAt = interruption > rules.maxRestarts() ? null : now;
     interruptionRequeues++;
     changed = true;
     events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");

@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Polls the node's metadata service for interruption notices and reports each to the controller
- * ({@code POST /v1/agent/interruptions}). A notice stays queued until the controller answers 200:
- * a controller that is down or restarting gets it on a later poll, so a notice is never lost
- * while the agent lives (and a spot node rarely has more than its two minutes).
+ * ({@code POST /v1/agent/interruptions}). A notice stays queued until the controller takes it:
+ * a controller that is down, restarting or failing (5xx) gets it on a later poll, so a notice is
+ * never lost while the agent lives (and a spot node rarely has more than its two minutes). One
+ * the controller refuses for what it says (4xx) is logged and dropped.
  *
  * <p>Everything runs on the watch's own thread, the source's one thread: a slow metadata service
  * or controller delays nothing else, and heartbeats never wait for it.
@@ -84,6 +85,12 @@ final class InterruptionWatch implements AutoCloseable {
       InterruptionNotice notice = unsent.peek();
       try {
         ControllerClient.Reply reply = client.post(PATH, notice);
+        if (refusedForGood(reply.status())) {
+          // The controller read it and said no (a bad deadline, a name not ours): resending cannot help.
+          log.warn("interruption notice refused: HTTP " + reply.status() + " " + reply.body() + "; dropped");
+          unsent.remove();
+          continue;
+        }
         if (!reply.ok()) {
           complain("interruption notice refused: HTTP " + reply.status() + " " + reply.body() + "; will resend");
           return;
@@ -99,6 +106,11 @@ final class InterruptionWatch implements AutoCloseable {
         return;
       }
     }
+  }
+
+  /** A 4xx answer other than a timeout or throttling: the notice itself is wrong. */
+  static boolean refusedForGood(int status) {
+    return status >= 400 && status < 500 && status != 408 && status != 429;
   }
 
   private InterruptionNotice message(Interruption notice) {

@@ -65,6 +65,16 @@ class InterruptionWatchTest {
   }
 
   @Test
+  void onlyServerSideFailuresAreWorthResending() {
+    assertThat(InterruptionWatch.refusedForGood(400)).isTrue();
+    assertThat(InterruptionWatch.refusedForGood(403)).isTrue();
+    assertThat(InterruptionWatch.refusedForGood(429)).isFalse();
+    assertThat(InterruptionWatch.refusedForGood(408)).isFalse();
+    assertThat(InterruptionWatch.refusedForGood(503)).isFalse();
+    assertThat(InterruptionWatch.refusedForGood(200)).isFalse();
+  }
+
+  @Test
   void withoutTheOptionNothingIsWatched() throws Exception {
     try (FakeController controller = FakeController.start();
         Agent agent = TestAgents.start("node-1", controller.url(), dir)) {

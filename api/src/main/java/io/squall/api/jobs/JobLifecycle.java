@@ -241,7 +241,7 @@ public final class JobLifecycle {
 
   /** The batch script exited: the job ends as its exit status (or its pending stop) says. */
   public void ended(Batch b, StoredJob j, int exitCode, Integer signal) {
-    DrainingJobs.Drain drain = draining.of(j.key());
+    DrainingJobs.Drain drain = draining.of(j);
     if (drain != null && j.ending() == null) {
       // Signalled to checkpoint and gone (checkpointed and left, or died of the signal): requeued
       // as the drain says, not ended.
@@ -287,7 +287,7 @@ public final class JobLifecycle {
     if (!j.job().state().holdsResources() || j.ending() != null) {
       return; // already being stopped for another reason (scancel, time limit): that wins
     }
-    DrainingJobs.Drain drain = draining.of(j.key());
+    DrainingJobs.Drain drain = draining.of(j);
     boolean pausedMeanwhile = drain != null && drain.hold();
     release(b, j);
     if (Boolean.FALSE.equals(j.request().control().requeue())) {

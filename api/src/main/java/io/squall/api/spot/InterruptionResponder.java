@@ -134,11 +134,11 @@ public final class InterruptionResponder {
         if (j == null || !j.job().state().holdsResources()) {
           continue;
         }
-        int earlier = earlierInterruptions(j.key());
+        int earlier = earlierInterruptions(j.key(), last.noticedAt());
         hits.add(new Hit(j.key(), j.job().restartCount(), j.job().partition(), r.id(),
             j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld(), earlier));
         draining.add(j.key(), new DrainingJobs.Drain("node " + n.name() + " " + describe(notice), false, false,
-            earlier));
+            earlier, j.job().restartCount()));
         Instant latest = notice.deadline().minus(layout.checkpointPolicy(j.job().partition()).margin());
         stopBy = latest.isAfter(stopBy) ? latest : stopBy;
       }
@@ -266,17 +266,18 @@ public final class InterruptionResponder {
     List<JobKey> elsewhere = new ArrayList<>();
     Map<JobKey, Integer> earlier = new TreeMap<>();
     for (String k : new NodeOccupancy(writer.state().jobs()).jobsOn(node)) {
-      earlier.put(JobKey.parse(k), earlierInterruptions(JobKey.parse(k)));
+      earlier.put(JobKey.parse(k), earlierInterruptions(JobKey.parse(k), notice.noticedAt()));
     }
     writer.write(b -> {
       NodeStatus n = b.node(node);
       b.update(n.withState(NodeState.DRAINING, what), true);
       for (StoredJob j : b.jobsHolding(node)) {
-        if (draining.of(j.key()) != null) {
+        if (draining.of(j) != null) {
           elsewhere.add(j.key());
         } else if (j.job().state() == JobState.RUNNING && notice.kind() != Interruption.Kind.GONE) {
           // Known as draining before the signal can kill it: its exit then counts as interrupted.
-          draining.add(j.key(), new DrainingJobs.Drain(why, false, false, earlier.getOrDefault(j.key(), 0)));
+          draining.add(j.key(), new DrainingJobs.Drain(why, false, false, earlier.getOrDefault(j.key(), 0),
+              j.job().restartCount()));
           checkpointSignal(b, j, why);
           signalled.put(j.key(), true);
         } else {
@@ -295,7 +296,7 @@ public final class InterruptionResponder {
       InterruptionRow saved = interruptions.save(row(node, notice, e.getKey().toString()));
       hits.add(new Hit(e.getKey(), j.job().restartCount(), j.job().partition(), saved.id(),
           j.job().startTime() != null ? j.job().startTime() : now, j.job().gpusHeld(),
-          earlier.computeIfAbsent(e.getKey(), this::earlierInterruptions)));
+          earlier.computeIfAbsent(e.getKey(), k -> earlierInterruptions(k, notice.noticedAt()))));
       if (e.getValue()) {
         // Stop before the machine goes, leaving the margin for the stop itself; a notice shorter
         // than the margin means at once.
@@ -321,10 +322,16 @@ public final class InterruptionResponder {
     lifecycle.checkpointSignal(b, j, signal.name(), signal.batchOnly(), why);
   }
 
-  /** The interruptions that stopped the job before (they cost it work, so they count to max-restarts). */
-  private int earlierInterruptions(JobKey job) {
+  /**
+   * The interruptions that stopped the job before (they cost it work, so they count to
+   * max-restarts): recorded with their cost, or still being handled (an earlier drain whose
+   * bookkeeping lags its requeue by a tick); not the ones that found it drained already, nor the
+   * notice {@code current}.
+   */
+  private int earlierInterruptions(JobKey job, Instant current) {
     return (int) interruptions.findByJobKeyOrderById(job.toString()).stream()
-        .filter(r -> r.lostGpuSeconds() != null).count();
+        .filter(r -> r.lostGpuSeconds() != null || r.handledAt() == null)
+        .filter(r -> !r.noticedAt().equals(current)).count();
   }
 
   private static String describe(Interruption n) {
@@ -429,10 +436,10 @@ public final class InterruptionResponder {
     if (pauses.containsKey(p.job()) || j == null || !j.job().state().holdsResources()) {
       return;
     }
-    if (draining.of(p.job()) != null) {
+    if (draining.of(j) != null) {
       // An interruption is already stopping it: the pause only asks that it stay held afterwards.
       if (p.hold()) {
-        draining.holdAfterwards(p.job());
+        draining.holdAfterwards(j);
       }
       return;
     }
@@ -448,7 +455,7 @@ public final class InterruptionResponder {
         return false;
       }
       // Known as draining before the signal can kill it: its exit then counts as requeued.
-      draining.add(p.job(), new DrainingJobs.Drain(why, true, p.hold(), 0));
+      draining.add(p.job(), new DrainingJobs.Drain(why, true, p.hold(), 0, current.job().restartCount()));
       checkpointSignal(b, current, why + ": checkpoint, then requeue");
       return true;
     }).join();
@@ -462,7 +469,7 @@ public final class InterruptionResponder {
   private boolean progress(Pausing p, Instant now) {
     StoredJob j = writer.state().job(p.request().job());
     if (!sameRun(j, p.restartCount())) {
-      draining.remove(p.request().job());
+      draining.remove(p.request().job(), p.restartCount());
       return true; // it left on its own (and was requeued by its drain), ended, or is being stopped
     }
     Optional<Checkpoint> latest = checkpoints.latest(p.request().job().toString(), p.partition());
@@ -479,12 +486,12 @@ public final class InterruptionResponder {
       }
       return null;
     }).join();
-    draining.remove(p.request().job());
+    draining.remove(p.request().job(), p.restartCount());
     return true;
   }
 
   private void finish(Hit hit, String outcome, Double lost, Instant now) {
-    draining.remove(hit.job());
+    draining.remove(hit.job(), hit.restartCount());
     interruptions.findById(hit.rowId()).ifPresent(r -> interruptions.update(r.handled(outcome, lost, now)));
   }
 }

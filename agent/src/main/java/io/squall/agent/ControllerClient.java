@@ -1,7 +1,6 @@
 package io.squall.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -45,19 +44,10 @@ final class ControllerClient {
         .build();
     try {
       HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-      return new Reply(response.statusCode(), parse(response.body()));
+      return new Reply(response.statusCode(), Json.readOrMissing(response.body()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while posting " + path);
-    }
-  }
-
-  private static JsonNode parse(byte[] body) {
-    try {
-      JsonNode node = body.length == 0 ? null : Json.MAPPER.readTree(body);
-      return node == null ? MissingNode.getInstance() : node;
-    } catch (IOException e) {
-      return MissingNode.getInstance();
     }
   }
 }

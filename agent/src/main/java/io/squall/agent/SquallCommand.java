@@ -1,7 +1,6 @@
 package io.squall.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.squall.agent.Protocol.CheckpointRequest;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -169,7 +168,7 @@ final class SquallCommand {
       Thread.currentThread().interrupt();
       throw new NotRegistered("interrupted while waiting for this node's agent");
     }
-    JsonNode body = parse(response.body());
+    JsonNode body = Json.readOrMissing(response.body());
     if (response.statusCode() != 200) {
       throw new NotRegistered(body.path("error").isTextual() ? body.path("error").asText()
           : "the agent answered HTTP " + response.statusCode());
@@ -206,14 +205,5 @@ final class SquallCommand {
 
   private static String withoutSlash(String base) {
     return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-  }
-
-  private static JsonNode parse(byte[] body) {
-    try {
-      JsonNode node = body.length == 0 ? null : Json.MAPPER.readTree(body);
-      return node == null ? MissingNode.getInstance() : node;
-    } catch (IOException e) {
-      return MissingNode.getInstance();
-    }
   }
 }

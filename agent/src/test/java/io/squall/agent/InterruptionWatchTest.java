@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.squall.core.spot.InterruptionSource;
+import io.squall.spot.metadata.FakeImds;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -26,7 +27,7 @@ class InterruptionWatchTest {
       Eventually.until("the agent to poll the metadata service", Eventually.LONG, () -> imds.actionReads() >= 1);
       assertThat(controller.interruptions()).isEmpty();
 
-      imds.interrupt("2026-11-21T08:22:00Z");
+      imds.instanceAction("{\"action\": \"terminate\", \"time\": \"2026-11-21T08:22:00Z\"}");
 
       JsonNode notice = Eventually.value("the notice at the controller", Eventually.LONG,
           () -> controller.interruptions().stream().findFirst());
@@ -41,7 +42,7 @@ class InterruptionWatchTest {
           .isEqualTo("Bearer " + FakeController.TOKEN);
 
       // The service keeps showing the notice; the controller hears of it once.
-      int reads = imds.actionReads();
+      long reads = imds.actionReads();
       Eventually.until("two more polls", Eventually.LONG, () -> imds.actionReads() >= reads + 2);
       assertThat(controller.calls(InterruptionWatch.PATH)).hasSize(1);
     }
@@ -52,7 +53,7 @@ class InterruptionWatchTest {
     try (FakeController controller = FakeController.start();
         FakeImds imds = new FakeImds()) {
       controller.failNextInterruptions(2);
-      imds.interrupt("2026-11-21T08:22:00Z");
+      imds.instanceAction("{\"action\": \"terminate\", \"time\": \"2026-11-21T08:22:00Z\"}");
       try (Agent agent = start(controller, imds)) {
         Eventually.until("the notice at the controller", Eventually.LONG, () -> !controller.interruptions().isEmpty());
       }

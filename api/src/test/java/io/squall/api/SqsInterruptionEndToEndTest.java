@@ -66,10 +66,10 @@ class SqsInterruptionEndToEndTest {
     return s;
   }
 
-  /** AWS's sample event (User Guide; kept in the aws provider's test resources) for {@code instanceId}. */
+  /** AWS's sample event (User Guide; kept in spot-handler's test resources) for {@code instanceId}. */
   private static String interruptionWarning(String instanceId) {
     try (InputStream in = SqsInterruptionEndToEndTest.class.getResourceAsStream(
-        "/io/squall/providers/aws/events/spot-instance-interruption-warning.json")) {
+        "/io/squall/spot/events/spot-instance-interruption-warning.json")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("i-1234567890abcdef0", instanceId);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);

@@ -13,20 +13,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * 21600 seconds (400 otherwise), every read only with a live token (401 otherwise), and the
  * notices 404 until they are set.
  */
-final class FakeImds extends FakeMetadataServer {
-  static final String INSTANCE_ID = "i-0abc1234def567890";
+public final class FakeImds extends FakeMetadataServer {
+  public static final String INSTANCE_ID = "i-0abc1234def567890";
 
   private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
   private final AtomicInteger issued = new AtomicInteger();
   private volatile String instanceAction;
   private volatile String rebalance;
 
-  FakeImds() throws IOException {
+  public FakeImds() throws IOException {
     super();
   }
 
   /** The body of {@code spot/instance-action}; null for 404. */
-  void instanceAction(String body) {
+  public void instanceAction(String body) {
     instanceAction = body;
   }
 
@@ -38,6 +38,11 @@ final class FakeImds extends FakeMetadataServer {
   /** As when tokens expire or the service restarts: every token issued so far is refused. */
   void forgetTokens() {
     tokens.clear();
+  }
+
+  /** How often {@code spot/instance-action} was read. */
+  public long actionReads() {
+    return count("GET", Ec2MetadataSource.INSTANCE_ACTION_PATH);
   }
 
   long tokenPuts() {

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A metadata service on 127.0.0.1 (any free port): records every request and answers as the
  * subclass says. {@link #failWith} makes it fail the way a sick service does.
  */
-abstract class FakeMetadataServer implements AutoCloseable {
+public abstract class FakeMetadataServer implements AutoCloseable {
   /** One request as the server saw it. */
   record Request(String method, String path) {}
 
@@ -37,7 +37,7 @@ abstract class FakeMetadataServer implements AutoCloseable {
     server.start();
   }
 
-  URI url() {
+  public URI url() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
@@ -53,7 +53,7 @@ abstract class FakeMetadataServer implements AutoCloseable {
     failures.set(times);
   }
 
-  long count(String method, String path) {
+  public long count(String method, String path) {
     return requests.stream().filter(r -> r.method().equals(method) && r.path().equals(path)).count();
   }
 

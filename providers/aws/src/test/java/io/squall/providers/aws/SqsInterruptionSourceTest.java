@@ -36,9 +36,12 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * {@link SqsInterruptionSource} against ElasticMQ, a real SQS-compatible server in this JVM on
- * 127.0.0.1, fed the EC2 User Guide's sample events (see events/README.md) as EventBridge would.
+ * 127.0.0.1, fed the EC2 User Guide's sample events (spot-handler's test resources
+ * {@code io/squall/spot/events/}, see their README) as EventBridge would.
  */
 class SqsInterruptionSourceTest {
+  /** AWS's sample events, kept once, in spot-handler's test jar. */
+  static final String EVENTS = "/io/squall/spot/events/";
   private static final String REGION = "us-east-1";
   private static final AwsCredentialsProvider CREDENTIALS =
       StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
@@ -84,9 +87,9 @@ class SqsInterruptionSourceTest {
   }
 
   static String sample(String file) {
-    try (InputStream in = SqsInterruptionSourceTest.class.getResourceAsStream("events/" + file)) {
+    try (InputStream in = SqsInterruptionSourceTest.class.getResourceAsStream(EVENTS + file)) {
       if (in == null) {
-        throw new IllegalStateException("no test resource events/" + file);
+        throw new IllegalStateException("no test resource " + EVENTS + file);
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -32,26 +32,13 @@ class RunningJobsSurviveRestartTest {
 
   @Test
   void nothingIsLostOrStartedTwice() throws IOException {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
-    settings.put("micronaut.server.port", port);
-    settings.put("squall.partitions.gpu.nodes", "node-[1-2]");
+    int port = freePort();
+    Map<String, Object> settings = settings(port);
     try (LocalProvider nodes = new LocalProvider(dir.resolve("nodes"))) {
-      List<NodeLaunch> launches = List.of("node-1", "node-2").stream()
-          .map(n -> new NodeLaunch(new Node(n, 8, "h100", 32, 262144, Set.of(), "gpu-pg1", NodeState.DOWN),
-              "http://127.0.0.1:" + port, "change-me-agent-token"))
-          .toList();
       long running;
       long held;
       try (Controllers.Running first = Controllers.start(settings)) {
-        nodes.launch(new LaunchRequest("test", "gpu", launches, launches.size(), nodes.offerings(List.of("local")).get(0),
-            null, Map.of(), "restart-test"));
-        Http h = new Http(first.url());
-        Poll.until("2 nodes", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
-            .findValuesAsText("state").stream().filter("IDLE"::equals).count() == 2);
+        Http h = startNodes(nodes, port, first);
         running = submit(h, "#!/bin/bash\n#SBATCH --output=run.out\nsleep 6\necho finished\n", List.of());
         held = submit(h, "#!/bin/bash\n#SBATCH --output=/dev/null\necho later\n", List.of("--hold"));
         Poll.until("the job to run", LONG, () -> state(h, running).equals("RUNNING"));
@@ -75,27 +62,14 @@ class RunningJobsSurviveRestartTest {
 
   @Test
   void aDrainUnderWayIsCarriedOnByTheNextController() throws IOException {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
-    settings.put("micronaut.server.port", port);
-    settings.put("squall.partitions.gpu.nodes", "node-[1-2]");
+    int port = freePort();
+    Map<String, Object> settings = settings(port);
     settings.put("squall.partitions.gpu.interruption-margin", "2s");
     try (LocalProvider nodes = new LocalProvider(dir.resolve("nodes"))) {
-      List<NodeLaunch> launches = List.of("node-1", "node-2").stream()
-          .map(n -> new NodeLaunch(new Node(n, 8, "h100", 32, 262144, Set.of(), "gpu-pg1", NodeState.DOWN),
-              "http://127.0.0.1:" + port, "change-me-agent-token"))
-          .toList();
       long job;
       String node;
       try (Controllers.Running first = Controllers.start(settings)) {
-        nodes.launch(new LaunchRequest("test", "gpu", launches, launches.size(), nodes.offerings(List.of("local")).get(0),
-            null, Map.of(), "drain-restart-test"));
-        Http h = new Http(first.url());
-        Poll.until("2 nodes", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
-            .findValuesAsText("state").stream().filter("IDLE"::equals).count() == 2);
+        Http h = startNodes(nodes, port, first);
         // Ignores the checkpoint signal: only the drain's deadline stops it.
         job = submit(h, "#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\ntrap '' USR1\n"
             + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 90; fi\n", List.of());
@@ -123,6 +97,34 @@ class RunningJobsSurviveRestartTest {
             .get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
       }
     }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** A controller on a fixed port (the agents must find the next one there) with provider none. */
+  private Map<String, Object> settings(int port) {
+    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
+    settings.put("micronaut.server.port", port);
+    settings.put("squall.partitions.gpu.nodes", "node-[1-2]");
+    return settings;
+  }
+
+  /** Starts node-1 and node-2 as agents that outlive the controller; answers once both are IDLE. */
+  private static Http startNodes(LocalProvider nodes, int port, Controllers.Running controller) {
+    List<NodeLaunch> launches = List.of("node-1", "node-2").stream()
+        .map(n -> new NodeLaunch(new Node(n, 8, "h100", 32, 262144, Set.of(), "gpu-pg1", NodeState.DOWN),
+            "http://127.0.0.1:" + port, "change-me-agent-token"))
+        .toList();
+    nodes.launch(new LaunchRequest("test", "gpu", launches, launches.size(), nodes.offerings(List.of("local")).get(0),
+        null, Map.of(), "restart-test"));
+    Http h = new Http(controller.url());
+    Poll.until("2 nodes", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
+        .findValuesAsText("state").stream().filter("IDLE"::equals).count() == 2);
+    return h;
   }
 
   private long submit(Http h, String script, List<String> argv) {

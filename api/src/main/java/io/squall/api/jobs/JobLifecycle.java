@@ -268,11 +268,21 @@ public final class JobLifecycle {
 
   /** Back to the queue with the same id and one more restart; its nodes are told to kill what is left. */
   public void requeue(Batch b, StoredJob j, String why) {
+    requeueAs(b, j, j.job().requeued(), JobState.REQUEUED, why,
+        "requeued (restart " + (j.job().restartCount() + 1) + ")");
+  }
+
+  /**
+   * Stages a requeue: the gang released (its nodes told to kill what is left), the job back in
+   * the queue as {@code requeued}, its output cleared, its history {@code asState} (why) then
+   * PENDING ({@code next}).
+   */
+  private void requeueAs(Batch b, StoredJob j, Job requeued, JobState asState, String why, String next) {
     release(b, j);
-    b.update(j.withJob(j.job().requeued()).ending(null, why));
-    b.event(j.key(), JobState.REQUEUED, why);
+    b.update(j.withJob(requeued).ending(null, why));
+    b.event(j.key(), asState, why);
     b.afterCommit(() -> output.clear(j.key().toString()));
-    b.event(j.key(), JobState.PENDING, "requeued (restart " + (j.job().restartCount() + 1) + ")");
+    b.event(j.key(), JobState.PENDING, next);
   }
 
   /**
@@ -289,8 +299,8 @@ public final class JobLifecycle {
     }
     DrainingJobs.Drain drain = draining.of(j);
     boolean pausedMeanwhile = drain != null && drain.hold();
-    release(b, j);
     if (Boolean.FALSE.equals(j.request().control().requeue())) {
+      release(b, j);
       b.update(j.withJob(j.job().finished(JobState.PREEMPTED, null, b.now())).ending(null, why));
       b.event(j.key(), JobState.PREEMPTED, why + " (--no-requeue: not requeued)");
       return;
@@ -315,10 +325,7 @@ public final class JobLifecycle {
       requeued = requeued.withRequest(Requests.withBeginAtLeast(requeued.request(), notBefore));
       next = "requeued (restart " + restart + ") after an interruption, not before " + notBefore;
     }
-    b.update(j.withJob(requeued).ending(null, why));
-    b.event(j.key(), JobState.PREEMPTED, why);
-    b.afterCommit(() -> output.clear(j.key().toString()));
-    b.event(j.key(), JobState.PENDING, next);
+    requeueAs(b, j, requeued, JobState.PREEMPTED, why, next);
   }
 
   /**
@@ -330,15 +337,11 @@ public final class JobLifecycle {
     if (!j.job().state().holdsResources() || j.ending() != null) {
       return; // already being stopped for another reason (scancel, time limit): that wins
     }
-    release(b, j);
     Job requeued = j.job().requeued();
     if (hold) {
       requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
     }
-    b.update(j.withJob(requeued).ending(null, why));
-    b.event(j.key(), JobState.REQUEUED, why);
-    b.afterCommit(() -> output.clear(j.key().toString()));
-    b.event(j.key(), JobState.PENDING, "requeued (restart " + requeued.restartCount() + ")"
+    requeueAs(b, j, requeued, JobState.REQUEUED, why, "requeued (restart " + requeued.restartCount() + ")"
         + (hold ? " and held: scontrol release runs it again" : ""));
   }
 

@@ -65,7 +65,7 @@ final class Agent implements AutoCloseable {
     this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
         new StepRunner(config.name(), sessions, workers, log), new CheckpointRelay(config.name(), client, log),
         workers, log);
-    this.link = new ControllerLink(client, this::registration, () -> new Heartbeat(config.name(), control.running()),
+    this.link = new ControllerLink(client, this::registration, () -> new Heartbeat(config.name(), control.held()),
         linkThread, outbox::flushSoon, log);
     outbox.start();
     shipping.start();
@@ -114,7 +114,7 @@ final class Agent implements AutoCloseable {
 
   private Registration registration() {
     return new Registration(config.name(), server.address(), config.gpus(), config.gpuType(), config.cpus(),
-        config.memoryMb(), config.features(), config.placementGroup(), control.running());
+        config.memoryMb(), config.features(), config.placementGroup(), control.held());
   }
 
   private static long postOutput(ControllerClient client, OutputChunk chunk) throws IOException {

@@ -131,8 +131,9 @@ final class JobControl {
     log.info("job " + key + ": deleted");
   }
 
-  List<String> running() {
-    return table.running();
+  /** The jobs this node holds (see {@link JobTable#held}). */
+  List<String> held() {
+    return table.held();
   }
 
   /** Kills every job's processes: the node is going away (the agent is stopped). */

@@ -30,14 +30,13 @@ final class JobTable {
     return Optional.ofNullable(jobs.remove(key));
   }
 
-  /** Keys of the jobs with live processes here, sorted. */
-  List<String> running() {
-    List<String> keys = new ArrayList<>();
-    jobs.forEach((key, job) -> {
-      if (job.hasLiveProcesses()) {
-        keys.add(key);
-      }
-    });
+  /**
+   * Keys of the jobs this node holds, sorted: from their launch until the controller deletes them,
+   * so a job whose script has ended but whose exit the controller has not yet taken is still
+   * listed (the controller would otherwise take it for lost).
+   */
+  List<String> held() {
+    List<String> keys = new ArrayList<>(jobs.keySet());
     keys.sort(null);
     return keys;
   }

@@ -58,11 +58,6 @@ final class NodeJob {
     });
   }
 
-  /** Whether the batch script or any task still runs: what {@code running} reports. */
-  boolean hasLiveProcesses() {
-    return launched().stream().anyMatch(l -> l.process().isAlive());
-  }
-
   /**
    * Signals the batch script's whole tree and every task's tree; answers whom it signalled. A
    * script that is still starting gets the signal once it has started (and only then).

@@ -160,19 +160,27 @@ class BatchJobTest extends OneAgentTest {
   }
 
   @Test
-  void reportsRunningJobsInHeartbeatsUntilTheyEnd() throws Exception {
+  void listsAJobInHeartbeatsUntilTheControllerDeletesIt() throws Exception {
     AgentCalls.launch(agent.address(),
         AgentCalls.batch("49", "while [ ! -f stop ]; do sleep 0.1; done\n", jobDir, env()));
 
-    Eventually.until("a heartbeat listing job 49", Eventually.LONG, () -> controller.calls("/v1/agent/heartbeat")
-        .stream().anyMatch(c -> c.body().path("running").toString().equals("[\"49\"]")));
+    Eventually.until("a heartbeat listing job 49", Eventually.LONG, () -> lastHeartbeatLists("[\"49\"]"));
     Files.writeString(jobDir.resolve("stop"), "");
     controller.awaitExit("49", Eventually.LONG);
     int seen = controller.calls("/v1/agent/heartbeat").size();
-    Eventually.until("a heartbeat without it", Eventually.LONG, () -> {
-      List<FakeController.Call> beats = controller.calls("/v1/agent/heartbeat");
-      return beats.size() > seen && beats.get(beats.size() - 1).body().path("running").isEmpty();
-    });
+    Eventually.until("a heartbeat after the exit", Eventually.LONG,
+        () -> controller.calls("/v1/agent/heartbeat").size() > seen);
+    // Ended, but the node holds it until the controller deletes it: whether or not the exit has
+    // reached the controller yet, the job is not taken for lost.
+    assertThat(lastHeartbeatLists("[\"49\"]")).isTrue();
+
+    assertThat(AgentCalls.delete(agent.address(), "/jobs/49", FakeController.TOKEN).status()).isEqualTo(200);
+    Eventually.until("a heartbeat without it", Eventually.LONG, () -> lastHeartbeatLists("[]"));
+  }
+
+  private boolean lastHeartbeatLists(String jobs) {
+    List<FakeController.Call> beats = controller.calls("/v1/agent/heartbeat");
+    return !beats.isEmpty() && beats.get(beats.size() - 1).body().path("running").toString().equals(jobs);
   }
 
   @Test

@@ -43,7 +43,6 @@ class NodeJobTest {
 
     assertThat(job.attachBatch(script)).isFalse();
     assertThat(script.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(job.hasLiveProcesses()).isFalse();
   }
 
   @Test
@@ -83,7 +82,6 @@ class NodeJobTest {
     NodeJob job = batchJob();
     Launched script = sleeper();
     assertThat(job.attachBatch(script)).isTrue();
-    assertThat(job.hasLiveProcesses()).isTrue();
 
     assertThat(job.signal(PosixSignal.TERM)).contains(script.handle());
 

@@ -108,7 +108,7 @@ public final class AgentController {
   public CompletableFuture<Map<String, Object>> heartbeat(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @Body HeartbeatBody body) {
     checkSpeaksFor(caller, body.name());
-    return reports.heartbeat(body.name()).thenApply(v -> Map.of());
+    return reports.heartbeat(body.name(), body.running() == null ? List.of() : body.running()).thenApply(v -> Map.of());
   }
 
   @Post("/events")

@@ -4,6 +4,7 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.state.ApiException;
+import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -60,25 +61,47 @@ public final class AgentReports {
       for (StoredJob j : b.jobsHolding(r.name())) {
         if (j.job().state() == JobState.CONFIGURING) {
           lifecycle.nodesReady(b, j); // it waited for this node to boot, and may start now
-        } else if (!r.running().contains(j.key().toString()) && batchNode(j).equals(r.name())) {
-          // An agent that registers again has lost whatever it ran before: those jobs are gone.
-          lifecycle.nodeFailed(b, j, "node " + r.name() + " restarted and lost the job");
         }
       }
+      requeueLost(b, r.name(), r.running());
       return null;
     });
   }
 
-  /** @throws ApiException 404 when the node is unknown or DOWN: the agent registers again */
-  public CompletableFuture<Void> heartbeat(String name) {
+  /**
+   * Notes that the node's agent is alive, and what it holds.
+   *
+   * @throws ApiException 404 when the node is unknown or DOWN: the agent registers again
+   */
+  public CompletableFuture<Void> heartbeat(String name, List<String> held) {
     return writer.write(b -> {
       NodeStatus n = b.node(name);
       if (n == null || n.address() == null || n.state() == NodeState.DOWN) {
         throw ApiException.notFound("node " + name + " is not registered");
       }
       b.update(n.heardAt(b.now()), false);
+      requeueLost(b, name, held);
       return null;
     });
+  }
+
+  /**
+   * A running job the node's agent does not hold is lost there: the agent restarted, or the
+   * launch never reached it (the controller stopped or crashed right after starting the job).
+   * Slurm requeues such a job (or fails it with NODE_FAIL), and so does Squall, rather than wait
+   * forever for an exit that will not come. A job started less than the node timeout ago is
+   * spared: its launch may still be on its way, or the report may have been written before it came.
+   */
+  private void requeueLost(Batch b, String node, List<String> held) {
+    Instant launchedBefore = b.now().minus(config.getNodeTimeout());
+    for (StoredJob j : b.jobsHolding(node)) {
+      Instant started = j.job().startTime();
+      if (j.job().state() == JobState.RUNNING && !held.contains(j.key().toString())
+          && started != null && started.isBefore(launchedBefore)) {
+        lifecycle.nodeFailed(b, j, "node " + node + " does not have the job (its agent restarted, or the launch"
+            + " never reached it)");
+      }
+    }
   }
 
   public CompletableFuture<Void> exits(String node, List<Exit> exits) {

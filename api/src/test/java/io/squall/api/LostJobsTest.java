@@ -1,0 +1,109 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A running job its node's agent does not hold (the launch never reached it: the controller
+ * stopped right after starting the job) is requeued once its launch is older than the node
+ * timeout (6 s here), and not before. The node's "agent" is a fake that takes every call, and
+ * its heartbeats are sent by the test, which says what the node holds.
+ */
+class LostJobsTest {
+  private static final Duration LONG = Duration.ofSeconds(60);
+  private static final String AGENT_TOKEN = "change-me-agent-token";
+
+  @TempDir
+  Path dir;
+  private HttpServer agent;
+  private final List<String> agentCalls = Collections.synchronizedList(new ArrayList<>());
+
+  @BeforeEach
+  void fakeAgent() throws IOException {
+    agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    agent.createContext("/", ex -> {
+      try (ex) {
+        agentCalls.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
+        ex.sendResponseHeaders(200, 2);
+        ex.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
+      }
+    });
+    agent.start();
+  }
+
+  @AfterEach
+  void stopAgent() {
+    agent.stop(0);
+  }
+
+  @Test
+  void aRunningJobItsNodeDoesNotHoldIsRequeuedAfterTheNodeTimeout() {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
+    s.put("squall.partitions.gpu.nodes", "node-1");
+    s.put("squall.node-timeout", "6s");
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
+          "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
+          .status()).isEqualTo(200);
+      Http.Answer submitted = h.post("alice-token", "/v1/jobs", Map.of("script",
+          "#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n", "submit_dir", dir.toString()));
+      assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
+      String job = submitted.json().get("job_id").asText();
+      Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
+
+      // Just launched: a heartbeat without it may have been written before the launch arrived.
+      heartbeat(h, List.of());
+      assertThat(job(h, job).get("state").asText()).isEqualTo("RUNNING");
+      // Held: kept running past the node timeout.
+      long until = System.nanoTime() + Duration.ofSeconds(7).toNanos();
+      while (System.nanoTime() < until) {
+        heartbeat(h, List.of(job));
+        sleep(500);
+      }
+      assertThat(job(h, job).get("restart_count").asInt()).isZero();
+
+      heartbeat(h, List.of());
+
+      JsonNode requeued = job(h, job);
+      assertThat(requeued.get("restart_count").asInt()).isEqualTo(1);
+      assertThat(requeued.get("events").toString())
+          .contains("node node-1 does not have the job (its agent restarted, or the launch never reached it)");
+      Poll.until("the node told to drop what is left of it", LONG, () -> agentCalls.contains("DELETE /jobs/" + job));
+    }
+  }
+
+  private static void heartbeat(Http h, List<String> held) {
+    Http.Answer a = h.post(AGENT_TOKEN, "/v1/agent/heartbeat", Map.of("name", "node-1", "running", held));
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+  }
+
+  private static JsonNode job(Http h, String id) {
+    return h.get("alice-token", "/v1/jobs/" + id).json();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -76,8 +76,8 @@ class RunningJobsSurviveRestartTest {
         Http h = startNodes(nodes, port, first);
         // Ignores the checkpoint signal: only the drain's deadline stops it.
         job = submit(h, "#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\ntrap '' USR1\n"
-            + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 90; fi\n", List.of());
-        Poll.until("the job to run", LONG, () -> state(h, job).equals("RUNNING"));
+            + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then touch started; sleep 90; fi\n", List.of());
+        Poll.until("the job's script to start", LONG, () -> Files.exists(dir.resolve("started")));
         node = h.get("alice-token", "/v1/jobs/" + job).json().get("nodes").asText();
         Http.Answer a = h.post("admin-token", "/v1/nodes/" + node + "/interrupt", Map.of("notice_seconds", 25));
         assertThat(a.status()).as(a.body()).isEqualTo(202);

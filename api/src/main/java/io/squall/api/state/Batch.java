@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The changes of one group commit, staged over the committed state. Changes read their own
@@ -110,9 +111,11 @@ public final class Batch {
 
   /** The jobs that hold resources on {@code node} (running, or configuring while it boots), as staged. */
   public List<StoredJob> jobsHolding(String node) {
+    Set<JobKey> candidates = new TreeSet<>(committed.holdingResources());
+    candidates.addAll(jobs.keySet());
     List<StoredJob> out = new ArrayList<>();
-    for (StoredJob committedJob : committed.jobs()) {
-      StoredJob j = job(committedJob.key());
+    for (JobKey key : candidates) {
+      StoredJob j = job(key);
       if (j != null && j.job().state().holdsResources()) {
         for (GpuGrant g : j.job().allocation()) {
           if (g.node().equals(node)) {

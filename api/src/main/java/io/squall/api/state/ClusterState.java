@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
  * The committed state, readable from any thread. Only {@link StateWriter} changes it, and only
@@ -19,6 +21,11 @@ import java.util.concurrent.ConcurrentSkipListMap;
 public final class ClusterState {
   private final ConcurrentSkipListMap<JobKey, StoredJob> jobs = new ConcurrentSkipListMap<>();
   private final ConcurrentSkipListMap<String, NodeStatus> nodes = new ConcurrentSkipListMap<>();
+  /**
+   * Keys of the jobs that hold resources: every heartbeat looks for a node's jobs, and finished
+   * jobs, which stay here for their history, vastly outnumber them.
+   */
+  private final ConcurrentSkipListSet<JobKey> holding = new ConcurrentSkipListSet<>();
   private volatile UsageLedger usage;
 
   ClusterState(UsageLedger usage) {
@@ -64,12 +71,23 @@ public final class ClusterState {
     return map.subMap(JobKey.of(id), true, new JobKey(id, Integer.MAX_VALUE), true);
   }
 
+  /** Keys of the jobs that hold resources (running, or configuring while their nodes boot), in key order. */
+  Set<JobKey> holdingResources() {
+    return holding;
+  }
+
   void publishJob(StoredJob job) {
     jobs.put(job.key(), job);
+    if (job.job().state().holdsResources()) {
+      holding.add(job.key());
+    } else {
+      holding.remove(job.key());
+    }
   }
 
   void removeJob(JobKey key) {
     jobs.remove(key);
+    holding.remove(key);
   }
 
   void publishNode(NodeStatus node) {

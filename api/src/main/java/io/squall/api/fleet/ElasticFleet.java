@@ -110,6 +110,10 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private Instant lastCheck;
   /** Instances missing from the provider's last list: gone if still missing from the next. */
   private Set<String> missing = Set.of();
+  /** False once the provider refused to tell the network layout for want of permission. */
+  private boolean askLayout = true;
+  /** The last failure to learn the layout, logged once rather than every reconcile interval. */
+  private String layoutFailure;
   private final PowerPlanner planner;
   private final OfferingBook book = new OfferingBook();
   private final Map<String, CapacityPolicy> policies;
@@ -260,10 +264,49 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     missing = missingNow;
   }
 
+  /**
+   * Records where the instances whose place in the network is not known yet sit, as the provider
+   * tells (EC2 answers only once an instance runs, hence the asking again every reconcile
+   * interval). Shown in {@code /v1/instances}; a failure costs nothing but the layout.
+   */
+  private void learnNetworkLayout() {
+    List<InstanceRow> unknown = new ArrayList<>();
+    instances.findAll().forEach(r -> {
+      if (r.networkNodes() == null) {
+        unknown.add(r);
+      }
+    });
+    if (unknown.isEmpty() || !askLayout) {
+      return;
+    }
+    Map<String, List<String>> layout;
+    try {
+      layout = provider.networkNodes(unknown.stream().map(InstanceRow::instanceId).toList());
+    } catch (ProviderException e) {
+      if (e.kind() == ProviderException.Kind.UNAUTHORIZED) {
+        // Asking again would only feed the provider's circuit breaker.
+        askLayout = false;
+        LOG.warn("{} will not tell the instances' network layout ({}); grant ec2:DescribeInstanceTopology"
+            + " to see it", provider.name(), e.getMessage());
+      } else if (!e.getMessage().equals(layoutFailure)) {
+        LOG.warn("cannot learn the instances' network layout from {}: {}", provider.name(), e.getMessage());
+      }
+      layoutFailure = e.getMessage();
+      return;
+    }
+    layoutFailure = null;
+    for (InstanceRow row : unknown) {
+      List<String> path = layout.get(row.instanceId());
+      if (path != null && !path.isEmpty()) {
+        instances.update(row.withNetworkPath(path));
+      }
+    }
+  }
+
   private static InstanceRow row(Instance i, Instant now) {
     Offering o = i.offering();
     return new InstanceRow(i.nodeName(), i.id(), i.launchToken(), o.instanceType(), o.zone(), o.capacityType().name(),
-        o.pricePerHour(), now);
+        o.pricePerHour(), now, null);
   }
 
   private static Offering offeringOf(InstanceRow row) {
@@ -285,6 +328,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       if (lastCheck == null || !now.isBefore(lastCheck.plus(config.getReconcileInterval()))) {
         lastCheck = now;
         findVanished(now);
+        learnNetworkLayout();
       }
       refreshOfferings(now);
       planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));

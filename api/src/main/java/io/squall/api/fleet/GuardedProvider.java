@@ -16,7 +16,9 @@ import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderException;
 import io.squall.core.provider.SpotPrice;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -124,6 +126,11 @@ public final class GuardedProvider implements NodeProvider {
   @Override
   public List<SpotPrice> spotPrices(List<String> instanceTypes) {
     return call("spot prices", () -> provider.spotPrices(instanceTypes));
+  }
+
+  @Override
+  public Map<String, List<String>> networkNodes(Collection<String> instanceIds) {
+    return call("network layout", () -> provider.networkNodes(instanceIds));
   }
 
   @Override

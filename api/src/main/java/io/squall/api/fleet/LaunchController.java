@@ -45,7 +45,7 @@ public final class LaunchController {
     return Map.of("launches", out);
   }
 
-  @Operation(summary = "The instances the elastic nodes run on")
+  @Operation(summary = "The instances the elastic nodes run on, with their network nodes (root first) once the provider has told them")
   @Get("/instances")
   public Map<String, Object> instances() {
     List<Map<String, Object>> out = new ArrayList<>();
@@ -58,6 +58,7 @@ public final class LaunchController {
       m.put("zone", r.zone());
       m.put("capacity_type", r.capacityType());
       m.put("price_per_hour", r.pricePerHour());
+      m.put("network_nodes", r.networkPath());
       out.add(m);
     }
     out.sort((a, b) -> ((String) a.get("node")).compareTo((String) b.get("node")));

@@ -1,6 +1,8 @@
 package io.squall.core.provider;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Brings machines into existence and takes them away. The core decides which nodes it wants,
@@ -51,6 +53,17 @@ public interface NodeProvider extends AutoCloseable {
    * sorted by type then zone. Empty for providers without spot.
    */
   List<SpotPrice> spotPrices(List<String> instanceTypes);
+
+  /**
+   * Where these instances sit in the provider's network: for each instance id, the network nodes
+   * above it, closest to the root first, so that instances sharing the last one share a switch
+   * (EC2's {@code DescribeInstanceTopology}). Only ids that were asked for, and only those the
+   * provider knows the layout of (some instance types have none, a pending instance none yet):
+   * the rest are left out. The default, for providers that cannot tell, leaves out all of them.
+   */
+  default Map<String, List<String>> networkNodes(Collection<String> instanceIds) {
+    return Map.of();
+  }
 
   /**
    * Releases the provider's clients and threads. Providers whose machines belong to this

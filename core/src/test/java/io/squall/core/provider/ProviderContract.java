@@ -105,6 +105,14 @@ public abstract class ProviderContract {
   }
 
   @Test
+  void aNetworkLayoutIsOnlyForTheAskedInstances() {
+    List<Instance> made = provider.launch(gang("launch-7", offering(), "gpu-10", "gpu-11"));
+    Map<String, List<String>> layout = provider.networkNodes(List.of(made.get(0).id()));
+    assertThat(layout.keySet()).isSubsetOf(made.get(0).id());
+    layout.values().forEach(path -> assertThat(path).isNotEmpty().doesNotContainNull());
+  }
+
+  @Test
   void aRepeatedLaunchTokenMakesNothingNew() {
     Offering offering = offering();
     List<Instance> first = provider.launch(gang("launch-2", offering, "gpu-3"));

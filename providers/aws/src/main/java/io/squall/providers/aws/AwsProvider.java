@@ -298,11 +298,11 @@ public final class AwsProvider implements NodeProvider {
   }
 
   /**
-   * The network nodes above each instance, closest to the root first ({@code DescribeInstanceTopology}):
-   * instances sharing the last node share a switch. Instances EC2 has no topology for (types
-   * without it, not yet running) are left out.
+   * {@code DescribeInstanceTopology}, 100 ids a call. EC2 has a layout only for some types (the
+   * p4d, p5 and trn families among them) and only for running instances; the rest are left out.
    */
-  public Map<String, List<String>> topology(Collection<String> instanceIds) {
+  @Override
+  public Map<String, List<String>> networkNodes(Collection<String> instanceIds) {
     Map<String, List<String>> out = new TreeMap<>();
     List<String> ids = List.copyOf(new LinkedHashSet<>(instanceIds));
     for (int from = 0; from < ids.size(); from += TOPOLOGY_BATCH) {

@@ -362,14 +362,14 @@ class AwsProviderTest {
   }
 
   @Test
-  void topologyMapsInstancesToNetworkNodes() {
+  void networkNodesComeFromDescribeInstanceTopology() {
     List<Instance> made = provider.launch(gang("launch-r", SPOT_A, "gpu-1", "gpu-2"));
     List<String> ids = made.stream().map(Instance::id).toList();
-    Map<String, List<String>> topology = provider.topology(ids);
+    Map<String, List<String>> topology = provider.networkNodes(ids);
     assertThat(topology).containsOnlyKeys(ids);
     assertThat(topology.get(ids.get(0))).hasSize(3).isEqualTo(topology.get(ids.get(1)));
     assertThat(ec2.lastRequest("DescribeInstanceTopology").list("InstanceId")).isEqualTo(ids);
-    assertThat(provider.topology(List.of())).isEmpty();
+    assertThat(provider.networkNodes(List.of())).isEmpty();
   }
 
   /** The tags of the request's tag specification for {@code resourceType}. */

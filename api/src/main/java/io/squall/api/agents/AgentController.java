@@ -23,10 +23,14 @@ import io.squall.core.model.JobKey;
 import io.squall.core.spot.Interruption;
 import io.swagger.v3.oas.annotations.Hidden;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -37,11 +41,11 @@ import java.util.concurrent.CompletableFuture;
 @Controller("/v1/agent")
 @Hidden
 public final class AgentController {
+  /** Clouds give 30 s to 2 min of notice; an hour is beyond any. */
+  private static final Duration MAX_NOTICE = Duration.ofHours(1);
+
   private final AgentReports reports;
   private final OutputStore output;
-  /** Clouds give 30 s to 2 min of notice; an hour is beyond any. */
-  private static final java.time.Duration MAX_NOTICE = java.time.Duration.ofHours(1);
-
   private final SquallConfig config;
   private final StateWriter writer;
   private final InterruptionResponder interruptions;
@@ -154,7 +158,6 @@ public final class AgentController {
     return Map.of();
   }
 
-
   /** {@code squall checkpoint register} inside a job, relayed by the job's node agent. */
   @Post("/checkpoints")
   @ExecuteOn(TaskExecutors.BLOCKING)
@@ -173,9 +176,9 @@ public final class AgentController {
 
   private static <E extends Enum<E>> E enumValue(Class<E> type, String field, String value) {
     try {
-      return Enum.valueOf(type, value == null ? "" : value.toUpperCase(java.util.Locale.ROOT));
+      return Enum.valueOf(type, value == null ? "" : value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest(field + ": one of " + java.util.Arrays.toString(type.getEnumConstants())
+      throw ApiException.badRequest(field + ": one of " + Arrays.toString(type.getEnumConstants())
           + ", not '" + value + "'");
     }
   }
@@ -183,7 +186,7 @@ public final class AgentController {
   private static Instant instant(String field, String value) {
     try {
       return Instant.parse(value == null ? "" : value);
-    } catch (java.time.format.DateTimeParseException e) {
+    } catch (DateTimeParseException e) {
       throw ApiException.badRequest(field + ": an ISO-8601 instant such as 2026-11-21T08:22:00Z, not '" + value + "'");
     }
   }

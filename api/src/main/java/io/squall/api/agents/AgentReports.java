@@ -138,6 +138,4 @@ public final class AgentReports {
   private static String batchNode(StoredJob j) {
     return j.job().allocation().isEmpty() ? "" : j.job().allocation().get(0).node();
   }
-
-
 }

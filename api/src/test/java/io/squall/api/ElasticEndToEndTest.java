@@ -41,27 +41,14 @@ class ElasticEndToEndTest {
     return out;
   }
 
-  private static long submit(Http h, String script) {
-    Http.Answer a = h.postScript("alice-token", "/v1/jobs", script);
-    assertThat(a.status()).as(a.body()).isEqualTo(201);
-    return a.json().get("job_id").asLong();
-  }
 
-  private static String nodeState(Http h, String node) {
-    for (JsonNode n : h.get("admin-token", "/v1/nodes").json().get("nodes")) {
-      if (n.get("name").asText().equals(node)) {
-        return n.get("state").asText();
-      }
-    }
-    throw new AssertionError("no node " + node);
-  }
 
   @Test
   void aGangIsLaunchedInOneCallIntoOnePlacementGroupRunsAndIsReclaimed() throws Exception {
     try (Controllers.Running c = Controllers.start(settings(List.of("local"), List.of()))) {
       Http h = new Http(c.url());
-      assertThat(nodeState(h, "cloud-1")).isEqualTo("CLOUD");
-      long job = submit(h, "#!/bin/bash\n#SBATCH -N 4 --gres=gpu:8 --output=" + dir.resolve("gang.out")
+      assertThat(h.nodeState("cloud-1")).isEqualTo("CLOUD");
+      long job = h.submit("#!/bin/bash\n#SBATCH -N 4 --gres=gpu:8 --output=" + dir.resolve("gang.out")
           + "\nsrun --label hostname\n");
       JsonNode done = Poll.until("the gang to complete", LONG, () -> {
         JsonNode j = h.get("alice-token", "/v1/jobs/" + job).json();
@@ -77,7 +64,7 @@ class ElasticEndToEndTest {
       assertThat(Files.readAllLines(dir.resolve("gang.out"))).hasSize(4);
       // Idle for SuspendTime (3 s): given back.
       Poll.until("the nodes to be reclaimed", LONG, () -> List.of("cloud-1", "cloud-2", "cloud-3", "cloud-4").stream()
-          .allMatch(n -> nodeState(h, n).equals("CLOUD")) ? true : null);
+          .allMatch(n -> h.nodeState(n).equals("CLOUD")) ? true : null);
       assertThat(h.get("admin-token", "/v1/instances").json().get("instances")).isEmpty();
     }
   }
@@ -104,7 +91,7 @@ class ElasticEndToEndTest {
     s.put("squall.local.boot-delay", "10m");
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
-      long job = submit(h, "#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\necho ok\n");
+      long job = h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\necho ok\n");
       Poll.until("the gang to configure", LONG, () ->
           h.get("alice-token", "/v1/jobs/" + job).json().get("state").asText().equals("CONFIGURING") ? true : null);
       String address = "http://127.0.0.1:" + agent.getAddress().getPort();
@@ -128,7 +115,7 @@ class ElasticEndToEndTest {
     try (Controllers.Running c = Controllers.start(settings(List.of("zone-a", "zone-b"), List.of("zone-a")))) {
       Http h = new Http(c.url());
       Instant submitted = Instant.now();
-      long job = submit(h, "#!/bin/bash\n#SBATCH --gres=gpu:1 --output=/dev/null\necho ok\n");
+      long job = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:1 --output=/dev/null\necho ok\n");
       Poll.until("the job to complete", LONG, () ->
           h.get("alice-token", "/v1/jobs/" + job).json().get("state").asText().equals("COMPLETED") ? true : null);
       List<JsonNode> calls = launches(h);

@@ -185,14 +185,12 @@ class EndToEndTest {
   }
 
   private long submit(String script, List<String> argv) {
-    Http.Answer a = http.post("alice-token", "/v1/jobs", Map.of("script", script, "argv", argv,
-        "submit_dir", dir.toString(), "environment", Map.of("PATH", System.getenv("PATH"))));
-    assertThat(a.status()).as(a.body()).isEqualTo(201);
-    return a.json().get("job_id").asLong();
+    return http.submit(Map.of("script", script, "argv", argv, "submit_dir", dir.toString(),
+        "environment", Map.of("PATH", System.getenv("PATH"))));
   }
 
   private JsonNode job(long id) {
-    return http.get("alice-token", "/v1/jobs/" + id).json();
+    return http.job(id);
   }
 
   private JsonNode awaitEnd(long id) {

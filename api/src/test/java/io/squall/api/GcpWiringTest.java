@@ -42,9 +42,7 @@ class GcpWiringTest {
       s.put("squall.gcp.source-image", "projects/squall-test/global/images/family/squall-node");
       try (Controllers.Running c = Controllers.start(s)) {
         Http h = new Http(c.url());
-        Http.Answer a = h.postScript("alice-token", "/v1/jobs", "#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8\nsrun hostname\n");
-        assertThat(a.status()).as(a.body()).isEqualTo(201);
-        long id = a.json().get("job_id").asLong();
+        long id = h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8\nsrun hostname\n");
         JsonNode instances = Poll.until("2 instances recorded", LONG, () -> {
           JsonNode all = h.get("admin-token", "/v1/instances").json().get("instances");
           return all.size() == 2 ? all : null;

@@ -47,6 +47,42 @@ public final class Http {
     return send(token, "POST", pathAndQuery, "text/x-shellscript", script);
   }
 
+  /** Submits a batch script as alice (the default user); answers its job id. */
+  public long submit(String script) {
+    return jobId(postScript("alice-token", "/v1/jobs", script));
+  }
+
+  /** Submits {@code body} ({@code script}, {@code argv}, ...) as alice; answers its job id. */
+  public long submit(Object body) {
+    return jobId(post("alice-token", "/v1/jobs", body));
+  }
+
+  private static long jobId(Answer submitted) {
+    if (submitted.status() != 201) {
+      throw new AssertionError("submission refused: " + submitted.status() + " " + submitted.body());
+    }
+    return submitted.json().get("job_id").asLong();
+  }
+
+  /** The job as alice sees it ({@code GET /v1/jobs/ID}). */
+  public JsonNode job(Object id) {
+    return get("alice-token", "/v1/jobs/" + id).json();
+  }
+
+  public String jobState(Object id) {
+    return job(id).get("state").asText();
+  }
+
+  /** The node's state as {@code GET /v1/nodes} shows it. */
+  public String nodeState(String node) {
+    for (JsonNode n : get("admin-token", "/v1/nodes").json().get("nodes")) {
+      if (n.get("name").asText().equals(node)) {
+        return n.get("state").asText();
+      }
+    }
+    throw new AssertionError("no node " + node);
+  }
+
   public Answer send(String token, String method, String path, String contentType, String body) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
     if (token != null) {

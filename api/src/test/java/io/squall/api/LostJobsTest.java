@@ -62,26 +62,23 @@ class LostJobsTest {
       assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
           "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
           .status()).isEqualTo(200);
-      Http.Answer submitted = h.post("alice-token", "/v1/jobs", Map.of("script",
-          "#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n", "submit_dir", dir.toString()));
-      assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
-      String job = submitted.json().get("job_id").asText();
+      String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
 
       // Just launched: a heartbeat without it may have been written before the launch arrived.
       heartbeat(h, List.of());
-      assertThat(job(h, job).get("state").asText()).isEqualTo("RUNNING");
+      assertThat(h.job(job).get("state").asText()).isEqualTo("RUNNING");
       // Held: kept running past the node timeout.
       long until = System.nanoTime() + Duration.ofSeconds(7).toNanos();
       while (System.nanoTime() < until) {
         heartbeat(h, List.of(job));
         sleep(500);
       }
-      assertThat(job(h, job).get("restart_count").asInt()).isZero();
+      assertThat(h.job(job).get("restart_count").asInt()).isZero();
 
       heartbeat(h, List.of());
 
-      JsonNode requeued = job(h, job);
+      JsonNode requeued = h.job(job);
       assertThat(requeued.get("restart_count").asInt()).isEqualTo(1);
       assertThat(requeued.get("events").toString())
           .contains("node node-1 does not have the job (its agent restarted, or the launch never reached it)");
@@ -94,9 +91,6 @@ class LostJobsTest {
     assertThat(a.status()).as(a.body()).isEqualTo(200);
   }
 
-  private static JsonNode job(Http h, String id) {
-    return h.get("alice-token", "/v1/jobs/" + id).json();
-  }
 
   private static void sleep(long millis) {
     try {

@@ -41,9 +41,7 @@ class NetworkLayoutTest {
     s.put("squall.partitions.gpu.placement-groups", 1); // the gang's two nodes in one placement group
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
-      Http.Answer submitted = h.postScript("alice-token", "/v1/jobs",
-          "#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\nsleep 1\n");
-      assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
+      h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\nsleep 1\n");
 
       JsonNode instances = Poll.until("both instances' network layout", LONG, () -> {
         JsonNode all = h.get("admin-token", "/v1/instances").json().get("instances");

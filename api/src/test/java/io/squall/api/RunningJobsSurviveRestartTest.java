@@ -48,8 +48,8 @@ class RunningJobsSurviveRestartTest {
       }
       try (Controllers.Running second = Controllers.start(settings)) {
         Http h = new Http(second.url());
-        assertThat(state(h, running)).isEqualTo("RUNNING");
-        assertThat(state(h, held)).isEqualTo("PENDING");
+        assertThat(h.jobState(running)).isEqualTo("RUNNING");
+        assertThat(h.jobState(held)).isEqualTo("PENDING");
         JsonNode done = Poll.until("the running job to finish", LONG, () -> {
           JsonNode j = h.get("alice-token", "/v1/jobs/" + running).json();
           return j.get("end_time").isNull() ? null : j;
@@ -59,7 +59,7 @@ class RunningJobsSurviveRestartTest {
         assertThat(done.get("events").findValuesAsText("state")).containsExactly("PENDING", "RUNNING", "COMPLETED");
         assertThat(Files.readString(dir.resolve("run.out"))).isEqualTo("finished\n");
         assertThat(h.post("alice-token", "/v1/jobs/" + held + "/release", null).status()).isEqualTo(200);
-        Poll.until("the released job to complete", LONG, () -> state(h, held).equals("COMPLETED"));
+        Poll.until("the released job to complete", LONG, () -> h.jobState(held).equals("COMPLETED"));
       }
     }
   }
@@ -132,13 +132,7 @@ class RunningJobsSurviveRestartTest {
   }
 
   private long submit(Http h, String script, List<String> argv) {
-    Http.Answer a = h.post("alice-token", "/v1/jobs", Map.of("script", script, "argv", argv,
-        "submit_dir", dir.toString()));
-    assertThat(a.status()).as(a.body()).isEqualTo(201);
-    return a.json().get("job_id").asLong();
+    return h.submit(Map.of("script", script, "argv", argv, "submit_dir", dir.toString()));
   }
 
-  private static String state(Http h, long id) {
-    return h.get("alice-token", "/v1/jobs/" + id).json().get("state").asText();
-  }
 }

@@ -58,19 +58,11 @@ class SpotEndToEndTest {
     return "done: step " + STEPS + " state " + state;
   }
 
-  private static long submit(Http h, String script) {
-    Http.Answer a = h.postScript("alice-token", "/v1/jobs", script);
-    assertThat(a.status()).as(a.body()).isEqualTo(201);
-    return a.json().get("job_id").asLong();
-  }
 
-  private static JsonNode job(Http h, long id) {
-    return h.get("alice-token", "/v1/jobs/" + id).json();
-  }
 
   private static JsonNode awaitState(Http h, long id, String state) {
     return Poll.until("job " + id + " " + state, LONG, () -> {
-      JsonNode j = job(h, id);
+      JsonNode j = h.job(id);
       return j.get("state").asText().equals(state) ? j : null;
     });
   }
@@ -89,20 +81,12 @@ class SpotEndToEndTest {
     return out;
   }
 
-  private static String nodeState(Http h, String node) {
-    for (JsonNode n : h.get("admin-token", "/v1/nodes").json().get("nodes")) {
-      if (n.get("name").asText().equals(node)) {
-        return n.get("state").asText();
-      }
-    }
-    throw new AssertionError("no node " + node);
-  }
 
   @Test
   void anInterruptedGangCheckpointsIsRequeuedWholeAndResumesWhereItWas() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
-      long id = submit(h, training(""));
+      long id = h.submit(training(""));
       JsonNode running = awaitState(h, id, "RUNNING");
       List<String> firstNodes = nodesOf(running);
       assertThat(firstNodes).hasSize(2);
@@ -131,7 +115,7 @@ class SpotEndToEndTest {
       assertThat(hit.get(0).get("source").asText()).isEqualTo("OPERATOR");
       assertThat(hit.get(0).get("outcome").asText()).startsWith("checkpointed at step").endsWith("requeued");
       // The node being taken away is DRAINING until its machine goes, then back to CLOUD.
-      assertThat(nodeState(h, victim)).isIn("DRAINING", "DOWN", "CLOUD");
+      assertThat(h.nodeState(victim)).isIn("DRAINING", "DOWN", "CLOUD");
       JsonNode catalog = h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json();
       assertThat(catalog.get("restore_from").asText()).contains("step-" + STEPS + ".ckpt");
       // Registered by the job itself (squall checkpoint register, through its node's agent).
@@ -147,14 +131,14 @@ class SpotEndToEndTest {
     s.put("squall.partitions.gpu.checkpoint-pattern", "step-*.ckpt");
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
-      long id = submit(h, training("").replace("squall checkpoint register", ": squall checkpoint register"));
+      long id = h.submit(training("").replace("squall checkpoint register", ": squall checkpoint register"));
       awaitState(h, id, "RUNNING");
       Poll.until("a first checkpoint", LONG, () ->
           h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json().get("checkpoints").size() > 0 ? true : null);
       Http.Answer a = h.post("alice-token", "/v1/jobs/" + id + "/pause", Map.of());
       assertThat(a.status()).as(a.body()).isEqualTo(200);
       JsonNode held = Poll.until("the job paused", LONG, () -> {
-        JsonNode j = job(h, id);
+        JsonNode j = h.job(id);
         return j.get("state").asText().equals("PENDING") && j.get("held").asBoolean() ? j : null;
       });
       assertThat(held.get("events").toString()).contains("paused by alice after checkpoint step");
@@ -176,7 +160,7 @@ class SpotEndToEndTest {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
       // Ignores the signal, writes no checkpoint: all it did is lost.
-      long id = submit(h, "#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=" + dir.resolve("plain.out")
+      long id = h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=" + dir.resolve("plain.out")
           + "\ntrap '' USR1\necho \"run $SLURM_RESTART_COUNT from '${SQUALL_RESTORE_FROM}'\"\n"
           + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 60; fi\n");
       JsonNode running = awaitState(h, id, "RUNNING");
@@ -202,7 +186,7 @@ class SpotEndToEndTest {
   void noRequeueEndsPreemptedAndARepeatedNoticeIsHandledOnce() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
-      long id = submit(h, "#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --no-requeue --output=/dev/null\nsleep 60\n");
+      long id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --no-requeue --output=/dev/null\nsleep 60\n");
       String node = nodesOf(awaitState(h, id, "RUNNING")).get(0);
       interrupt(h, node, 20);
       interrupt(h, node, 20); // the same notice again (an agent and the event queue both report)
@@ -226,22 +210,22 @@ class SpotEndToEndTest {
     s.put("squall.partitions.gpu.max-restarts", 1);
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
-      long id = submit(h, "#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=/dev/null\nsleep 60\n");
+      long id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=/dev/null\nsleep 60\n");
       // A requeue by hand is a restart, not an interruption: it does not count to max-restarts.
       awaitState(h, id, "RUNNING");
       assertThat(h.post("alice-token", "/v1/jobs/" + id + "/requeue", Map.of()).status()).isEqualTo(200);
       Poll.until("the job to run again", LONG, () -> {
-        JsonNode j = job(h, id);
+        JsonNode j = h.job(id);
         return j.get("restart_count").asInt() == 1 && j.get("state").asText().equals("RUNNING") ? true : null;
       });
-      interrupt(h, nodesOf(job(h, id)).get(0), 0);
+      interrupt(h, nodesOf(h.job(id)).get(0), 0);
       Poll.until("the job to run after its first interruption", LONG, () -> {
-        JsonNode j = job(h, id);
+        JsonNode j = h.job(id);
         return j.get("restart_count").asInt() == 2 && j.get("state").asText().equals("RUNNING") ? true : null;
       });
-      interrupt(h, nodesOf(job(h, id)).get(0), 0);
+      interrupt(h, nodesOf(h.job(id)).get(0), 0);
       JsonNode held = Poll.until("the job held", LONG, () -> {
-        JsonNode j = job(h, id);
+        JsonNode j = h.job(id);
         return j.get("state").asText().equals("PENDING") && j.get("reason").asText().equals("JobHeldUser") ? j : null;
       });
       assertThat(held.get("restart_count").asInt()).isEqualTo(3);
@@ -257,7 +241,7 @@ class SpotEndToEndTest {
       Http h = new Http(c.url());
       Path ran = dir.resolve("ran");
       Files.createDirectories(ran);
-      long id = submit(h, "#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\n"
+      long id = h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\n"
           + "srun bash -c 'touch " + ran + "/$SLURMD_NODENAME'\n"
           + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 60; fi\n");
       String node = nodesOf(awaitState(h, id, "RUNNING")).get(1);

@@ -80,9 +80,7 @@ class SqsInterruptionEndToEndTest {
   void anEc2InterruptionWarningFromTheQueueDrainsTheNodeAndRequeuesItsJob() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
-      Http.Answer submitted = h.postScript("alice-token", "/v1/jobs", "#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8\nsleep 1\n");
-      assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
-      long id = submitted.json().get("job_id").asLong();
+      long id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8\nsleep 1\n");
       // No agent boots on FakeEc2's machines: the job holds its launched node, CONFIGURING.
       JsonNode instance = Poll.until("the node's instance", LONG, () -> {
         JsonNode all = h.get("admin-token", "/v1/instances").json().get("instances");

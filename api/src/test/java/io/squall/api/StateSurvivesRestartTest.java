@@ -56,11 +56,11 @@ class StateSurvivesRestartTest {
     }
     try (Controllers.Running second = Controllers.start(settings)) {
       Http h = new Http(second.url());
-      assertThat(state(h, pending)).isEqualTo("PENDING");
+      assertThat(h.jobState(pending)).isEqualTo("PENDING");
       assertThat(h.get("alice-token", "/v1/jobs/" + held).json().get("held").asBoolean()).isTrue();
-      assertThat(state(h, cancelled)).isEqualTo("CANCELLED");
+      assertThat(h.jobState(cancelled)).isEqualTo("CANCELLED");
       assertThat(h.get("alice-token", "/v1/jobs/" + array).json().get("array_pending").asText()).isEqualTo("[0-1,3]");
-      assertThat(state(h, array + "_2")).isEqualTo("CANCELLED");
+      assertThat(h.jobState(array + "_2")).isEqualTo("CANCELLED");
       assertThat(h.get("alice-token", "/v1/jobs/" + cancelled).json().get("events").findValuesAsText("state"))
           .containsExactly("PENDING", "CANCELLED");
       // Ids go on from where they were: no id is ever given twice.
@@ -69,12 +69,7 @@ class StateSurvivesRestartTest {
   }
 
   private static long submit(Http h, List<String> argv) {
-    Http.Answer a = h.post("alice-token", "/v1/jobs", Map.of("script", SCRIPT, "argv", argv));
-    assertThat(a.status()).as(a.body()).isEqualTo(201);
-    return a.json().get("job_id").asLong();
+    return h.submit(Map.of("script", SCRIPT, "argv", argv));
   }
 
-  private static String state(Http h, Object id) {
-    return h.get("alice-token", "/v1/jobs/" + id).json().get("state").asText();
-  }
 }

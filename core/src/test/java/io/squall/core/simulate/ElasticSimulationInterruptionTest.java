@@ -1,49 +1,28 @@
 package io.squall.core.simulate;
 
+import static io.squall.core.simulate.ElasticFixtures.BOOT;
+import static io.squall.core.simulate.ElasticFixtures.CATALOGUE;
+import static io.squall.core.simulate.ElasticFixtures.T0;
+import static io.squall.core.simulate.ElasticFixtures.at;
+import static io.squall.core.simulate.ElasticFixtures.nodes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.squall.core.model.Node;
-import io.squall.core.model.NodeState;
-import io.squall.core.provider.Availability;
-import io.squall.core.provider.CapacityType;
-import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.spot.Interruption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class ElasticSimulationInterruptionTest {
-  private static final Instant T0 = Instant.parse("2026-11-21T08:00:00Z");
-  private static final Offering SPOT_AZ1 = new Offering("p5.48xlarge", "use1-az1", CapacityType.SPOT, 30.33,
-      Availability.AVAILABLE);
-  private static final Offering SPOT_AZ3 = new Offering("p5.48xlarge", "use1-az3", CapacityType.SPOT, 20.99,
-      Availability.AVAILABLE);
-  private static final Offering OD_AZ1 = new Offering("p5.48xlarge", "use1-az1", CapacityType.ON_DEMAND, 98.32,
-      Availability.AVAILABLE);
-  private static final List<Offering> CATALOGUE = List.of(SPOT_AZ1, SPOT_AZ3, OD_AZ1);
-  private static final Duration BOOT = Duration.ofMinutes(3);
   private static final Duration NOTICE = Duration.ofMinutes(2);
   private static final Checkpointing ON_SIGNAL = Checkpointing.onSignal(Duration.ofSeconds(30), Duration.ofMinutes(30));
   private static final Checkpointing EVERY_30_MIN = Checkpointing.everyInterval(Duration.ofMinutes(30),
       Duration.ofSeconds(30));
 
   private final VirtualClock clock = new VirtualClock(T0);
-
-  /** Nodes in placement groups of one, so a replacement may go to any zone. */
-  private static List<Node> nodes(int count) {
-    List<Node> out = new ArrayList<>();
-    for (int i = 1; i <= count; i++) {
-      out.add(new Node(String.format("p5-%03d", i), 8, "h100", 192, 2_097_152, Set.of("h100"), "pg" + i,
-          NodeState.CLOUD));
-    }
-    return out;
-  }
 
   /** The first {@code count} spot instances launched get a notice {@code after} their launch; later ones never. */
   private static SpotReclaims firstInstances(int count, Duration after) {
@@ -57,12 +36,9 @@ class ElasticSimulationInterruptionTest {
   private ElasticSimulation.Result run(SpotReclaims reclaims, InterruptionRules rules, List<ElasticSimulation.JobSpec> work) {
     SimulatedProvider provider = new SimulatedProvider(clock, CATALOGUE, new SplittableRandom(1)).bootLatency(BOOT)
         .reclaims(reclaims);
-    return new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(4),
+    // Placement groups of one node: a replacement may go to any zone.
+    return new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(4, 1),
         CapacityPolicy.defaults("p5.48xlarge")), clock, provider, rules).run(work);
-  }
-
-  private static Duration at(String event) {
-    return Duration.parse(event.substring(0, event.indexOf(' ')));
   }
 
   private static String event(ElasticSimulation.Result r, String containing) {
@@ -168,7 +144,7 @@ class ElasticSimulationInterruptionTest {
       work.add(new ElasticSimulation.JobSpec(Duration.ofMinutes(rnd.nextInt(60)), 1 + rnd.nextInt(2), 8,
           Duration.ofMinutes(20 + rnd.nextInt(60))));
     }
-    return new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(8),
+    return new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(8, 1),
         CapacityPolicy.defaults("p5.48xlarge")), c, provider, InterruptionRules.defaults().withJobs(jobs)).run(work);
   }
 

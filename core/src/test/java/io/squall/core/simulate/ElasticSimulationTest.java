@@ -1,43 +1,25 @@
 package io.squall.core.simulate;
 
+import static io.squall.core.simulate.ElasticFixtures.BOOT;
+import static io.squall.core.simulate.ElasticFixtures.CATALOGUE;
+import static io.squall.core.simulate.ElasticFixtures.OD_AZ1;
+import static io.squall.core.simulate.ElasticFixtures.SPOT_AZ1;
+import static io.squall.core.simulate.ElasticFixtures.SPOT_AZ3;
+import static io.squall.core.simulate.ElasticFixtures.T0;
+import static io.squall.core.simulate.ElasticFixtures.at;
+import static io.squall.core.simulate.ElasticFixtures.nodes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.squall.core.model.Node;
-import io.squall.core.model.NodeState;
-import io.squall.core.provider.Availability;
-import io.squall.core.provider.CapacityType;
-import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.schedule.SchedulerConfig;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class ElasticSimulationTest {
-  private static final Instant T0 = Instant.parse("2026-11-21T08:00:00Z");
-  private static final Offering SPOT_AZ1 = new Offering("p5.48xlarge", "use1-az1", CapacityType.SPOT, 30.33,
-      Availability.AVAILABLE);
-  private static final Offering SPOT_AZ3 = new Offering("p5.48xlarge", "use1-az3", CapacityType.SPOT, 20.99,
-      Availability.AVAILABLE);
-  private static final Offering OD_AZ1 = new Offering("p5.48xlarge", "use1-az1", CapacityType.ON_DEMAND, 98.32,
-      Availability.AVAILABLE);
-  private static final List<Offering> CATALOGUE = List.of(SPOT_AZ1, SPOT_AZ3, OD_AZ1);
-  private static final Duration BOOT = Duration.ofMinutes(3);
-
   private final VirtualClock clock = new VirtualClock(T0);
-
-  private static List<Node> nodes(int count, int perGroup) {
-    List<Node> out = new ArrayList<>();
-    for (int i = 1; i <= count; i++) {
-      out.add(new Node(String.format("p5-%03d", i), 8, "h100", 192, 2_097_152, Set.of("h100"),
-          "pg" + ((i - 1) / perGroup), NodeState.CLOUD));
-    }
-    return out;
-  }
 
   private SimulatedProvider provider(long seed) {
     return new SimulatedProvider(clock, CATALOGUE, new SplittableRandom(seed)).bootLatency(BOOT);
@@ -46,10 +28,6 @@ class ElasticSimulationTest {
   private ElasticSimulation simulation(SimulatedProvider provider, int nodes) {
     return new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(nodes, 4),
         CapacityPolicy.defaults("p5.48xlarge")), clock, provider);
-  }
-
-  private static Duration at(String event) {
-    return Duration.parse(event.substring(0, event.indexOf(' ')));
   }
 
   @Test

@@ -150,6 +150,7 @@ public final class LocalProvider implements NodeProvider {
       }
     }
     List<Instance> made = new ArrayList<>();
+    List<String> startedNow = new ArrayList<>();
     try {
       for (NodeLaunch launch : request.nodes()) {
         String name = launch.node().name();
@@ -162,10 +163,11 @@ public final class LocalProvider implements NodeProvider {
             request.idempotencyToken(), offering, InstanceState.RUNNING);
         machines.put(name, new Machine(instance, start(launch)));
         made.add(instance);
+        startedNow.add(name);
       }
     } catch (ProviderException e) {
-      // All or nothing: what this call started goes again.
-      made.forEach(i -> stop(List.of(machines.remove(i.nodeName()).agent())));
+      // All or nothing: what this call started goes again (machines that were already running stay).
+      stop(startedNow.stream().map(name -> machines.remove(name).agent()).toList());
       throw e;
     }
     launches.put(request.idempotencyToken(), List.copyOf(made));

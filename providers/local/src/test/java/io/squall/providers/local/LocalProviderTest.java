@@ -166,6 +166,20 @@ class LocalProviderTest {
   }
 
   @Test
+  void aFailedLaunchStopsWhatItStartedAndNotWhatWasRunning() throws Exception {
+    launch("t4", "local-1");
+    // local-3's directory cannot be made: a file is in its place.
+    Files.writeString(base.resolve("local-3"), "in the way");
+
+    assertThatThrownBy(() -> launch("t5", "local-1", "local-2", "local-3"))
+        .isInstanceOf(ProviderException.class)
+        .hasMessageContaining("node local-3: cannot start its agent");
+
+    assertThat(listed()).containsExactly("local-1");
+    assertThat(agentProcesses()).hasSize(1);
+  }
+
+  @Test
   void aNodeNameThatCannotBeADirectoryIsRefused() {
     assertThatThrownBy(() -> launch("t3", "../escape"))
         .isInstanceOf(ProviderException.class)

@@ -218,9 +218,6 @@ public final class AwsProvider implements NodeProvider {
       throw new ProviderException(Kind.INVALID, operation + ": launch token " + request.idempotencyToken()
           + " was used before and its instances " + ids + " are terminated; launch with a new token");
     }
-    if (started.size() > request.count()) {
-      started = started.subList(0, request.count());
-    }
     try {
       for (int i = 0; i < started.size(); i++) {
         String id = started.get(i).instanceId();

@@ -67,7 +67,8 @@ import software.amazon.awssdk.services.ec2.model.TagSpecification;
  * The SDK does not retry: every failure surfaces at once as a {@link ProviderException} whose kind
  * says what to do (see {@link Ec2Errors}), and the caller's one policy retries.
  *
- * <p>Thread safe: the provider holds no state besides the (thread-safe) SDK client.
+ * <p>Thread safe: besides the (thread-safe) SDK client, the provider holds only the concurrent set
+ * of placement groups it made or found.
  */
 public final class AwsProvider implements NodeProvider {
   /** This provider's name in logs and configuration. */

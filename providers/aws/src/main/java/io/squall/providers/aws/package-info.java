@@ -4,9 +4,10 @@
  *
  * <p>The contract ({@link io.squall.core.provider.NodeProvider}), as EC2 does it:
  * <ul>
- *   <li>A gang is one {@code RunInstances} with {@code MinCount} = {@code MaxCount} = its size: EC2
- *       starts all or none. The idempotency token is the {@code ClientToken}: EC2 answers a
- *       repeat with the first reservation.</li>
+ *   <li>A launch is one {@code RunInstances} with {@code MinCount} = the request's
+ *       {@code minCount} (a gang's size) and {@code MaxCount} = its node count: EC2 starts at
+ *       least {@code MinCount} or none. The idempotency token is the {@code ClientToken}: EC2
+ *       answers a repeat with the first reservation.</li>
  *   <li>Every instance carries the tags {@code squall:cluster}, {@code squall:partition},
  *       {@code squall:launch}, {@code squall:placement-group} and, once started,
  *       {@code squall:node} and {@code Name}; {@link io.squall.core.provider.NodeProvider#list}

@@ -28,10 +28,11 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Google Compute Engine as a {@link NodeProvider}: gangs are zonal {@code instances.bulkInsert}
- * calls (count = minCount = gang size, all or nothing), spot or standard, in a compact placement
- * policy, labelled with the cluster and launch token and started by a {@code startup-script}
- * that runs the agent; {@code list} is an aggregated list filtered on the cluster label.
+ * Google Compute Engine as a {@link NodeProvider}: launches are zonal {@code instances.bulkInsert}
+ * calls (count = node count, minCount = the request's minCount, a gang's size: at least minCount
+ * or nothing), spot or standard, in a compact placement policy, labelled with the cluster and
+ * launch token and started by a {@code startup-script} that runs the agent; {@code list} is an
+ * aggregated list filtered on the cluster label.
  *
  * <p>Prices come from {@link GcpSettings#prices()} (list prices; the Compute API has none).
  * Calls go out once (gax retries are off): the caller owns retries. Thread-safe.

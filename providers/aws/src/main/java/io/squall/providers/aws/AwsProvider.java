@@ -26,12 +26,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
 import software.amazon.awssdk.services.ec2.model.DescribeInstanceTopologyRequest;
 import software.amazon.awssdk.services.ec2.model.DescribeInstanceTopologyResponse;
 import software.amazon.awssdk.services.ec2.model.DescribeInstanceTypeOfferingsRequest;
@@ -99,7 +95,7 @@ public final class AwsProvider implements NodeProvider {
 
   /**
    * A provider on a client the caller built; {@link #close()} closes it. The client should not
-   * retry on its own (see {@link #client(AwsSettings)}).
+   * retry on its own (the caller's one policy retries; see {@link #AwsProvider(AwsSettings)}).
    */
   public AwsProvider(AwsSettings settings, Ec2Client ec2) {
     this.settings = settings;
@@ -110,16 +106,8 @@ public final class AwsProvider implements NodeProvider {
    * The EC2 client for {@code settings}: its region, endpoint override and credentials (the SDK's
    * default chain when none are given), with the SDK's own retries turned off.
    */
-  public static Ec2Client client(AwsSettings settings) {
-    Ec2ClientBuilder builder = Ec2Client.builder()
-        .region(Region.of(settings.region()))
-        .credentialsProvider(settings.credentials() != null
-            ? settings.credentials() : DefaultCredentialsProvider.builder().build())
-        .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()));
-    if (settings.endpoint() != null) {
-      builder.endpointOverride(settings.endpoint());
-    }
-    return builder.build();
+  private static Ec2Client client(AwsSettings settings) {
+    return AwsClients.build(Ec2Client.builder(), settings.region(), settings.endpoint(), settings.credentials());
   }
 
   @Override

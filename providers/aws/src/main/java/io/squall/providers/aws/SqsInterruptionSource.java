@@ -16,11 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.SqsClientBuilder;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
@@ -111,14 +108,7 @@ public final class SqsInterruptionSource implements InterruptionSource {
    * {@code credentials} (null for the SDK's default chain), with the SDK's own retries off.
    */
   public static SqsClient client(String region, URI endpoint, AwsCredentialsProvider credentials) {
-    SqsClientBuilder builder = SqsClient.builder()
-        .region(Region.of(Objects.requireNonNull(region, "region")))
-        .credentialsProvider(credentials != null ? credentials : DefaultCredentialsProvider.builder().build())
-        .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()));
-    if (endpoint != null) {
-      builder.endpointOverride(endpoint);
-    }
-    return builder.build();
+    return AwsClients.build(SqsClient.builder(), region, endpoint, credentials);
   }
 
   /** {@code sqs:} and the queue's name (the last part of its URL). */

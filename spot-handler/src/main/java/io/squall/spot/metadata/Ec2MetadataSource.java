@@ -6,6 +6,7 @@ import io.squall.core.spot.Interruption;
 import io.squall.core.spot.Interruption.Kind;
 import io.squall.core.spot.Interruption.Source;
 import io.squall.core.spot.InterruptionSource;
+import io.squall.spot.events.Ec2Events;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.net.URI;
@@ -58,12 +59,6 @@ public final class Ec2MetadataSource implements InterruptionSource {
   static final Duration TOKEN_TTL = Duration.ofSeconds(21_600);
   /** Fetched again this long before it expires, so a token never expires between our clock and the service's. */
   static final Duration TOKEN_MARGIN = Duration.ofMinutes(5);
-  /**
-   * A rebalance recommendation has no deadline (nothing may ever happen). Two minutes after the
-   * recommendation is a guess: the soonest a Spot interruption could then follow, since its own
-   * notice comes two minutes ahead, and it makes the controller treat the advice as urgent.
-   */
-  static final Duration REBALANCE_GUESS = Duration.ofMinutes(2);
 
   private static final Logger LOG = System.getLogger(Ec2MetadataSource.class.getName());
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -153,8 +148,11 @@ public final class Ec2MetadataSource implements InterruptionSource {
     }
     try {
       Instant noticeTime = Instant.parse(text(JSON.readTree(answer.body()), "noticeTime"));
+      // A recommendation has no deadline (nothing may ever happen). A Spot interruption's own
+      // notice comes SPOT_WARNING ahead, so that is the soonest the machine can go after it, and
+      // it makes the controller treat the advice as urgent (as the EventBridge reading does).
       return new Reading.Notice(new Interruption(node, instanceId, Source.AWS_METADATA, Kind.REBALANCE, now,
-          noticeTime.plus(REBALANCE_GUESS), "EC2 rebalance recommendation at " + noticeTime));
+          noticeTime.plus(Ec2Events.SPOT_WARNING), "EC2 rebalance recommendation at " + noticeTime));
     } catch (IOException | DateTimeParseException e) {
       unreadable.skip(REBALANCE_PATH, answer.body(), e.getMessage());
       return Reading.UNREADABLE;

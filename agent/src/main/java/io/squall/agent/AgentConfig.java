@@ -32,9 +32,4 @@ record AgentConfig(URI controller, String token, String name, int gpus, String g
     return new AgentConfig(controller, token, name, count, type, cpus, memoryMb, features, placementGroup, workDir,
         port, bind, retryInterval, interruptions, metadataUrl);
   }
-
-  AgentConfig withInterruptions(Interruptions watched, URI url) {
-    return new AgentConfig(controller, token, name, gpus, gpuType, cpus, memoryMb, features, placementGroup, workDir,
-        port, bind, retryInterval, watched, url);
-  }
 }

@@ -98,7 +98,6 @@ class InterruptionWatchTest {
   }
 
   private Agent start(FakeController controller, FakeImds imds) throws Exception {
-    return Agent.start(TestAgents.config("node-1", controller.url(), dir)
-        .withInterruptions(Interruptions.AWS, imds.url()), System.err);
+    return Agent.start(TestAgents.config("node-1", controller.url(), dir, Interruptions.AWS, imds.url()), System.err);
   }
 }

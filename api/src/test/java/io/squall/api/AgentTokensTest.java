@@ -70,6 +70,12 @@ class AgentTokensTest {
 
       // The cluster token (agents started by hand) still speaks for any node.
       assertThat(h.post(CLUSTER_TOKEN, "/v1/agent/register", registration("node-2")).status()).isEqualTo(200);
+      // Even it must say which node a notice is about.
+      notice.remove("name");
+      notice.put("deadline", java.time.Instant.now().plusSeconds(120).toString());
+      Http.Answer nameless = h.post(CLUSTER_TOKEN, "/v1/agent/interruptions", notice);
+      assertThat(nameless.status()).isEqualTo(400);
+      assertThat(nameless.error()).startsWith("name: the reporting agent's node");
     }
   }
 }

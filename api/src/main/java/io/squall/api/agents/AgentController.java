@@ -134,6 +134,9 @@ public final class AgentController {
   public Map<String, Object> interruption(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @Body InterruptionBody body) {
     checkSpeaksFor(caller, body.name());
+    if (body.name() == null || writer.state().node(body.name()) == null) {
+      throw ApiException.badRequest("name: the reporting agent's node, one the controller knows; not " + body.name());
+    }
     // What a node's metadata service can say: no more.
     Interruption.Source source = enumValue(Interruption.Source.class, "source", body.source());
     if (source != Interruption.Source.AWS_METADATA && source != Interruption.Source.GCE_METADATA) {
@@ -152,9 +155,9 @@ public final class AgentController {
     if (body.instanceId() != null && (body.instanceId().length() > 255 || body.instanceId().indexOf('\0') >= 0)) {
       throw ApiException.badRequest("instance_id: at most 255 characters");
     }
+    // Shortened where it is stored (InterruptionResponder), as every source's detail is.
     String detail = body.detail() == null ? "" : body.detail().replace('\0', ' ');
-    interruptions.submit(new Interruption(body.name(), body.instanceId(), source, kind, noticed, deadline,
-        detail.length() > 2000 ? detail.substring(0, 2000) : detail));
+    interruptions.submit(new Interruption(body.name(), body.instanceId(), source, kind, noticed, deadline, detail));
     return Map.of();
   }
 

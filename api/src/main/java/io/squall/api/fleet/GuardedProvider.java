@@ -76,10 +76,6 @@ public final class GuardedProvider implements NodeProvider {
     }
   }
 
-  public CircuitBreaker.State breakerState() {
-    return breaker.getState();
-  }
-
   private <T> T call(String what, Supplier<T> call) {
     Supplier<T> guarded = Retry.decorateSupplier(retry,
         CircuitBreaker.decorateSupplier(breaker, RateLimiter.decorateSupplier(limiter, call)));

@@ -68,6 +68,6 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
     if (provider == null) {
       throw new IllegalStateException("no provider runs the nodes (squall.provider=none)");
     }
-    provider.list(config.getClusterName()).stream().filter(i -> i.nodeName().equals(name)).forEach(provider::terminate);
+    provider.list(config.getClusterName()).stream().filter(i -> name.equals(i.nodeName())).forEach(provider::terminate);
   }
 }

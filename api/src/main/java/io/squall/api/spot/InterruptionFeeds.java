@@ -51,9 +51,15 @@ public final class InterruptionFeeds {
         for (Interruption notice : source.poll()) {
           responder.submit(notice);
         }
-      } catch (UncheckedIOException e) {
-        LOG.warn("interruption source {} unreachable ({}); again in {} s", source.name(), e.getMessage(),
-            RETRY_AFTER.toSeconds());
+      } catch (RuntimeException e) {
+        // Unreachable (UncheckedIOException) or anything else: the feed must outlive it, or
+        // notices would go unheard until the controller restarts.
+        if (e instanceof UncheckedIOException) {
+          LOG.warn("interruption source {} unreachable ({}); again in {} s", source.name(), e.getMessage(),
+              RETRY_AFTER.toSeconds());
+        } else {
+          LOG.error("interruption source {} failed; again in {} s", source.name(), RETRY_AFTER.toSeconds(), e);
+        }
         try {
           Thread.sleep(RETRY_AFTER.toMillis());
         } catch (InterruptedException stop) {

@@ -14,12 +14,14 @@ import io.squall.core.model.UserAssociation;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.provision.SpotPolicy;
 import io.squall.core.sbatch.SignalSpec;
+import io.squall.providers.local.LocalProvider;
 import java.nio.file.FileSystems;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -92,7 +94,7 @@ public final class ClusterLayout {
       case "gcp":
         return "a3-highgpu-8g";
       default:
-        return "local";
+        return LocalProvider.INSTANCE_TYPE;
     }
   }
 
@@ -147,7 +149,12 @@ public final class ClusterLayout {
         p.getInterruptionMargin(), p.getCheckpointWait());
   }
 
-  /** The interruption and checkpoint rules of a partition. */
+  /** The partition's checkpoint policy; empty for a partition (of a stored job) no longer configured. */
+  public Optional<CheckpointPolicy> findCheckpointPolicy(String partition) {
+    return Optional.ofNullable(checkpointPolicies.get(partition));
+  }
+
+  /** The interruption and checkpoint rules of a configured partition. */
   public CheckpointPolicy checkpointPolicy(String partition) {
     CheckpointPolicy p = checkpointPolicies.get(partition);
     if (p == null) {

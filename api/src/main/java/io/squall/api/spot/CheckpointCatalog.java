@@ -70,40 +70,54 @@ public final class CheckpointCatalog {
     return checkpoints.save(new CheckpointRow(null, jobKey, step, where, node, clock.instant()));
   }
 
-  /** Every checkpoint of the job, oldest first, after registering the pattern's new files. */
+  /**
+   * Every checkpoint of the job, oldest first, after registering the pattern's new files. A job
+   * whose partition is gone from the configuration has only what was registered.
+   */
   public List<CheckpointRow> list(String jobKey, String partition) {
-    if (partition != null) {
-      discover(jobKey, layout.checkpointPolicy(partition));
+    List<CheckpointRow> rows = checkpoints.findByJobKeyOrderByStepAscAndIdAsc(jobKey);
+    CheckpointPolicy policy = partition == null ? null : layout.findCheckpointPolicy(partition).orElse(null);
+    if (policy != null && discover(jobKey, policy, rows)) {
+      rows = checkpoints.findByJobKeyOrderByStepAscAndIdAsc(jobKey);
     }
-    return checkpoints.findByJobKeyOrderByStepAscAndIdAsc(jobKey);
+    return rows;
   }
 
   /** The checkpoint to restore from ({@link Checkpoint#latest}: the highest step, the latest among equals). */
   public Optional<Checkpoint> latest(String jobKey, String partition) {
+    return latestOf(list(jobKey, partition));
+  }
+
+  /** The checkpoint to restore from among these. */
+  public static Optional<Checkpoint> latestOf(List<CheckpointRow> rows) {
     List<Checkpoint> all = new ArrayList<>();
-    list(jobKey, partition).forEach(r -> all.add(new Checkpoint(r.step(), r.path(), r.registered())));
+    rows.forEach(r -> all.add(new Checkpoint(r.step(), r.path(), r.registered())));
     return Checkpoint.latest(all);
   }
 
-  /** Files matching the partition's pattern in the job's directory become registered checkpoints. */
-  private void discover(String jobKey, CheckpointPolicy policy) {
+  /**
+   * Files matching the partition's pattern in the job's directory become registered checkpoints;
+   * answers whether any did.
+   */
+  private boolean discover(String jobKey, CheckpointPolicy policy, List<CheckpointRow> registered) {
     if (policy.pattern() == null || !policy.isPath()) {
-      return;
+      return false;
     }
     Path dir = Path.of(policy.directoryOf(jobKey));
     if (!Files.isDirectory(dir)) {
-      return;
+      return false;
     }
     PathMatcher matcher = dir.getFileSystem().getPathMatcher("glob:" + policy.pattern());
     Set<String> known = new HashSet<>();
-    checkpoints.findByJobKeyOrderByStepAscAndIdAsc(jobKey).forEach(c -> known.add(c.path()));
+    registered.forEach(c -> known.add(c.path()));
     List<Path> found = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir)) {
       files.filter(f -> matcher.matches(f.getFileName()) && !known.contains(f.toString())).sorted().forEach(found::add);
     } catch (IOException | UncheckedIOException e) {
       LOG.warn("job {}: cannot list checkpoint directory {}: {}", jobKey, dir, e.getMessage());
-      return;
+      return false;
     }
+    boolean saved = false;
     for (Path f : found) {
       Optional<Long> step = CheckpointFiles.stepOf(f.getFileName().toString());
       if (step.isEmpty()) {
@@ -123,7 +137,9 @@ public final class CheckpointCatalog {
         continue;
       }
       checkpoints.save(new CheckpointRow(null, jobKey, step.get(), f.toString(), null, written));
+      saved = true;
     }
+    return saved;
   }
 
   /** Makes the job's checkpoint directory when it is a path here; elsewhere the job makes it. */

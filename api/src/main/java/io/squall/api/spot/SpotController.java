@@ -161,7 +161,7 @@ public final class SpotController {
     Map<String, Object> reply = new LinkedHashMap<>();
     reply.put("job", key.toString());
     reply.put("checkpoints", out);
-    reply.put("restore_from", checkpoints.latest(key.toString(), partition).map(Checkpoint::path).orElse(null));
+    reply.put("restore_from", CheckpointCatalog.latestOf(rows).map(Checkpoint::path).orElse(null));
     return reply;
   }
 }

@@ -35,7 +35,7 @@ public final class ClusterController {
   @Operation(summary = "Nodes with their state, GPUs and jobs")
   @Get("/nodes")
   public Map<String, Object> nodes(@RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-    NodeOccupancy occupancy = new NodeOccupancy(writer.state().jobs());
+    NodeOccupancy occupancy = NodeOccupancy.of(writer.state());
     List<Map<String, Object>> out = new ArrayList<>();
     for (NodeStatus n : writer.state().nodes()) {
       Node node = n.node();
@@ -61,7 +61,7 @@ public final class ClusterController {
   @Operation(summary = "Partitions with their limits and node counts by state")
   @Get("/partitions")
   public Map<String, Object> partitions(@RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-    NodeOccupancy occupancy = new NodeOccupancy(writer.state().jobs());
+    NodeOccupancy occupancy = NodeOccupancy.of(writer.state());
     List<Map<String, Object>> out = new ArrayList<>();
     for (Partition p : layout.partitions()) {
       Map<String, Integer> byState = new TreeMap<>();

@@ -213,15 +213,15 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       for (String token : r.drop()) {
         finish(rows.get(token), "DROPPED", "its nodes no longer wait for it");
       }
-      // A recorded instance the provider no longer has: the node lost its machine. (Before the
-      // retries below, whose new instances the list taken above does not show.)
+      // A recorded instance the provider does not list may only be late to show (EC2's describe
+      // calls are eventually consistent): missing from the next list too, an interval from now,
+      // it went without notice (findVanished).
       Set<String> live = new TreeSet<>();
       listed.forEach(i -> live.add(i.id()));
-      for (InstanceRow row : instances.findAll()) {
-        if (!live.contains(row.instanceId())) {
-          instances.delete(row);
-        }
-      }
+      Set<String> unlisted = new TreeSet<>(recorded.keySet());
+      unlisted.removeAll(live);
+      missing = unlisted;
+      lastCheck = now;
       for (String token : r.retry()) {
         LaunchIntentRow row = rows.get(token);
         Offering offering = offeringOf(row.offering());
@@ -241,7 +241,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
    * missing from two lists in a row, a reconcile interval apart: a new one may simply not be
    * listed yet (EC2's describe calls are eventually consistent).
    */
-  private void findVanished(Instant now) {
+  private void findVanished(Instant now, Iterable<InstanceRow> recorded) {
     Set<String> live = new TreeSet<>();
     try {
       provider.list(config.getClusterName()).forEach(i -> live.add(i.id()));
@@ -250,7 +250,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       return;
     }
     Set<String> missingNow = new TreeSet<>();
-    for (InstanceRow row : instances.findAll()) {
+    for (InstanceRow row : recorded) {
       if (live.contains(row.instanceId())) {
         continue;
       }
@@ -269,9 +269,9 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
    * tells (EC2 answers only once an instance runs, hence the asking again every reconcile
    * interval). Shown in {@code /v1/instances}; a failure costs nothing but the layout.
    */
-  private void learnNetworkLayout() {
+  private void learnNetworkLayout(Iterable<InstanceRow> recorded) {
     List<InstanceRow> unknown = new ArrayList<>();
-    instances.findAll().forEach(r -> {
+    recorded.forEach(r -> {
       if (r.networkNodes() == null) {
         unknown.add(r);
       }
@@ -327,8 +327,10 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       Instant now = clock.instant();
       if (lastCheck == null || !now.isBefore(lastCheck.plus(config.getReconcileInterval()))) {
         lastCheck = now;
-        findVanished(now);
-        learnNetworkLayout();
+        List<InstanceRow> recorded = new ArrayList<>();
+        instances.findAll().forEach(recorded::add);
+        findVanished(now, recorded);
+        learnNetworkLayout(recorded);
       }
       refreshOfferings(now);
       planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));
@@ -358,7 +360,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
 
   /** The elastic nodes as the planner sees them; state changes restart their timers. */
   private List<ElasticNode> observe(Instant now) {
-    NodeOccupancy occupancy = new NodeOccupancy(writer.state().jobs());
+    NodeOccupancy occupancy = NodeOccupancy.of(writer.state());
     List<ElasticNode> out = new ArrayList<>();
     for (NodeStatus n : writer.state().nodes()) {
       if (!layout.isElastic(n.name())) {
@@ -500,9 +502,9 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     executor.execute(() -> {
       try {
         instances.findById(node).filter(row -> CapacityType.valueOf(row.capacityType()) == CapacityType.SPOT)
-            .ifPresent(row -> book.recordFailure(offeringOf(row),
-                new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "interrupted: " + why),
-                clock.instant(), policies.get(layout.partitionsOf(node).get(0))));
+            .ifPresent(row -> book.markUnavailable(offeringOf(row),
+                clock.instant().plus(policies.get(layout.partitionsOf(node).get(0)).unavailableFor()),
+                "interrupted: " + why));
       } catch (RuntimeException e) {
         LOG.warn("node {}: marking its interrupted offering failed", node, e);
       }
@@ -566,7 +568,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   /** Tells the jobs waiting on these nodes why (their reason, not stored). */
   private void noteJobs(List<String> nodes, String reason) {
     // Most ticks repeat the last reason: only a change is worth a trip through the writer.
-    NodeOccupancy occupancy = new NodeOccupancy(writer.state().jobs());
+    NodeOccupancy occupancy = NodeOccupancy.of(writer.state());
     boolean changed = nodes.stream().flatMap(n -> occupancy.jobsOn(n).stream())
         .map(k -> writer.state().job(JobKey.parse(k)))
         .anyMatch(j -> j != null && j.job().state() == JobState.CONFIGURING && !reason.equals(j.reason()));

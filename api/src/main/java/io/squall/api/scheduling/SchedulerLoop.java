@@ -125,7 +125,7 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
         jobs.merge(List.of(s.name(), s == JobState.PENDING ? j.reason() : "None"), 1, Integer::sum);
       }
     }
-    NodeOccupancy occupancy = new NodeOccupancy(state.jobs());
+    NodeOccupancy occupancy = NodeOccupancy.of(state);
     Map<String, Integer> nodes = new TreeMap<>();
     for (NodeStatus n : state.nodes()) {
       nodes.merge(occupancy.state(n), 1, Integer::sum);

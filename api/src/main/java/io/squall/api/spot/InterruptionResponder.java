@@ -249,8 +249,7 @@ public final class InterruptionResponder {
 
   private Optional<String> nodeOf(Interruption notice) {
     if (notice.node() != null) {
-      return layout.nodes().stream().anyMatch(n -> n.name().equals(notice.node())) ? Optional.of(notice.node())
-          : Optional.empty();
+      return layout.node(notice.node()) != null ? Optional.of(notice.node()) : Optional.empty();
     }
     return instances.findByInstanceId(notice.instanceId()).map(InstanceRow::nodeName);
   }
@@ -265,7 +264,7 @@ public final class InterruptionResponder {
     Map<JobKey, Boolean> signalled = new LinkedHashMap<>();
     List<JobKey> elsewhere = new ArrayList<>();
     Map<JobKey, Integer> earlier = new TreeMap<>();
-    for (String k : new NodeOccupancy(writer.state().jobs()).jobsOn(node)) {
+    for (String k : NodeOccupancy.of(writer.state()).jobsOn(node)) {
       earlier.put(JobKey.parse(k), earlierInterruptions(JobKey.parse(k), notice.noticedAt()));
     }
     writer.write(b -> {

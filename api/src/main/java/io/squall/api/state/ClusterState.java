@@ -76,6 +76,18 @@ public final class ClusterState {
     return holding;
   }
 
+  /** The jobs that hold resources now, in key order: what runs on the nodes. */
+  public List<StoredJob> holdingJobs() {
+    List<StoredJob> out = new ArrayList<>();
+    for (JobKey key : holding) {
+      StoredJob j = jobs.get(key);
+      if (j != null) {
+        out.add(j);
+      }
+    }
+    return out;
+  }
+
   void publishJob(StoredJob job) {
     jobs.put(job.key(), job);
     if (job.job().state().holdsResources()) {

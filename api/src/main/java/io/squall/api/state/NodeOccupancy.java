@@ -15,7 +15,12 @@ public final class NodeOccupancy {
   private final Map<String, List<String>> jobsOn = new TreeMap<>();
   private final Map<String, Integer> gpusUsed = new TreeMap<>();
 
-  public NodeOccupancy(Iterable<StoredJob> jobs) {
+  /** What runs on the nodes per the committed state. */
+  public static NodeOccupancy of(ClusterState state) {
+    return new NodeOccupancy(state.holdingJobs());
+  }
+
+  private NodeOccupancy(Iterable<StoredJob> jobs) {
     for (StoredJob j : jobs) {
       if (j.job().state().holdsResources()) {
         for (GpuGrant g : j.job().allocation()) {

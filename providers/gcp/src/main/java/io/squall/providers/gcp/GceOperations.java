@@ -4,6 +4,7 @@ import com.google.api.gax.rpc.ApiException;
 import com.google.cloud.compute.v1.Operation;
 import io.squall.core.provider.ProviderException;
 import java.time.Duration;
+import java.util.function.Function;
 
 /**
  * Waits for zonal and regional operations with GCE's {@code operations.wait} (which answers when
@@ -22,25 +23,21 @@ final class GceOperations {
 
   /** The zonal operation once DONE (its error, if any, still in it). */
   Operation awaitZonal(String action, String zone, Operation op) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (op.getStatus() != Operation.Status.DONE) {
-      checkDeadline(action, op, deadline);
-      try {
-        op = clients.zoneOperations.wait(project, zone, op.getName());
-      } catch (ApiException e) {
-        throw GceErrors.fromApi(action + ": waiting for " + op.getName(), e);
-      }
-    }
-    return op;
+    return await(action, op, name -> clients.zoneOperations.wait(project, zone, name));
   }
 
   /** The regional operation once DONE (its error, if any, still in it). */
   Operation awaitRegional(String action, String region, Operation op) {
+    return await(action, op, name -> clients.regionOperations.wait(project, region, name));
+  }
+
+  /** Calls {@code wait} (the operation's name to its newer state) until the operation is DONE. */
+  private Operation await(String action, Operation op, Function<String, Operation> wait) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (op.getStatus() != Operation.Status.DONE) {
       checkDeadline(action, op, deadline);
       try {
-        op = clients.regionOperations.wait(project, region, op.getName());
+        op = wait.apply(op.getName());
       } catch (ApiException e) {
         throw GceErrors.fromApi(action + ": waiting for " + op.getName(), e);
       }

@@ -43,26 +43,16 @@ final class GceClients implements AutoCloseable {
   static GceClients create(GcpSettings settings) {
     List<AutoCloseable> made = new ArrayList<>();
     try {
-      InstancesSettings.Builder i = configure(InstancesSettings.newBuilder(), settings);
-      i.applyToAllUnaryMethods(GceClients::singleAttempt);
-      InstancesClient instances = keep(made, InstancesClient.create(i.build()));
-
-      MachineTypesSettings.Builder m = configure(MachineTypesSettings.newBuilder(), settings);
-      m.applyToAllUnaryMethods(GceClients::singleAttempt);
-      MachineTypesClient machineTypes = keep(made, MachineTypesClient.create(m.build()));
-
-      ResourcePoliciesSettings.Builder r = configure(ResourcePoliciesSettings.newBuilder(), settings);
-      r.applyToAllUnaryMethods(GceClients::singleAttempt);
-      ResourcePoliciesClient policies = keep(made, ResourcePoliciesClient.create(r.build()));
-
-      ZoneOperationsSettings.Builder z = configure(ZoneOperationsSettings.newBuilder(), settings);
-      z.applyToAllUnaryMethods(GceClients::singleAttempt);
-      ZoneOperationsClient zoneOps = keep(made, ZoneOperationsClient.create(z.build()));
-
-      RegionOperationsSettings.Builder o = configure(RegionOperationsSettings.newBuilder(), settings);
-      o.applyToAllUnaryMethods(GceClients::singleAttempt);
-      RegionOperationsClient regionOps = keep(made, RegionOperationsClient.create(o.build()));
-
+      InstancesClient instances = keep(made, InstancesClient.create(
+          configure(InstancesSettings.newBuilder(), settings).applyToAllUnaryMethods(GceClients::singleAttempt).build()));
+      MachineTypesClient machineTypes = keep(made, MachineTypesClient.create(
+          configure(MachineTypesSettings.newBuilder(), settings).applyToAllUnaryMethods(GceClients::singleAttempt).build()));
+      ResourcePoliciesClient policies = keep(made, ResourcePoliciesClient.create(
+          configure(ResourcePoliciesSettings.newBuilder(), settings).applyToAllUnaryMethods(GceClients::singleAttempt).build()));
+      ZoneOperationsClient zoneOps = keep(made, ZoneOperationsClient.create(
+          configure(ZoneOperationsSettings.newBuilder(), settings).applyToAllUnaryMethods(GceClients::singleAttempt).build()));
+      RegionOperationsClient regionOps = keep(made, RegionOperationsClient.create(
+          configure(RegionOperationsSettings.newBuilder(), settings).applyToAllUnaryMethods(GceClients::singleAttempt).build()));
       return new GceClients(instances, machineTypes, policies, zoneOps, regionOps);
     } catch (IOException | RuntimeException e) {
       closeAll(made);

@@ -94,6 +94,11 @@ final class GceErrors {
     return codes(e).contains(code);
   }
 
+  /** Whether any of the finished operation's errors ({@code error.errors[].code}) is this code. */
+  static boolean hasCode(Operation op, String code) {
+    return op.hasError() && op.getError().getErrorsList().stream().anyMatch(err -> code.equals(err.getCode()));
+  }
+
   /** The envelope's {@code errors[].reason}s, then its {@code status}. */
   private static List<String> codes(ApiException e) {
     List<String> codes = new ArrayList<>();

@@ -141,8 +141,7 @@ public final class GcpProvider implements NodeProvider {
     op = operations.awaitZonal(action, zone, op);
     ProviderException failed = GceErrors.fromOperation(action, op);
     if (failed != null) {
-      boolean namesTaken = op.getError().getErrorsList().stream().anyMatch(e -> e.getCode().equals("RESOURCE_ALREADY_EXISTS"));
-      if (namesTaken) {
+      if (GceErrors.hasCode(op, "RESOURCE_ALREADY_EXISTS")) {
         // A repeat after GCE forgot the requestId finds its own instances: they are the answer.
         List<Instance> mine = readBack(names, zone, action);
         if (mine.size() >= request.minCount()

@@ -63,7 +63,7 @@ final class PlacementPolicies {
     }
     op = operations.awaitRegional(action, settings.region(), op);
     ProviderException failed = GceErrors.fromOperation(action, op);
-    if (failed != null && !op.getError().getErrors(0).getCode().equals("RESOURCE_ALREADY_EXISTS")) {
+    if (failed != null && !GceErrors.hasCode(op, "RESOURCE_ALREADY_EXISTS")) {
       throw failed;
     }
     made.add(name);

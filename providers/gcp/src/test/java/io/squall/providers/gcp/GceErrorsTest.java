@@ -8,6 +8,7 @@ import com.google.cloud.compute.v1.Operation;
 import io.squall.core.provider.ProviderException;
 import io.squall.core.provider.ProviderException.Kind;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -63,7 +64,7 @@ class GceErrorsTest {
     assertThat(GceErrors.kind(403, List.of(reason, apiStatus))).isEqualTo(expected);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void anOperationErrorKeepsCodeAndMessage() {
     String message = "The zone 'projects/p/zones/us-central1-a' does not have enough resources available to fulfill "
         + "the request. Try a different zone, or try again later.";
@@ -75,5 +76,19 @@ class GceErrorsTest {
     assertThat(e.kind()).isEqualTo(Kind.INSUFFICIENT_CAPACITY);
     assertThat(e.getMessage()).contains("ZONE_RESOURCE_POOL_EXHAUSTED", message, "operation-1", "launch x");
     assertThat(GceErrors.fromOperation("ok", Operation.newBuilder().setStatus(Operation.Status.DONE).build())).isNull();
+  }
+
+  @Test
+  void anOperationHasACodeWhenAnyOfItsErrorsCarriesIt() {
+    Operation op = Operation.newBuilder().setName("operation-2").setStatus(Operation.Status.DONE)
+        .setError(Error.newBuilder()
+            .addErrors(Errors.newBuilder().setCode("QUOTA_EXCEEDED"))
+            .addErrors(Errors.newBuilder().setCode("RESOURCE_ALREADY_EXISTS")))
+        .build();
+    assertThat(GceErrors.hasCode(op, "RESOURCE_ALREADY_EXISTS")).isTrue();
+    assertThat(GceErrors.hasCode(op, "QUOTA_EXCEEDED")).isTrue();
+    assertThat(GceErrors.hasCode(op, "ZONE_RESOURCE_POOL_EXHAUSTED")).isFalse();
+    assertThat(GceErrors.hasCode(Operation.newBuilder().setStatus(Operation.Status.DONE).build(),
+        "RESOURCE_ALREADY_EXISTS")).isFalse();
   }
 }

@@ -5,7 +5,6 @@ import com.google.cloud.compute.v1.AttachedDiskInitializeParams;
 import com.google.cloud.compute.v1.BulkInsertInstanceRequest;
 import com.google.cloud.compute.v1.BulkInsertInstanceResource;
 import com.google.cloud.compute.v1.BulkInsertInstanceResourcePerInstanceProperties;
-import com.google.cloud.compute.v1.Duration;
 import com.google.cloud.compute.v1.InstanceProperties;
 import com.google.cloud.compute.v1.Items;
 import com.google.cloud.compute.v1.Metadata;
@@ -85,11 +84,8 @@ final class BulkInsertRequests {
         .setProvisioningModel((spot ? Scheduling.ProvisioningModel.SPOT : Scheduling.ProvisioningModel.STANDARD).name())
         .setOnHostMaintenance((spot || gpus ? Scheduling.OnHostMaintenance.TERMINATE : Scheduling.OnHostMaintenance.MIGRATE).name())
         .setAutomaticRestart(!spot);
-    if (spot || settings.maxRunDuration() != null) {
+    if (spot) {
       s.setInstanceTerminationAction(Scheduling.InstanceTerminationAction.DELETE.name());
-    }
-    if (settings.maxRunDuration() != null) {
-      s.setMaxRunDuration(Duration.newBuilder().setSeconds(settings.maxRunDuration().toSeconds()));
     }
     return s.build();
   }

@@ -263,8 +263,8 @@ public final class GcpProvider implements NodeProvider {
 
   /**
    * The price table's spot price of each type in each configured zone that sells it (GCE spot
-   * prices are list prices that change at most monthly, not a market; configure them), leaving
-   * out types whose spot price is unknown.
+   * prices are list prices that change at most monthly, not a market), leaving out types whose
+   * spot price is unknown.
    */
   @Override
   public List<SpotPrice> spotPrices(List<String> instanceTypes) {

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * Where and how {@link GcpProvider} makes instances.
@@ -27,17 +26,15 @@ import java.util.TreeMap;
  * @param serviceAccountEmail the instances' service account; null for none
  * @param agentCommand how the image starts the agent
  * @param prices per machine type, on-demand and spot list prices (see {@link #DEFAULT_PRICES})
- * @param maxRunDuration GCE deletes an instance after this long; null for no limit
  * @param operationTimeout how long a launch or delete waits for its zonal operation
  */
 public record GcpSettings(String project, String region, List<String> zones, String endpoint,
     CredentialsProvider credentialsProvider, String sourceImage, int bootDiskGb, String bootDiskType,
     String network, String subnetwork, String serviceAccountEmail, String agentCommand,
-    Map<String, MachinePrice> prices, Duration maxRunDuration, Duration operationTimeout) {
-
+    Map<String, MachinePrice> prices, Duration operationTimeout) {
 
   /**
-   * List-price defaults, to be overridden in configuration with the account's real prices:
+   * The built-in list prices, the only ones the {@link Builder} uses:
    * {@code a3-highgpu-8g} (8 H100) at 88.25 USD/h on-demand and 29.00 USD/h spot.
    */
   public static final Map<String, MachinePrice> DEFAULT_PRICES =
@@ -77,20 +74,19 @@ public record GcpSettings(String project, String region, List<String> zones, Str
 
   /** Builds {@link GcpSettings}; every setter is optional but {@link #sourceImage(String)}. */
   public static final class Builder {
+    private static final int BOOT_DISK_GB = 200;
+    private static final String BOOT_DISK_TYPE = "pd-balanced";
+
     private final String project;
     private final String region;
     private final List<String> zones;
     private String endpoint;
     private CredentialsProvider credentialsProvider;
     private String sourceImage;
-    private int bootDiskGb = 200;
-    private String bootDiskType = "pd-balanced";
     private String network = "global/networks/default";
     private String subnetwork;
     private String serviceAccountEmail;
     private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
-    private final Map<String, MachinePrice> prices = new TreeMap<>(DEFAULT_PRICES);
-    private Duration maxRunDuration;
     private Duration operationTimeout = Duration.ofMinutes(10);
 
     private Builder(String project, String region, List<String> zones) {
@@ -114,12 +110,6 @@ public record GcpSettings(String project, String region, List<String> zones, Str
       return this;
     }
 
-    public Builder bootDisk(int sizeGb, String diskType) {
-      this.bootDiskGb = sizeGb;
-      this.bootDiskType = diskType;
-      return this;
-    }
-
     public Builder network(String network, String subnetwork) {
       this.network = network;
       this.subnetwork = subnetwork;
@@ -136,26 +126,14 @@ public record GcpSettings(String project, String region, List<String> zones, Str
       return this;
     }
 
-    /** Sets (or overrides a default) price of a machine type. */
-    public Builder price(String machineType, MachinePrice price) {
-      prices.put(machineType, price);
-      return this;
-    }
-
-    public Builder maxRunDuration(Duration maxRunDuration) {
-      this.maxRunDuration = maxRunDuration;
-      return this;
-    }
-
     public Builder operationTimeout(Duration operationTimeout) {
       this.operationTimeout = operationTimeout;
       return this;
     }
 
     public GcpSettings build() {
-      return new GcpSettings(project, region, zones, endpoint, credentialsProvider, sourceImage, bootDiskGb,
-          bootDiskType, network, subnetwork, serviceAccountEmail, agentCommand, prices, maxRunDuration,
-          operationTimeout);
+      return new GcpSettings(project, region, zones, endpoint, credentialsProvider, sourceImage, BOOT_DISK_GB,
+          BOOT_DISK_TYPE, network, subnetwork, serviceAccountEmail, agentCommand, DEFAULT_PRICES, operationTimeout);
     }
   }
 }

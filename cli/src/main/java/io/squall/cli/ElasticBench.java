@@ -60,6 +60,8 @@ final class ElasticBench {
   static final Duration MAX_RUNTIME = Duration.ofHours(4);
   static final Duration BOOT = Duration.ofMinutes(3);
   static final double SPOT_ICE_PROBABILITY = 0.1;
+  static final int MIN_SPOT_CAPACITY = 32;
+  static final int MAX_SPOT_CAPACITY = 128;
   /**
    * The least virtual time between scheduler cycles, Slurm's {@code sched_interval} default. A
    * full cycle over a 5,000-job queue costs about 10 ms, and about every 20 s of virtual time a
@@ -67,6 +69,8 @@ final class ElasticBench {
    * idle time on nodes a job freed until the next cycle.
    */
   static final Duration SCHEDULER_INTERVAL = Duration.ofSeconds(60);
+  /** Parses the bench data's JSON files; built once, as it is costly to build and safe to share. */
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private ElasticBench() {}
 
@@ -84,14 +88,10 @@ final class ElasticBench {
     List<ElasticSimulation.JobSpec> work = workload(trace(), pending, rnd.split());
     List<Offering> catalogue = offerings();
     VirtualClock clock = new VirtualClock(START);
-    SimulatedProvider provider = new SimulatedProvider(clock, catalogue, rnd.split()).bootLatency(BOOT)
-        .spotInsufficientCapacityProbability(SPOT_ICE_PROBABILITY);
-    SplittableRandom capacities = rnd.split();
-    for (Offering o : catalogue) {
-      if (o.capacityType() == CapacityType.SPOT) {
-        provider.capacity(o, 32 + capacities.nextInt(97));
-      }
-    }
+    // Split in this order (capacity failures, then capacities): the figures depend on it.
+    SplittableRandom failures = rnd.split();
+    Map<String, Integer> capacities = spotCapacities(catalogue, rnd.split());
+    SimulatedProvider provider = cloud(clock, catalogue, capacities, failures);
     CapacityPolicy policy = CapacityPolicy.defaults(INSTANCE_TYPE);
     if (opts.containsKey("on-demand-after")) {
       policy = policy.withOnDemandAfter(Duration.ofSeconds(Integer.parseInt(opts.get("on-demand-after"))));
@@ -136,17 +136,13 @@ final class ElasticBench {
   }
 
   static List<TraceJob> trace() {
-    try (InputStream in = resource("philly-multigpu-jobs.json")) {
-      JsonNode root = new ObjectMapper().readTree(in);
-      List<TraceJob> out = new ArrayList<>(root.size());
-      for (JsonNode j : root) {
-        long ms = Math.round(j.get("runtime").asDouble() * 60_000);
-        out.add(new TraceJob(j.get("num_gpus").asInt(), Duration.ofMillis(ms)));
-      }
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    JsonNode root = json("philly-multigpu-jobs.json");
+    List<TraceJob> out = new ArrayList<>(root.size());
+    for (JsonNode j : root) {
+      long ms = Math.round(j.get("runtime").asDouble() * 60_000);
+      out.add(new TraceJob(j.get("num_gpus").asInt(), Duration.ofMillis(ms)));
     }
+    return out;
   }
 
   /** Spot (per-zone price) and on-demand offerings of the instance type in the region's zones. */
@@ -179,6 +175,39 @@ final class ElasticBench {
     return out;
   }
 
+  /**
+   * Each spot offering's capacity by {@link Offering#key()}, drawn in catalogue order between
+   * {@link #MIN_SPOT_CAPACITY} and {@link #MAX_SPOT_CAPACITY} instances; on-demand offerings are
+   * left out (unlimited).
+   */
+  static Map<String, Integer> spotCapacities(List<Offering> catalogue, SplittableRandom draws) {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    for (Offering o : catalogue) {
+      if (o.capacityType() == CapacityType.SPOT) {
+        out.put(o.key(), MIN_SPOT_CAPACITY + draws.nextInt(MAX_SPOT_CAPACITY - MIN_SPOT_CAPACITY + 1));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The simulated cloud: the catalogue with these capacities (offerings without one unlimited),
+   * instances registering {@link #BOOT} after their launch call, and spot launch calls failing for
+   * capacity with probability {@link #SPOT_ICE_PROBABILITY}, drawn from {@code failures}.
+   */
+  static SimulatedProvider cloud(VirtualClock clock, List<Offering> catalogue, Map<String, Integer> capacities,
+      SplittableRandom failures) {
+    SimulatedProvider provider = new SimulatedProvider(clock, catalogue, failures).bootLatency(BOOT)
+        .spotInsufficientCapacityProbability(SPOT_ICE_PROBABILITY);
+    for (Offering o : catalogue) {
+      Integer cap = capacities.get(o.key());
+      if (cap != null) {
+        provider.capacity(o, cap);
+      }
+    }
+    return provider;
+  }
+
   static List<Node> nodes(int count) {
     List<Node> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -188,6 +217,16 @@ final class ElasticBench {
     return out;
   }
 
+  /** The bench data file {@code name} (a path under {@code /data/} on the class path), parsed. */
+  static JsonNode json(String name) {
+    try (InputStream in = resource(name)) {
+      return MAPPER.readTree(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The bench data file {@code name}, a path under {@code /data/} on the class path. */
   private static InputStream resource(String name) throws IOException {
     InputStream in = ElasticBench.class.getResourceAsStream("/data/" + name);
     if (in == null) {

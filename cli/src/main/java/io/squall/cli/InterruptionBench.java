@@ -1,7 +1,6 @@
 package io.squall.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
@@ -11,14 +10,10 @@ import io.squall.core.simulate.InterruptionRules;
 import io.squall.core.simulate.SimulatedProvider;
 import io.squall.core.simulate.TraceReclaims;
 import io.squall.core.simulate.VirtualClock;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -139,19 +134,13 @@ final class InterruptionBench {
    */
   static Comparison compare(int jobs, int nodes, double rate, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
+    List<Offering> catalogue = ElasticBench.offerings();
     List<ElasticSimulation.JobSpec> work = ElasticBench.workload(ElasticBench.trace(), jobs, rnd.split());
     long providerSeed = rnd.nextLong();
-    SplittableRandom capacityDraws = rnd.split();
+    Map<String, Integer> capacities = ElasticBench.spotCapacities(catalogue, rnd.split());
     long reclaimSeed = rnd.nextLong();
-    List<Offering> catalogue = ElasticBench.offerings();
-    Map<String, Integer> capacities = new HashMap<>();
-    List<String> spotZones = new ArrayList<>();
-    for (Offering o : catalogue) {
-      if (o.capacityType() == CapacityType.SPOT) {
-        capacities.put(o.key(), 32 + capacityDraws.nextInt(97));
-        spotZones.add(o.zone());
-      }
-    }
+    List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
+        .map(Offering::zone).toList();
     List<TraceReclaims.Trace> traces = traces();
     InterruptionRules signal = InterruptionRules.defaults()
         .withJobs(Checkpointing.onSignal(CHECKPOINT_WRITE, CHECKPOINT_INTERVAL));
@@ -221,15 +210,8 @@ final class InterruptionBench {
       List<Offering> catalogue, Map<String, Integer> capacities, long providerSeed, TraceReclaims reclaims,
       InterruptionRules rules) {
     VirtualClock clock = new VirtualClock(ElasticBench.START);
-    SimulatedProvider provider = new SimulatedProvider(clock, catalogue, new SplittableRandom(providerSeed))
-        .bootLatency(ElasticBench.BOOT).spotInsufficientCapacityProbability(ElasticBench.SPOT_ICE_PROBABILITY)
+    SimulatedProvider provider = ElasticBench.cloud(clock, catalogue, capacities, new SplittableRandom(providerSeed))
         .reclaims(reclaims);
-    for (Offering o : catalogue) {
-      Integer cap = capacities.get(o.key());
-      if (cap != null) {
-        provider.capacity(o, cap);
-      }
-    }
     ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("bench", "gpu", ElasticBench.nodes(nodes),
         CapacityPolicy.defaults(ElasticBench.INSTANCE_TYPE));
     return new ElasticSimulation(setup, clock, provider, rules).run(work);
@@ -247,24 +229,15 @@ final class InterruptionBench {
 
   /** The eight availability traces, each {@code {"metadata":{"gap_seconds":N},"data":[...]}}. */
   static List<TraceReclaims.Trace> traces() {
-    ObjectMapper json = new ObjectMapper();
     List<TraceReclaims.Trace> out = new ArrayList<>();
     for (String name : TRACES) {
-      String path = "/data/spot/" + name + ".json";
-      try (InputStream in = InterruptionBench.class.getResourceAsStream(path)) {
-        if (in == null) {
-          throw new IOException("bench data " + path + " is missing from the classpath");
-        }
-        JsonNode root = json.readTree(in);
-        List<Integer> available = new ArrayList<>();
-        for (JsonNode v : root.get("data")) {
-          available.add(v.asInt());
-        }
-        out.add(new TraceReclaims.Trace(name, available,
-            Duration.ofSeconds(root.get("metadata").get("gap_seconds").asLong())));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+      JsonNode root = ElasticBench.json("spot/" + name + ".json");
+      List<Integer> available = new ArrayList<>();
+      for (JsonNode v : root.get("data")) {
+        available.add(v.asInt());
       }
+      out.add(new TraceReclaims.Trace(name, available,
+          Duration.ofSeconds(root.get("metadata").get("gap_seconds").asLong())));
     }
     return out;
   }

@@ -201,15 +201,9 @@ public final class GcpProvider implements NodeProvider {
    */
   @Override
   public void terminate(Instance instance) {
-    String name = instance.id();
     List<String> zones = instance.offering() != null ? List.of(instance.offering().zone()) : settings.zones();
-    int slash = name.lastIndexOf('/');
-    if (slash >= 0) {
-      zones = List.of(GceNames.lastSegment(name.substring(0, slash)));
-      name = name.substring(slash + 1);
-    }
     for (String zone : zones) {
-      delete(zone, name);
+      delete(zone, instance.id());
     }
   }
 

@@ -85,6 +85,7 @@ final class InterruptionBench {
   /**
    * Both runs and what they ran under.
    *
+   * @param reclaims run 1's reclaims (which trace each zone follows, for the description)
    * @param scale the factor on the asked rate that the hazard was calibrated to
    * @param pilots runs of run 1 it took (the last one kept is run 1)
    * @param wallMs the whole comparison's wall time, pilots included
@@ -156,6 +157,7 @@ final class InterruptionBench {
     // the same scale.
     List<double[]> tried = new ArrayList<>(); // {scale, realized}
     ElasticSimulation.Result best = null;
+    TraceReclaims bestReclaims = null;
     double bestScale = 1;
     double scale = 1;
     int pilots = 0;
@@ -167,6 +169,7 @@ final class InterruptionBench {
       double realized = perSpotNodeHour(r);
       if (best == null || Math.abs(realized - rate) < Math.abs(perSpotNodeHour(best) - rate)) {
         best = r;
+        bestReclaims = reclaims;
         bestScale = scale;
       }
       if (rate == 0 || Math.abs(realized - rate) <= TOLERANCE * rate) {
@@ -175,11 +178,11 @@ final class InterruptionBench {
       tried.add(new double[] {scale, realized});
       scale = nextScale(tried, rate);
     }
-    TraceReclaims reclaims = TraceReclaims.assign(ElasticBench.START, spotZones, traces, rate * bestScale, BASELINE, NOTICE,
+    // Run 2 gets reclaims of its own: they hold each node's random stream, which run 1 has moved on.
+    TraceReclaims fresh = TraceReclaims.assign(ElasticBench.START, spotZones, traces, rate * bestScale, BASELINE, NOTICE,
         reclaimSeed);
-    ElasticSimulation.Result b = simulate(work, nodes, catalogue, capacities, providerSeed,
-        TraceReclaims.assign(ElasticBench.START, spotZones, traces, rate * bestScale, BASELINE, NOTICE, reclaimSeed), noSignal);
-    return new Comparison(reclaims, bestScale, pilots, best, b, (System.nanoTime() - t0) / 1_000_000);
+    ElasticSimulation.Result b = simulate(work, nodes, catalogue, capacities, providerSeed, fresh, noSignal);
+    return new Comparison(bestReclaims, bestScale, pilots, best, b, (System.nanoTime() - t0) / 1_000_000);
   }
 
   /**

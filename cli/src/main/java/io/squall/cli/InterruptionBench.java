@@ -81,13 +81,17 @@ final class InterruptionBench {
   static final double TOLERANCE = 0.03;
   /** Runs of run 1 at most to calibrate the hazard's scale; the closest is kept. */
   static final int MAX_PILOTS = 8;
+  /** The partition's policy in both runs. */
+  static final CapacityPolicy POLICY = CapacityPolicy.defaults(ElasticBench.INSTANCE_TYPE);
+  /** The controller's rules in both runs; only the jobs' checkpointing is set per run. */
+  static final InterruptionRules RULES = InterruptionRules.defaults();
 
   /**
    * Both runs and what they ran under.
    *
    * @param reclaims run 1's reclaims (which trace each zone follows, for the description)
    * @param scale the factor on the asked rate that the hazard was calibrated to
-   * @param pilots runs of run 1 it took (the last one kept is run 1)
+   * @param pilots runs of run 1 it took (the closest of them is run 1)
    * @param wallMs the whole comparison's wall time, pilots included
    */
   record Comparison(TraceReclaims reclaims, double scale, int pilots, ElasticSimulation.Result signal,
@@ -103,14 +107,16 @@ final class InterruptionBench {
     ElasticSimulation.Result b = c.noSignal();
 
     out.printf(Locale.ROOT, "setup: %d Philly jobs (seed %d, all at time 0, runtime capped at %d h) on %d %s nodes "
-        + "(%s, 6 zones, spot first, on-demand after 5 min); spot reclaims: a spot instance is taken back at hazard "
+        + "(%s, %d zones, spot first, on-demand after %s); spot reclaims: a spot instance is taken back at hazard "
         + "c x %s/h x (%s + %s x (M - a(t)) / mean(M - a)) with a the availability trace its zone follows (M its "
         + "most; 600 s ticks; seeded trace and start tick; repeating), c calibrated so that run 1 sees %s interruptions per "
-        + "spot node-hour; %d s notice; controller: drain, checkpoint signal, stop at the checkpoint or 10 s before "
-        + "the machine goes, requeue whole (30 s backoff doubled from restart 2, held past 5 restarts), "
-        + "interrupted offering left alone 5 min; checkpoint write %d s%n", jobs, seed,
-        ElasticBench.MAX_RUNTIME.toHours(), nodes, ElasticBench.INSTANCE_TYPE, ElasticBench.REGION, decimal(rate),
-        decimal(BASELINE), decimal(1 - BASELINE), decimal(rate), NOTICE.toSeconds(), CHECKPOINT_WRITE.toSeconds());
+        + "spot node-hour; %d s notice; controller: drain, checkpoint signal, stop at the checkpoint or %s before "
+        + "the machine goes, requeue whole (%s backoff doubled from restart 2, held past %d restarts), "
+        + "interrupted offering left alone %s; checkpoint write %d s%n", jobs, seed,
+        ElasticBench.MAX_RUNTIME.toHours(), nodes, ElasticBench.INSTANCE_TYPE, ElasticBench.REGION,
+        c.reclaims().assignments().size(), span(POLICY.onDemandAfter()), decimal(rate), decimal(BASELINE),
+        decimal(1 - BASELINE), decimal(rate), NOTICE.toSeconds(), span(RULES.margin()), span(RULES.restartBackoff()),
+        RULES.maxRestarts(), span(POLICY.unavailableFor()), CHECKPOINT_WRITE.toSeconds());
     out.println("zones follow (trace@start tick): " + c.reclaims().describe());
     out.printf(Locale.ROOT, "c = %.3f, found in %d run(s) of run 1 (within %.0f%%, or the closest of %d; the policy "
         + "moves spot away from zones just interrupted, so spot node-hours gather where the hazard is low)%n",
@@ -143,10 +149,8 @@ final class InterruptionBench {
     List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
         .map(Offering::zone).toList();
     List<TraceReclaims.Trace> traces = traces();
-    InterruptionRules signal = InterruptionRules.defaults()
-        .withJobs(Checkpointing.onSignal(CHECKPOINT_WRITE, CHECKPOINT_INTERVAL));
-    InterruptionRules noSignal = InterruptionRules.defaults()
-        .withJobs(Checkpointing.everyInterval(CHECKPOINT_INTERVAL, CHECKPOINT_WRITE));
+    InterruptionRules signal = RULES.withJobs(Checkpointing.onSignal(CHECKPOINT_WRITE, CHECKPOINT_INTERVAL));
+    InterruptionRules noSignal = RULES.withJobs(Checkpointing.everyInterval(CHECKPOINT_INTERVAL, CHECKPOINT_WRITE));
 
     long t0 = System.nanoTime();
     // Calibration: the scheduler leaves zones that were just interrupted and spot goes to the
@@ -215,17 +219,16 @@ final class InterruptionBench {
     VirtualClock clock = new VirtualClock(ElasticBench.START);
     SimulatedProvider provider = ElasticBench.cloud(clock, catalogue, capacities, new SplittableRandom(providerSeed))
         .reclaims(reclaims);
-    ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("bench", "gpu", ElasticBench.nodes(nodes),
-        CapacityPolicy.defaults(ElasticBench.INSTANCE_TYPE));
+    ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("bench", "gpu", ElasticBench.nodes(nodes), POLICY);
     return new ElasticSimulation(setup, clock, provider, rules).run(work);
   }
 
   private static String describe(String what, ElasticSimulation.Result r) {
     double perNodeHour = perSpotNodeHour(r);
-    return String.format(Locale.ROOT, "%s: %d of %d jobs completed, %d held after 5 restarts; %d interruptions "
+    return String.format(Locale.ROOT, "%s: %d of %d jobs completed, %d held after %d restarts; %d interruptions "
         + "in %.1f spot node-hours (%.3f per node-hour), %d requeues, median requeue to restart %.1f s; lost %.2f "
         + "GPU-hours; makespan %s; billed %.1f node-hours, $%.0f%s", what, r.jobsCompleted(), r.jobs(),
-        r.jobsHeld(), r.interruptions(), r.spotNodeHours(), perNodeHour, r.interruptionRequeues(),
+        r.jobsHeld(), RULES.maxRestarts(), r.interruptions(), r.spotNodeHours(), perNodeHour, r.interruptionRequeues(),
         r.medianRequeueToRestartMs() / 1000.0, r.lostGpuHours(), r.makespan(), r.billedNodeHours(), r.billedDollars(),
         r.finished() ? "" : " (stopped at the time limit)");
   }
@@ -247,6 +250,11 @@ final class InterruptionBench {
 
   private static double round2(double v) {
     return Math.round(v * 100) / 100.0;
+  }
+
+  /** A wait as the setup line says it: whole minutes as {@code N min}, else {@code N s}. */
+  private static String span(Duration d) {
+    return d.toMinutes() > 0 && d.toSecondsPart() == 0 ? d.toMinutes() + " min" : d.toSeconds() + " s";
   }
 
   private static String decimal(double v) {

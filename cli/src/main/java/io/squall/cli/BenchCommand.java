@@ -21,6 +21,9 @@ final class BenchCommand {
     OPTIONS.put("interruptions", List.of("jobs", "nodes", "seed", "interruptions-per-hour"));
   }
 
+  /** The least --nodes of the benchmarks whose workload needs some (both sample the Philly trace). */
+  private static final Map<String, Integer> MIN_NODES =
+      Map.of("elastic", ElasticBench.MIN_NODES, "interruptions", ElasticBench.MIN_NODES);
   /** Options where 0 makes sense (a wait that may be none). */
   private static final Set<String> MAY_BE_ZERO = Set.of("on-demand-after");
   /** Options that take a decimal number (a rate), from 0 to {@link #MAX_RATE}. */
@@ -88,8 +91,9 @@ final class BenchCommand {
     int least = MAY_BE_ZERO.contains(key) ? 0 : 1;
     try {
       int n = Integer.parseInt(value);
-      if (n >= least && bench.equals("interruptions") && key.equals("nodes") && n < InterruptionBench.MIN_NODES) {
-        return "at least " + InterruptionBench.MIN_NODES + " (the trace's largest jobs take 16 nodes)";
+      Integer minNodes = key.equals("nodes") ? MIN_NODES.get(bench) : null;
+      if (n >= least && minNodes != null && n < minNodes) {
+        return "at least " + minNodes + " (the trace's largest jobs take " + minNodes + " nodes)";
       }
       if (n >= least) {
         return null;

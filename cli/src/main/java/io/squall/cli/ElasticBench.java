@@ -57,6 +57,11 @@ final class ElasticBench {
   static final String INSTANCE_TYPE = "p5.48xlarge";
   static final String REGION = "us-east-1";
   static final int NODES_PER_GROUP = 16;
+  /**
+   * The least {@code --nodes} of a bench that samples the trace: every job of it fits (the largest
+   * take 128 GPUs, 16 nodes); with fewer, those jobs never start and the run stops at its time limit.
+   */
+  static final int MIN_NODES = 16;
   static final Duration MAX_RUNTIME = Duration.ofHours(4);
   static final Duration BOOT = Duration.ofMinutes(3);
   static final double SPOT_ICE_PROBABILITY = 0.1;

@@ -63,8 +63,6 @@ final class InterruptionBench {
   static final Duration NOTICE = Duration.ofMinutes(2);
   static final Duration CHECKPOINT_WRITE = Duration.ofSeconds(30);
   static final Duration CHECKPOINT_INTERVAL = Duration.ofMinutes(30);
-  /** Every job of the trace fits: the largest take 128 GPUs, 16 nodes. */
-  static final int MIN_NODES = 16;
   /** The spot availability traces under {@code data/spot/}. */
   static final List<String> TRACES = List.of("us-west-2a_k80_1", "us-west-2a_k80_8", "us-west-2a_v100_1",
       "us-west-2a_v100_8", "us-west-2b_k80_1", "us-west-2b_k80_8", "us-west-2b_v100_1", "us-west-2b_v100_8");

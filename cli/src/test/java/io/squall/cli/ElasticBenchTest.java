@@ -48,6 +48,10 @@ class ElasticBenchTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).isEqualTo(
         "squall bench elastic: --on-demand-after needs a non-negative whole number, not '-1'\n");
+    r = cli.run("bench", "elastic", "--nodes", "15");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("squall bench elastic: --nodes needs at least 16 (the trace's largest jobs take 16 "
+        + "nodes), not '15'\n");
     r = cli.run("bench", "nope");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("available: scheduler, api, elastic");

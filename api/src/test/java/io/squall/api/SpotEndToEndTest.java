@@ -7,6 +7,8 @@ import io.squall.core.hostlist.Hostlist;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -230,6 +232,46 @@ class SpotEndToEndTest {
       });
       assertThat(held.get("restart_count").asInt()).isEqualTo(3);
       assertThat(held.get("events").toString()).contains("held: interrupted 2 times, more than max-restarts (1)");
+    }
+  }
+
+  /**
+   * From its second interruption on a job waits the restart backoff (BeginTime), which survives a
+   * controller restart; it is not a --begin, so the job's age is kept (SchedulerScenarioTest).
+   */
+  @Test
+  void aJobInterruptedAgainWaitsTheBackoffAcrossARestart() throws Exception {
+    Map<String, Object> s = settings();
+    s.put("squall.partitions.gpu.restart-backoff", "1h");
+    long id;
+    String notBefore;
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=/dev/null\nsleep 60\n");
+      interrupt(h, nodesOf(awaitState(h, id, "RUNNING")).get(0), 0);
+      Poll.until("the job to run after its first interruption, at once", LONG, () -> {
+        JsonNode j = h.job(id);
+        return j.get("restart_count").asInt() == 1 && j.get("state").asText().equals("RUNNING") ? true : null;
+      });
+      Instant second = Instant.now();
+      interrupt(h, nodesOf(h.job(id)).get(0), 0);
+      JsonNode waiting = Poll.until("the job backing off", LONG, () -> {
+        JsonNode j = h.job(id);
+        return j.get("restart_count").asInt() == 2 && j.get("reason").asText().equals("BeginTime") ? j : null;
+      });
+      notBefore = waiting.get("not_before").asText();
+      assertThat(Duration.between(second, Instant.parse(notBefore)))
+          .isBetween(Duration.ofMinutes(59), Duration.ofMinutes(61));
+      assertThat(waiting.get("events").toString()).contains("after an interruption, not before " + notBefore);
+    }
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      Poll.until("the reason given again", LONG, () -> h.job(id).get("reason").asText().equals("BeginTime"));
+      JsonNode j = h.job(id);
+      assertThat(j.get("state").asText()).isEqualTo("PENDING");
+      // As stored: the database keeps microseconds.
+      assertThat(Instant.parse(j.get("not_before").asText()).truncatedTo(ChronoUnit.MILLIS))
+          .isEqualTo(Instant.parse(notBefore).truncatedTo(ChronoUnit.MILLIS));
     }
   }
 

@@ -8,7 +8,6 @@ import io.squall.api.scheduling.Wakeup;
 import io.squall.api.spot.InterruptionResponder;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.Batch;
-import io.squall.api.state.Requests;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.state.Submission;
@@ -143,7 +142,7 @@ public final class JobCommands {
 
       @Override
       public void apply(Batch b, StoredJob j) {
-        b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), true))).withReason(HELD, null));
+        b.update(j.withJob(j.job().withRequest(j.request().withHold(true))).withReason(HELD, null));
         b.event(j.key(), JobState.PENDING, "held by " + caller.user());
       }
     }, "only pending jobs that are not held can be held");
@@ -158,7 +157,7 @@ public final class JobCommands {
 
       @Override
       public void apply(Batch b, StoredJob j) {
-        b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), false))).withReason("None", null));
+        b.update(j.withJob(j.job().withRequest(j.request().withHold(false))).withReason("None", null));
         b.event(j.key(), JobState.PENDING, "released by " + caller.user());
         b.afterCommit(() -> scheduler.wake());
       }
@@ -181,7 +180,7 @@ public final class JobCommands {
       @Override
       public void apply(Batch b, StoredJob j) {
         if (j.job().state() == JobState.PENDING) {
-          b.update(j.withJob(j.job().withRequest(Requests.withHold(j.request(), true))).withReason(HELD, null));
+          b.update(j.withJob(j.job().withRequest(j.request().withHold(true))).withReason(HELD, null));
           b.event(j.key(), JobState.PENDING, "held by " + caller.user() + " (pause)");
         } else {
           b.afterCommit(() -> checkpointed.requeueCheckpointed(j.key(), true, caller.user()));
@@ -272,7 +271,7 @@ public final class JobCommands {
     }
     Job own = new Job(key, rest.request(), rest.job().user(), rest.job().account(), rest.job().qos(),
         rest.job().submitTime(), JobState.PENDING, null, List.of(), List.of(), null, null, null, null,
-        rest.job().restartCount());
+        rest.job().restartCount(), rest.job().notBefore());
     return List.of(new StoredJob(own, rest.submission(), rest.reason(), null, null, null, null, List.of(), null));
   }
 

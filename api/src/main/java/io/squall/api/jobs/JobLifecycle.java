@@ -10,7 +10,6 @@ import io.squall.api.spot.CheckpointPolicy;
 import io.squall.api.spot.DrainingJobs;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
-import io.squall.api.state.Requests;
 import io.squall.api.state.StateLoader;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -20,6 +19,7 @@ import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
+import io.squall.core.spot.RestartBackoff;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -307,22 +307,22 @@ public final class JobLifecycle {
     }
     int restart = j.job().restartCount() + 1;
     int interruption = earlierInterruptions + 1;
+    Instant notBefore = RestartBackoff.notBefore(b.now(), policy.restartBackoff(), interruption);
     Job requeued = j.job().requeued();
     String next;
     if (interruption > policy.maxRestarts()) {
-      requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
+      requeued = requeued.withRequest(requeued.request().withHold(true));
       next = "requeued (restart " + restart + ") and held: interrupted " + interruption
           + (interruption == 1 ? " time" : " times") + ", more than max-restarts (" + policy.maxRestarts()
           + "); scontrol release runs it again";
     } else if (pausedMeanwhile) {
-      requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
+      requeued = requeued.withRequest(requeued.request().withHold(true));
       next = "requeued (restart " + restart + ") after an interruption, and held: it was paused meanwhile";
-    } else if (interruption == 1) {
+    } else if (notBefore == null) {
       next = "requeued (restart " + restart + ") after an interruption";
     } else {
-      // A job interrupted again and again waits longer each time, so a bad zone is not hammered.
-      Instant notBefore = b.now().plus(policy.restartBackoff().multipliedBy(1L << Math.min(20, interruption - 2)));
-      requeued = requeued.withRequest(Requests.withBeginAtLeast(requeued.request(), notBefore));
+      // Interrupted again and again, it waits longer each time, so a bad zone is not hammered.
+      requeued = requeued.notBefore(notBefore);
       next = "requeued (restart " + restart + ") after an interruption, not before " + notBefore;
     }
     requeueAs(b, j, requeued, JobState.PREEMPTED, why, next);
@@ -339,7 +339,7 @@ public final class JobLifecycle {
     }
     Job requeued = j.job().requeued();
     if (hold) {
-      requeued = requeued.withRequest(Requests.withHold(requeued.request(), true));
+      requeued = requeued.withRequest(requeued.request().withHold(true));
     }
     requeueAs(b, j, requeued, JobState.REQUEUED, why, "requeued (restart " + requeued.restartCount() + ")"
         + (hold ? " and held: scontrol release runs it again" : ""));

@@ -60,6 +60,7 @@ public final class JobViews {
     m.put("elapsed_seconds", elapsedSeconds(j, now));
     m.put("expected_start", text(s.expectedStart()));
     m.put("restart_count", j.restartCount());
+    m.put("not_before", text(j.notBefore()));
     m.put("exit_code", j.exitCode());
     m.put("exit_signal", s.exitSignal());
     m.put("work_dir", environment.workDir(s));

@@ -14,6 +14,7 @@ import java.time.Instant;
  * @param pendingTasks array task ids still waiting, as Slurm writes them ({@code 1-9,12}); empty otherwise
  * @param allocation {@code node:0,1;node2:0,1} with each node's CPUs and memory, see {@link StoreText}
  * @param ending the final state a job being stopped will get (CANCELLED, TIMEOUT); null otherwise
+ * @param notBefore a requeued job's restart backoff ({@code Job#notBefore}); null when there is none
  */
 @MappedEntity("jobs")
 public record JobRow(
@@ -35,4 +36,5 @@ public record JobRow(
     int restartCount,
     @Nullable String ending,
     @Nullable String credential,
+    @Nullable Instant notBefore,
     @Version Long version) {}

@@ -20,11 +20,14 @@ import java.util.List;
  * @param preemptedAt when a running job was told it is being preempted; it then has the
  *     partition's grace time to end
  * @param exitCode the batch script's exit code (finished jobs)
+ * @param notBefore a requeued job's restart backoff: it does not start before this. Unlike a
+ *     {@code --begin} it does not set back the job's age (its priority), which counts from its
+ *     submission; null when there is none
  */
 public record Job(JobKey key, JobRequest request, String user, String account, String qos,
     Instant submitTime, JobState state, String partition, List<Integer> pendingTasks,
     List<GpuGrant> allocation, Instant startTime, Instant endTime, Instant preemptedAt,
-    Integer exitCode, int restartCount) {
+    Integer exitCode, int restartCount, Instant notBefore) {
   public Job {
     pendingTasks = List.copyOf(pendingTasks);
     allocation = List.copyOf(allocation);
@@ -34,7 +37,7 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
   public static Job pending(long id, JobRequest request, String user, String account, String qos, Instant submitTime) {
     List<Integer> tasks = request.control().array() == null ? List.of() : request.control().array().taskIds();
     return new Job(JobKey.of(id), request, user, account, qos, submitTime, JobState.PENDING, null, tasks,
-        List.of(), null, null, null, null, 0);
+        List.of(), null, null, null, null, 0, null);
   }
 
   public boolean isArrayRemainder() {
@@ -44,7 +47,7 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
   /** The job after it started on these nodes. */
   public Job started(JobKey startedKey, String inPartition, List<GpuGrant> grants, Instant at) {
     return new Job(startedKey, request, user, account, qos, submitTime, JobState.RUNNING, inPartition, List.of(),
-        grants, at, null, null, null, restartCount);
+        grants, at, null, null, null, restartCount, null);
   }
 
   /**
@@ -53,35 +56,41 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
    */
   public Job configuring(JobKey startedKey, String inPartition, List<GpuGrant> grants) {
     return new Job(startedKey, request, user, account, qos, submitTime, JobState.CONFIGURING, inPartition, List.of(),
-        grants, null, null, null, null, restartCount);
+        grants, null, null, null, null, restartCount, null);
   }
 
   /** The job after it ended in {@code finalState}. */
   public Job finished(JobState finalState, Integer code, Instant at) {
     return new Job(key, request, user, account, qos, submitTime, finalState, partition, List.of(), List.of(),
-        startTime, at, null, code, restartCount);
+        startTime, at, null, code, restartCount, null);
   }
 
   /** The job with its request changed after submission (held or released). */
   public Job withRequest(JobRequest newRequest) {
     return new Job(key, newRequest, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
-        startTime, endTime, preemptedAt, exitCode, restartCount);
+        startTime, endTime, preemptedAt, exitCode, restartCount, notBefore);
   }
 
   public Job withPendingTasks(List<Integer> remaining) {
     return new Job(key, request, user, account, qos, submitTime, state, partition, remaining, allocation, startTime,
-        endTime, preemptedAt, exitCode, restartCount);
+        endTime, preemptedAt, exitCode, restartCount, notBefore);
   }
 
   public Job preempting(Instant at) {
     return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
-        startTime, endTime, at, exitCode, restartCount);
+        startTime, endTime, at, exitCode, restartCount, notBefore);
   }
 
-  /** Back in the queue after preemption or a node failure: same id, one more restart. */
+  /** Back in the queue after preemption or a node failure: same id, one more restart, no backoff. */
   public Job requeued() {
     return new Job(key, request, user, account, qos, submitTime, JobState.PENDING, null, List.of(), List.of(),
-        null, null, null, null, restartCount + 1);
+        null, null, null, null, restartCount + 1, null);
+  }
+
+  /** The pending job not started before {@code at} (a restart backoff). */
+  public Job notBefore(Instant at) {
+    return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
+        startTime, endTime, preemptedAt, exitCode, restartCount, at);
   }
 
   public int gpusHeld() {

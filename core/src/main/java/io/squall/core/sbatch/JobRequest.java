@@ -16,6 +16,17 @@ public record JobRequest(
     Files files,
     Control control) {
 
+  /** The request held ({@code scontrol hold}, {@code --hold}) or released. */
+  public JobRequest withHold(boolean hold) {
+    Control c = control;
+    if (c.hold() == hold) {
+      return this;
+    }
+    return new JobRequest(jobName, script, resources, placement, timing, files, new Control(c.array(),
+        c.dependency(), c.requeue(), hold, c.nice(), c.priority(), c.signal(), c.account(), c.qos(), c.comment(),
+        c.mailType(), c.mailUser(), c.waitAllNodes()));
+  }
+
   /**
    * Nodes, tasks, CPUs, GPUs and memory.
    *

@@ -251,7 +251,8 @@ final class Cycle {
     if (r.control().hold()) {
       return PendingReason.JOB_HELD_USER;
     }
-    if (r.timing().begin() != null && now.isBefore(r.timing().begin())) {
+    if ((r.timing().begin() != null && now.isBefore(r.timing().begin()))
+        || (job.notBefore() != null && now.isBefore(job.notBefore()))) {
       return PendingReason.BEGIN_TIME;
     }
     if (r.timing().deadline() != null && !now.isBefore(r.timing().deadline())) {

@@ -23,13 +23,13 @@ import io.squall.core.provision.ElasticNode;
 import io.squall.core.provision.OfferingBook;
 import io.squall.core.provision.PowerAction;
 import io.squall.core.provision.PowerPlanner;
-import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.Action;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.Scheduler;
 import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.spot.Interruption;
+import io.squall.core.spot.RestartBackoff;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -544,10 +544,10 @@ public final class ElasticSimulation {
         + at(deadline));
     // As ElasticFleet#spotReclaimed: the pool is short from the notice on, so a replacement
     // launched during the notice goes elsewhere.
-    book.recordFailure(n.instance.offering(), new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY,
-        "interrupted: " + n.notice.detail()), now, setup.policy());
-    events.add(at(now) + " offering " + n.instance.offering().key() + " unavailable until "
-        + at(now.plus(setup.policy().unavailableFor())) + ": interrupted");
+    Instant until = now.plus(setup.policy().unavailableFor());
+    book.markUnavailable(n.instance.offering(), until, "interrupted: " + n.notice.detail());
+    events.add(at(now) + " offering " + n.instance.offering().key() + " unavailable until " + at(until)
+        + ": interrupted");
     Instant latest = deadline.minus(rules.margin());
     for (JobKey k : List.copyOf(n.holders)) {
       SimJob j = jobs.get(k);
@@ -593,15 +593,15 @@ public final class ElasticSimulation {
     int interruption = ++j.interruptions;
     Job requeued = j.job.requeued();
     String next;
+    Instant notBefore = RestartBackoff.notBefore(now, rules.restartBackoff(), interruption);
     if (interruption > rules.maxRestarts()) {
-      requeued = requeued.withRequest(held(requeued.request()));
+      requeued = requeued.withRequest(requeued.request().withHold(true));
       held++;
       next = "held: interrupted more often than max-restarts (" + rules.maxRestarts() + ")";
-    } else if (interruption == 1) {
+    } else if (notBefore == null) {
       next = "requeued";
     } else {
-      Instant notBefore = now.plus(rules.restartBackoff().multipliedBy(1L << Math.min(20, interruption - 2)));
-      requeued = requeued.withRequest(withBeginAtLeast(requeued.request(), notBefore));
+      requeued = requeued.notBefore(notBefore);
       wakeups.add(notBefore);
       next = "requeued, not before " + at(notBefore);
     }
@@ -619,24 +619,6 @@ public final class ElasticSimulation {
   /** The machine is gone: as {@code ElasticFleet#machineTaken}, the node is released. */
   private void machineTaken(SimNode n, Instant now) {
     releaseNodes(List.of(n.template.name()), "spot interruption: the machine is gone", now);
-  }
-
-  /** The request held (as {@code scontrol hold}). */
-  private static JobRequest held(JobRequest r) {
-    JobRequest.Control c = r.control();
-    return new JobRequest(r.jobName(), r.script(), r.resources(), r.placement(), r.timing(), r.files(),
-        new JobRequest.Control(c.array(), c.dependency(), c.requeue(), true, c.nice(), c.priority(), c.signal(),
-            c.account(), c.qos(), c.comment(), c.mailType(), c.mailUser(), c.waitAllNodes()));
-  }
-
-  /** The request not to start before {@code begin} (a later begin of its own stays). */
-  private static JobRequest withBeginAtLeast(JobRequest r, Instant begin) {
-    JobRequest.Timing t = r.timing();
-    if (t.begin() != null && !t.begin().isBefore(begin)) {
-      return r;
-    }
-    return new JobRequest(r.jobName(), r.script(), r.resources(), r.placement(),
-        new JobRequest.Timing(t.timeLimitMinutes(), t.timeMinMinutes(), begin, t.deadline()), r.files(), r.control());
   }
 
   // ---------------------------------------------------------------- scheduling

@@ -159,23 +159,28 @@ public final class JobLifecycle {
         agents.launch(node, addresses.get(node), launches.get(node));
       } catch (AgentClient.AgentUnreachable e) {
         LOG.warn("job {}: launch on {} failed: {}", job.key(), node, e.getMessage());
-        launchFailed(job.key(), node, e.getMessage());
+        launchFailed(job, node, e.getMessage());
         return;
       }
     }
   }
 
-  /** A node did not take a job's launch: the node is suspect, the job goes back to the queue. */
-  private void launchFailed(JobKey key, String node, String why) {
+  /**
+   * A node did not take a job's launch: the node is suspect, the job goes back to the queue. A
+   * failure that comes after the run it was for has ended (stopped by an interruption while its
+   * launch was on its way, say) is stale: it says nothing of the job's next run.
+   */
+  private void launchFailed(StoredJob launched, String node, String why) {
     writer.write(b -> {
-      StoredJob j = b.job(key);
+      StoredJob j = b.job(launched.key());
+      if (j == null || !j.job().state().holdsResources() || j.job().restartCount() != launched.job().restartCount()) {
+        return null;
+      }
       NodeStatus n = b.node(node);
       if (n != null && n.state() != NodeState.DOWN) {
         b.update(n.withState(NodeState.DOWN, "launch failed: " + why), true);
       }
-      if (j != null && j.job().state().holdsResources()) {
-        nodeFailed(b, j, "launch on " + node + " failed: " + why);
-      }
+      nodeFailed(b, j, "launch on " + node + " failed: " + why);
       return null;
     });
   }

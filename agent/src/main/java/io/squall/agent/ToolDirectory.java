@@ -1,5 +1,7 @@
 package io.squall.agent;
 
+import static io.squall.core.provider.AgentBootstrap.quote;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,10 +44,5 @@ final class ToolDirectory {
         + "exec " + quote(java) + " " + String.join(" ", JavaCommand.QUICK_START) + " -Xshare:auto"
         + " -D" + WORK_DIR_PROPERTY + "=" + quote(workDir.toAbsolutePath().toString())
         + " -cp " + quote(classPath) + " " + Tools.class.getName() + " " + tool + " \"$@\"\n";
-  }
-
-  /** Single-quoted for sh, so that no character of a path is special. */
-  static String quote(String text) {
-    return "'" + text.replace("'", "'\\''") + "'";
   }
 }

@@ -71,7 +71,6 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   static final Duration TICK = Duration.ofMillis(250);
   private static final Duration OFFERINGS_FRESH_FOR = Duration.ofMinutes(5);
   /** How long a released or failed node stays DOWN before it can be resumed again. */
-  private static final Duration DOWN_FOR = Duration.ofSeconds(5);
 
   /** What the fleet remembers of a node between ticks (not stored: a restart starts the timers afresh). */
   private static final class Track {
@@ -379,7 +378,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         t.attempts = 0;
         t.retryAt = null;
       }
-      if (n.state() == NodeState.DOWN && !now.isBefore(t.since.plus(DOWN_FOR))) {
+      if (n.state() == NodeState.DOWN && !now.isBefore(t.since.plus(PowerPlanner.DOWN_FOR))) {
         powerDown(List.of(n.name()), "back to CLOUD after DOWN");
         continue;
       }

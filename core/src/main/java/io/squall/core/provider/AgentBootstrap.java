@@ -87,8 +87,8 @@ public final class AgentBootstrap {
     return s.toString();
   }
 
-  /** Single-quoted for the shell, whatever the value holds. */
-  static String quote(String value) {
+  /** Single-quoted for the shell, whatever the value holds (the agent's tool scripts use it too). */
+  public static String quote(String value) {
     return "'" + value.replace("'", "'\\''") + "'";
   }
 }

@@ -4,8 +4,6 @@ package io.squall.core.provider;
 public enum Availability {
   /** Offered in this zone; a launch may still fail with insufficient capacity. */
   AVAILABLE,
-  /** Offered, but the provider reports it scarce (for instance a low spot placement score). */
-  CONSTRAINED,
   /** Not offered in this zone, or the provider knows there is none now. */
   UNAVAILABLE
 }

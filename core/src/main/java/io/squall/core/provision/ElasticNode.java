@@ -8,7 +8,8 @@ import java.util.Objects;
  * One node of an elastic partition as the power planner sees it.
  *
  * @param placementGroup the Squall placement group (a gang's nodes share it)
- * @param since when the node entered its state (idle since, resume requested at, ...)
+ * @param since when the node entered its state or a job last took or left it (idle since, resume
+ *     requested at, ...): the suspend and resume timers count from it
  * @param busy whether a job holds it (running or waiting for it to boot)
  * @param launched whether a launch call made its instance (false while it waits for one)
  * @param zone the zone its instance runs in; null when it has none

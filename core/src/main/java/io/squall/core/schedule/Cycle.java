@@ -512,7 +512,8 @@ final class Cycle {
 
   /**
    * One attempt per alternative of the job's constraint (a matching OR has several) that admits
-   * every node of its --nodelist; worked out once per candidate and partition.
+   * every node of its --nodelist, on the nodes that are up; then, in a partition with powered-down
+   * nodes, the same again with those counted in. Worked out once per candidate and partition.
    */
   private List<Attempt> attempts(Job job, Partition p, GangShape shape) {
     JobRequest.Placement place = job.request().placement();
@@ -623,8 +624,9 @@ final class Cycle {
   }
 
   /**
-   * Whether enough up nodes of the partition could hold the shape if they were empty. It depends
-   * on the shape and the eligible nodes only, so it is worked out once per cycle for each.
+   * Whether enough existing nodes of the partition (up, or for a resume attempt powered down)
+   * could hold the shape if they were empty. It depends on the shape and the eligible nodes only,
+   * so it is worked out once per cycle for each.
    */
   private boolean fitsExistingNodes(GangShape shape, List<Attempt> attempts) {
     for (Attempt attempt : attempts) {

@@ -77,8 +77,8 @@ import java.util.TreeSet;
  *       (CLOUD) or powering-up nodes makes the job CONFIGURING, holding them, and each CLOUD node
  *       POWERING_UP (resume requested now, waiting for a launch call). Timeouts end jobs;
  *       preemption and capacity demand have no effect here (one tier, one partition);</li>
- *   <li>released nodes that have been DOWN for {@link #DOWN_FOR} are powered down (CLOUD) and left
- *       out of this tick's plan; then the power planner runs and its actions are carried out
+ *   <li>released nodes that have been DOWN for {@link PowerPlanner#DOWN_FOR} are powered down
+ *       (CLOUD) and left out of this tick's plan; then the power planner runs and its actions are carried out
  *       as the controller's elastic fleet carries them out: a Launch calls the provider with the
  *       gang's nodes, minCount = all of them, and marks them launched; success gives the made
  *       nodes their instance (in the offering's zone), failure is recorded in the
@@ -286,8 +286,6 @@ public final class ElasticSimulation {
     }
   }
 
-  /** How long a released node stays DOWN before it is powered down (CLOUD), as in the controller's fleet. */
-  static final Duration DOWN_FOR = Duration.ofSeconds(5);
   private static final String USER = "sim";
   private static final String ACCOUNT = "sim";
 
@@ -699,8 +697,8 @@ public final class ElasticSimulation {
 
   /**
    * The power planner's plans for this tick, carried out as the controller's fleet does it
-   * ({@link PowerPlanner#planAndApply}). Released nodes DOWN for {@link #DOWN_FOR} are powered
-   * down first and left out of the plan.
+   * ({@link PowerPlanner#planAndApply}). Released nodes DOWN for {@link PowerPlanner#DOWN_FOR} are
+   * powered down first and left out of the plan.
    */
   private void power(Instant now) {
     planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));
@@ -709,7 +707,7 @@ public final class ElasticSimulation {
   private List<ElasticNode> observe(Instant now) {
     List<ElasticNode> elastic = new ArrayList<>(nodes.size());
     for (SimNode n : nodes.values()) {
-      if (n.state == NodeState.DOWN && !now.isBefore(n.since.plus(DOWN_FOR))) {
+      if (n.state == NodeState.DOWN && !now.isBefore(n.since.plus(PowerPlanner.DOWN_FOR))) {
         n.powerDown(now);
         changed = true;
         events.add(at(now) + " cloud " + n.template.name() + " after DOWN");
@@ -810,7 +808,7 @@ public final class ElasticSimulation {
   }
 
   /**
-   * Nodes that did not come up: DOWN (powered down after {@link #DOWN_FOR}), the jobs holding
+   * Nodes that did not come up: DOWN (powered down after {@link PowerPlanner#DOWN_FOR}), the jobs holding
    * them requeued (their other nodes freed), their instances terminated.
    */
   private void releaseNodes(List<String> names, String reason, Instant now) {
@@ -875,7 +873,7 @@ public final class ElasticSimulation {
       } else if (n.state == NodeState.IDLE && n.holders.isEmpty()) {
         next = min(next, n.since.plus(policy.suspendTime()));
       } else if (n.state == NodeState.DOWN) {
-        next = min(next, n.since.plus(DOWN_FOR));
+        next = min(next, n.since.plus(PowerPlanner.DOWN_FOR));
       } else if (n.state == NodeState.DRAINING) {
         next = min(next, n.notice.deadline());
       }

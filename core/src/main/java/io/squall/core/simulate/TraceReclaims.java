@@ -80,7 +80,6 @@ public final class TraceReclaims implements SpotReclaims {
 
   private final Instant start;
   private final double ratePerHour;
-  private final double baseline;
   private final Duration noticeLength;
   private final long nodeSeed;
   private final List<Assignment> assignments;
@@ -103,7 +102,6 @@ public final class TraceReclaims implements SpotReclaims {
     if (!(baseline >= 0 && baseline <= 1)) {
       throw new IllegalArgumentException("the baseline share must be 0 to 1, not " + baseline);
     }
-    this.baseline = baseline;
     if (notice.isNegative()) {
       throw new IllegalArgumentException("the notice must not be negative");
     }
@@ -152,13 +150,6 @@ public final class TraceReclaims implements SpotReclaims {
     return assignments;
   }
 
-  public double ratePerHour() {
-    return ratePerHour;
-  }
-
-  public double baseline() {
-    return baseline;
-  }
 
   /** The hazard, per hour, of a spot instance in {@code zone} at {@code at}. */
   public double hazardPerHour(String zone, Instant at) {

@@ -172,8 +172,7 @@ public final class AgentController {
         || j.job().allocation().stream().noneMatch(g -> g.node().equals(body.name()))) {
       throw ApiException.conflict("job " + body.job() + " is not running on node " + body.name());
     }
-    CheckpointRow row = checkpoints.register(key.toString(), j.job().partition(), body.step(), body.path(),
-        body.name());
+    CheckpointRow row = checkpoints.register(key.toString(), body.step(), body.path(), body.name());
     return Map.of("step", row.step(), "path", row.path());
   }
 

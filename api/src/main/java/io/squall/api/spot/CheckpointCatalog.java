@@ -49,25 +49,25 @@ public final class CheckpointCatalog {
   }
 
   /**
-   * Records a checkpoint of job {@code jobKey} (running in {@code partition}); a relative path
-   * is taken as relative to the job's checkpoint directory.
+   * Records a checkpoint of job {@code jobKey}, as its node's agent relays it.
    *
-   * @throws ApiException 400 for a negative step or an empty or overlong path
+   * @throws ApiException 400 for a negative step, or a path that is empty, overlong, or neither
+   *     absolute nor a URL (the job's tool makes a relative one absolute against its directory)
    */
-  public CheckpointRow register(String jobKey, String partition, long step, String path, String node) {
+  public CheckpointRow register(String jobKey, long step, String path, String node) {
     if (step < 0) {
       throw ApiException.badRequest("step: must be 0 or more, not " + step);
     }
     if (path == null || path.isBlank() || path.indexOf('\0') >= 0) {
       throw ApiException.badRequest("path: give the checkpoint's path");
     }
-    String where = path.startsWith("/") || path.contains("://") ? path
-        : layout.checkpointPolicy(partition).directoryOf(jobKey) + "/" + path;
-    if (where.length() > MAX_PATH) {
-      throw ApiException.badRequest("path: at most " + MAX_PATH + " characters (with the checkpoint directory), not "
-          + where.length());
+    if (!path.startsWith("/") && !path.contains("://")) {
+      throw ApiException.badRequest("path: absolute, or a URL such as s3://bucket/key, not '" + path + "'");
     }
-    return checkpoints.save(new CheckpointRow(null, jobKey, step, where, node, clock.instant()));
+    if (path.length() > MAX_PATH) {
+      throw ApiException.badRequest("path: at most " + MAX_PATH + " characters, not " + path.length());
+    }
+    return checkpoints.save(new CheckpointRow(null, jobKey, step, path, node, clock.instant()));
   }
 
   /**

@@ -1,14 +1,11 @@
 package io.squall.api.agents;
 
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.RequestAttribute;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
-import io.micronaut.serde.annotation.Serdeable;
-import io.micronaut.serde.config.naming.SnakeCaseStrategy;
 import io.squall.api.auth.Caller;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobCommands;
@@ -19,6 +16,9 @@ import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.CheckpointRow;
+import io.squall.api.web.JsonBody;
+import io.squall.api.web.TextRules;
+import io.squall.core.model.Node;
 import io.squall.core.model.JobKey;
 import io.squall.core.spot.Interruption;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -32,6 +32,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -70,109 +71,131 @@ public final class AgentController {
     }
   }
 
-  @Serdeable(naming = SnakeCaseStrategy.class)
-  public record RegisterBody(String name, String address, int gpus, @Nullable String gpuType, int cpus,
-      long memoryMb, @Nullable List<String> features, @Nullable String placementGroup,
-      @Nullable List<String> running) {}
+  private static final Set<String> REGISTER = Set.of("name", "address", "gpus", "gpu_type", "cpus", "memory_mb",
+      "features", "placement_group", "running");
+  private static final Set<String> HEARTBEAT = Set.of("name", "running");
+  private static final Set<String> EVENTS = Set.of("name", "events");
+  private static final Set<String> EVENT = Set.of("id", "job", "type", "exit_code", "signal", "time");
+  private static final Set<String> INTERRUPTION = Set.of("name", "source", "kind", "instance_id", "noticed_at",
+      "deadline", "detail");
+  private static final Set<String> CHECKPOINT = Set.of("name", "job", "step", "path");
+  private static final Set<String> OUTPUT = Set.of("job", "stream", "offset", "data");
+  /** The sizes of the {@code nodes} table's columns. */
+  private static final int MAX_NAME = 128;
+  private static final int MAX_ADDRESS = 512;
+  private static final int MAX_FEATURES = 2000;
 
-  @Serdeable(naming = SnakeCaseStrategy.class)
-  public record HeartbeatBody(String name, @Nullable List<String> running) {}
+  /** The reporting node's name: required, and one this agent may speak for. */
+  private static String node(Caller caller, JsonBody body) {
+    String name = TextRules.plain("name", body.text("name"), MAX_NAME);
+    checkSpeaksFor(caller, name);
+    return name;
+  }
 
-  @Serdeable(naming = SnakeCaseStrategy.class)
-  public record EventBody(@Nullable String id, String job, String type, @Nullable Integer exitCode,
-      @Nullable Integer signal, @Nullable String time) {}
-
-  @Serdeable(naming = SnakeCaseStrategy.class)
-  public record EventsBody(String name, List<EventBody> events) {}
-
-  @Serdeable(naming = SnakeCaseStrategy.class)
-  public record InterruptionBody(String name, String source, String kind, @Nullable String instanceId,
-      @Nullable String noticedAt, String deadline, @Nullable String detail) {}
-
-  @Serdeable(naming = SnakeCaseStrategy.class)
-  public record CheckpointBody(String name, String job, long step, String path) {}
-
-  @Serdeable(naming = SnakeCaseStrategy.class)
-  public record OutputBody(String job, String stream, long offset, String data) {}
+  /** The job keys an agent says it holds. */
+  private static List<String> jobKeys(JsonBody body, String field) {
+    List<String> keys = body.textList(field);
+    keys.forEach(JobCommands::parseJobId);
+    return keys;
+  }
 
   @Post("/register")
   public CompletableFuture<Map<String, Object>> register(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
-      @Body RegisterBody body) {
-    checkSpeaksFor(caller, body.name());
-    if (body.address() == null || !body.address().startsWith("http")) {
+      @Body String text) {
+    JsonBody body = JsonBody.parse(text, REGISTER);
+    String name = node(caller, body);
+    String address = TextRules.plain("address", body.text("address"), MAX_ADDRESS);
+    if (!address.startsWith("http://") && !address.startsWith("https://")) {
       throw ApiException.badRequest("address: the agent's http:// base address is required");
     }
-    return reports.register(new AgentReports.Registration(body.name(), body.address(), body.gpus(), body.gpuType(),
-            body.cpus(), body.memoryMb(), body.features(), body.placementGroup(),
-            body.running() == null ? List.of() : body.running()))
+    List<String> features = body.textList("features");
+    features.forEach(f -> TextRules.plain("features", f, MAX_NAME));
+    if (String.join(",", features).length() > MAX_FEATURES) {
+      throw ApiException.badRequest("features: at most " + MAX_FEATURES + " characters in all");
+    }
+    return reports.register(new AgentReports.Registration(name, address,
+            (int) body.wholeNumber("gpus", 0, Node.MAX_GPUS),
+            TextRules.plain("gpu_type", body.optText("gpu_type"), 64),
+            (int) body.wholeNumber("cpus", 0, Integer.MAX_VALUE), body.wholeNumber("memory_mb", 0, Long.MAX_VALUE),
+            features, TextRules.plain("placement_group", body.optText("placement_group"), MAX_NAME),
+            jobKeys(body, "running")))
         .thenApply(v -> Map.of("heartbeat_seconds", Math.max(1, config.getHeartbeatInterval().toSeconds())));
   }
 
   @Post("/heartbeat")
   public CompletableFuture<Map<String, Object>> heartbeat(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
-      @Body HeartbeatBody body) {
-    checkSpeaksFor(caller, body.name());
-    return reports.heartbeat(body.name(), body.running() == null ? List.of() : body.running()).thenApply(v -> Map.of());
+      @Body String text) {
+    JsonBody body = JsonBody.parse(text, HEARTBEAT);
+    return reports.heartbeat(node(caller, body), jobKeys(body, "running")).thenApply(v -> Map.of());
   }
 
   @Post("/events")
   public CompletableFuture<Map<String, Object>> events(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
-      @Body EventsBody body) {
-    checkSpeaksFor(caller, body.name());
+      @Body String text) {
+    JsonBody body = JsonBody.parse(text, EVENTS);
+    String name = node(caller, body);
     List<AgentReports.Exit> exits = new ArrayList<>();
-    for (EventBody e : body.events()) {
-      JobCommands.parseJobId(e.job());
-      if ("exit".equals(e.type())) {
-        exits.add(new AgentReports.Exit(e.job(), e.exitCode() == null ? 1 : e.exitCode(), e.signal()));
+    for (JsonBody e : body.objects("events", EVENT)) {
+      String job = e.text("job");
+      JobCommands.parseJobId(job);
+      if ("exit".equals(e.text("type"))) {
+        Long code = e.optLong("exit_code");
+        Long signal = e.optLong("signal");
+        exits.add(new AgentReports.Exit(job, code == null ? 1 : (int) Math.max(0, Math.min(255, code)),
+            signal == null ? null : (int) Math.max(0, Math.min(128, signal))));
       }
     }
-    return reports.exits(body.name(), exits).thenApply(v -> Map.of());
+    return reports.exits(name, exits).thenApply(v -> Map.of());
   }
 
   /** A notice the node's metadata service gave: handled by the controller's interruption responder. */
   @Post("/interruptions")
   public Map<String, Object> interruption(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
-      @Body InterruptionBody body) {
-    checkSpeaksFor(caller, body.name());
-    if (body.name() == null || writer.state().node(body.name()) == null) {
-      throw ApiException.badRequest("name: the reporting agent's node, one the controller knows; not " + body.name());
+      @Body String text) {
+    JsonBody body = JsonBody.parse(text, INTERRUPTION);
+    String name = node(caller, body);
+    if (writer.state().node(name) == null) {
+      throw ApiException.badRequest("name: the reporting agent's node, one the controller knows; not " + name);
     }
     // What a node's metadata service can say: no more.
-    Interruption.Source source = enumValue(Interruption.Source.class, "source", body.source());
+    Interruption.Source source = enumValue(Interruption.Source.class, "source", body.optText("source"));
     if (source != Interruption.Source.AWS_METADATA && source != Interruption.Source.GCE_METADATA) {
       throw ApiException.badRequest("source: an agent reports AWS_METADATA or GCE_METADATA, not " + source);
     }
-    Interruption.Kind kind = enumValue(Interruption.Kind.class, "kind", body.kind());
+    Interruption.Kind kind = enumValue(Interruption.Kind.class, "kind", body.optText("kind"));
     if (kind == Interruption.Kind.GONE) {
       throw ApiException.badRequest("kind: an agent reports TERMINATION or REBALANCE; a machine that is gone cannot");
     }
     Instant now = clock.instant();
-    Instant deadline = instant("deadline", body.deadline());
+    Instant deadline = instant("deadline", body.optText("deadline"));
     if (deadline.isAfter(now.plus(MAX_NOTICE))) {
       throw ApiException.badRequest("deadline: at most " + MAX_NOTICE.toMinutes() + " minutes ahead, not " + deadline);
     }
-    Instant noticed = body.noticedAt() == null ? now : instant("noticed_at", body.noticedAt());
-    if (body.instanceId() != null && (body.instanceId().length() > 255 || body.instanceId().indexOf('\0') >= 0)) {
-      throw ApiException.badRequest("instance_id: at most 255 characters");
-    }
+    String noticedAt = body.optText("noticed_at");
+    Instant noticed = noticedAt == null ? now : instant("noticed_at", noticedAt);
+    String instanceId = TextRules.plain("instance_id", body.optText("instance_id"), 255);
     // Shortened where it is stored (InterruptionResponder), as every source's detail is.
-    String detail = body.detail() == null ? "" : body.detail().replace('\0', ' ');
-    interruptions.submit(new Interruption(body.name(), body.instanceId(), source, kind, noticed, deadline, detail));
+    String detail = body.optText("detail");
+    interruptions.submit(new Interruption(name, instanceId, source, kind, noticed, deadline,
+        detail == null ? "" : detail));
     return Map.of();
   }
 
   /** {@code squall checkpoint register} inside a job, relayed by the job's node agent. */
   @Post("/checkpoints")
   @ExecuteOn(TaskExecutors.BLOCKING)
-  public Map<String, Object> checkpoint(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body CheckpointBody body) {
-    checkSpeaksFor(caller, body.name());
-    JobKey key = JobCommands.parseJobId(body.job());
+  public Map<String, Object> checkpoint(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body String text) {
+    JsonBody body = JsonBody.parse(text, CHECKPOINT);
+    String name = node(caller, body);
+    JobKey key = JobCommands.parseJobId(body.text("job"));
+    long step = body.wholeNumber("step", 0, Long.MAX_VALUE);
+    String path = TextRules.plain("path", body.text("path"), CheckpointCatalog.MAX_PATH);
     StoredJob j = writer.state().job(key);
     if (j == null || !j.job().state().holdsResources()
-        || j.job().allocation().stream().noneMatch(g -> g.node().equals(body.name()))) {
-      throw ApiException.conflict("job " + body.job() + " is not running on node " + body.name());
+        || j.job().allocation().stream().noneMatch(g -> g.node().equals(name))) {
+      throw ApiException.conflict("job " + key + " is not running on node " + name);
     }
-    CheckpointRow row = checkpoints.register(key.toString(), body.step(), body.path(), body.name());
+    CheckpointRow row = checkpoints.register(key.toString(), step, path, name);
     return Map.of("step", row.step(), "path", row.path());
   }
 
@@ -195,20 +218,23 @@ public final class AgentController {
 
   @Post("/output")
   @ExecuteOn(TaskExecutors.BLOCKING)
-  public Map<String, Object> output(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body OutputBody body) {
-    JobKey key = JobCommands.parseJobId(body.job());
+  public Map<String, Object> output(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body String text) {
+    JsonBody body = JsonBody.parse(text, OUTPUT);
+    JobKey key = JobCommands.parseJobId(body.text("job"));
     if (caller.node() != null) {
       // A node writes the output of jobs that ran on it, and no other.
       StoredJob j = writer.state().job(key);
       if (j == null || j.job().allocation().stream().noneMatch(g -> g.node().equals(caller.node()))) {
-        throw ApiException.forbidden("job " + body.job() + " did not run on node " + caller.node());
+        throw ApiException.forbidden("job " + key + " did not run on node " + caller.node());
       }
     }
-    if (!OutputStore.isStream(body.stream())) {
+    String stream = body.text("stream");
+    if (!OutputStore.isStream(stream)) {
       throw ApiException.badRequest("stream: stdout or stderr");
     }
-    long size = output.append(body.job(), body.stream(), body.offset(),
-        body.data() == null ? new byte[0] : body.data().getBytes(StandardCharsets.UTF_8));
+    String data = body.optText("data");
+    long size = output.append(key.toString(), stream, body.wholeNumber("offset", 0, Long.MAX_VALUE),
+        data == null ? new byte[0] : data.getBytes(StandardCharsets.UTF_8));
     return Map.of("next_offset", size);
   }
 }

@@ -15,10 +15,12 @@ import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.Partition;
+import io.squall.core.sbatch.Dependency;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.PendingReason;
+import io.squall.core.schedule.SubmitLimits;
 import jakarta.inject.Singleton;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -83,6 +85,14 @@ public final class JobCommands {
         throw ApiException.badRequest("--partition=" + p + ": invalid partition name specified");
       }
     }
+    List<Partition> usable = r.placement().partitions().isEmpty()
+        ? partitions.stream().filter(Partition::isDefault).toList()
+        : r.placement().partitions().stream().map(n -> partitions.stream().filter(p -> p.name().equals(n)).findFirst()
+            .orElseThrow()).toList();
+    String refusal = SubmitLimits.refusal(r, usable, layout::node);
+    if (refusal != null) {
+      throw ApiException.badRequest(refusal);
+    }
     String qos = r.control().qos() != null ? r.control().qos() : config.getDefaultQos();
     return new Accepted(r, parsed.warnings(), account, qos);
   }
@@ -91,6 +101,7 @@ public final class JobCommands {
   public CompletableFuture<Long> submit(Caller caller, SubmitInput in, Accepted accepted) {
     return writer.write(b -> {
       long id = b.allocateJobId();
+      checkDependencies(b, id, accepted.request().control().dependency());
       Submission s = new Submission(id, in.scriptName(), in.script(), in.options(), in.scriptArgs(), in.environment(),
           in.submitDir(), b.now());
       Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), accepted.qos(), b.now());
@@ -101,6 +112,31 @@ public final class JobCommands {
       b.afterCommit(() -> scheduler.wake());
       return id;
     });
+  }
+
+  /**
+   * Slurm refuses a dependency on a job it does not know ("Job dependency problem"); as a job can
+   * depend only on jobs submitted before it, that also rules out cycles, a job on itself included.
+   */
+  private static void checkDependencies(Batch b, long id, Dependency dependency) {
+    if (dependency == null) {
+      return;
+    }
+    for (Dependency.Condition c : dependency.conditions()) {
+      if (c.type() == Dependency.Type.SINGLETON) {
+        continue;
+      }
+      if (c.jobId() == id) {
+        throw ApiException.badRequest("--dependency=" + c + ": Job dependency problem (job " + id
+            + " cannot depend on itself)");
+      }
+      List<StoredJob> target = b.jobsWithId(c.jobId());
+      if (target.isEmpty() || c.taskId() != null && target.stream().noneMatch(j -> j.key().taskId() == null
+          ? j.job().pendingTasks().contains(c.taskId()) : c.taskId().equals(j.key().taskId()))) {
+        throw ApiException.badRequest("--dependency=" + c + ": Job dependency problem (no job "
+            + c.jobId() + (c.taskId() == null ? "" : "_" + c.taskId()) + ")");
+      }
+    }
   }
 
   /** scancel: ends pending jobs at once, stops running ones (SIGTERM, SIGKILL after KillWait). */

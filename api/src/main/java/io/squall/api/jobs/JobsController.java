@@ -15,14 +15,14 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.RequestAttribute;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
-import io.micronaut.serde.annotation.Serdeable;
-import io.micronaut.serde.config.naming.SnakeCaseStrategy;
 import io.squall.api.agents.BatchEnvironment;
 import io.squall.api.auth.Caller;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.JobEventRepository;
+import io.squall.api.web.JsonBody;
+import io.squall.api.web.TextRules;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.sbatch.SignalSpec;
@@ -65,31 +65,27 @@ public final class JobsController {
     this.clock = clock;
   }
 
-  /** A JSON submission. */
-  @Serdeable(naming = SnakeCaseStrategy.class)
-  public record SubmitBody(@Nullable String script, @Nullable Map<String, Object> options, @Nullable List<String> argv,
-      @Nullable String submitDir, @Nullable String scriptName, @Nullable Map<String, String> environment,
-      @Nullable List<String> scriptArgs, @Nullable Boolean testOnly) {}
+  /** The fields of a JSON submission (docs/rest-api.md). */
+  private static final Set<String> SUBMIT_FIELDS = Set.of("script", "options", "argv", "submit_dir", "script_name",
+      "environment", "script_args", "test_only");
 
   @Operation(summary = "Submit a batch script given as JSON {script, options, argv, ...}")
   @Post(consumes = MediaType.APPLICATION_JSON)
   public CompletableFuture<HttpResponse<Map<String, Object>>> submitJson(
-      @RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body SubmitBody body) {
-    if (body.script() == null || body.script().isEmpty()) {
+      @RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body String text) {
+    JsonBody body = JsonBody.parse(text, SUBMIT_FIELDS);
+    String script = body.text("script");
+    if (script.isEmpty()) {
       throw ApiException.badRequest("script: the batch script is required");
     }
     List<String> options = new ArrayList<>();
-    if (body.options() != null) {
-      body.options().forEach((k, v) -> options.addAll(option(k, v)));
-    }
-    if (body.argv() != null) {
-      options.addAll(body.argv());
-    }
-    boolean test = Boolean.TRUE.equals(body.testOnly()) || options.remove("--test-only");
-    SubmitInput in = new SubmitInput(body.script(), body.scriptName() == null ? "script" : body.scriptName(), options,
-        body.scriptArgs() == null ? List.of() : body.scriptArgs(),
-        body.environment() == null ? Map.of() : body.environment(),
-        body.submitDir() == null ? System.getProperty("user.home") : body.submitDir(), test);
+    body.scalarMap("options").forEach((k, v) -> options.addAll(option(k, v)));
+    options.addAll(body.textList("argv"));
+    boolean test = body.bool("test_only", false) | options.remove("--test-only");
+    String name = body.optText("script_name");
+    String dir = body.optText("submit_dir");
+    SubmitInput in = new SubmitInput(script, name == null ? "script" : name, options, body.textList("script_args"),
+        body.textMap("environment"), dir == null ? System.getProperty("user.home") : dir, test);
     return submit(caller, in);
   }
 
@@ -103,8 +99,7 @@ public final class JobsController {
         values.forEach(v -> options.addAll(option(k, v)));
       }
     });
-    String testParam = request.getParameters().get("test_only");
-    boolean test = (testParam != null && !testParam.equals("false")) || options.remove("--test-only");
+    boolean test = testOnly(request.getParameters().get("test_only")) | options.remove("--test-only");
     String dir = request.getParameters().get("submit_dir");
     String name = request.getParameters().get("script_name");
     SubmitInput in = new SubmitInput(script, name == null ? "script" : name, options, List.of(), Map.of(),
@@ -127,6 +122,17 @@ public final class JobsController {
       m.put("warnings", accepted.warnings());
       return HttpResponse.status(HttpStatus.CREATED).body(m);
     });
+  }
+
+  /** {@code ?test_only}, {@code ?test_only=true} or {@code ?test_only=false}. */
+  private static boolean testOnly(String value) {
+    if (value == null || value.equals("false")) {
+      return false;
+    }
+    if (value.isEmpty() || value.equals("true")) {
+      return true;
+    }
+    throw ApiException.badRequest("test_only=" + TextRules.quoted(value) + ": true or false");
   }
 
   /** {@code --name=value}, or {@code --name} for a flag (an empty value or true). */

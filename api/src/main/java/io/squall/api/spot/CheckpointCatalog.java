@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public final class CheckpointCatalog {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointCatalog.class);
-  private static final int MAX_PATH = 4096;
+  public static final int MAX_PATH = 4096;
   /** A pattern file younger than this may still be being written. */
   private static final Duration SETTLE = Duration.ofSeconds(2);
 

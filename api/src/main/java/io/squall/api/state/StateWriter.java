@@ -117,46 +117,67 @@ public final class StateWriter {
   }
 
   private void process(List<Pending> drained) {
-    Batch batch = new Batch(state, clock.instant(), nextJobId);
-    List<Object> results = new ArrayList<>(drained.size());
+    List<Pending> changes = new ArrayList<>();
     List<Pending> queries = new ArrayList<>();
-    for (Pending p : drained) {
-      if (p.change() == null) {
-        queries.add(p);
-        results.add(null);
-        continue;
+    drained.forEach(p -> (p.change() == null ? queries : changes).add(p));
+    if (!changes.isEmpty() && !commitTogether(changes)) {
+      // One change broke the group (a value the database refused, a bug): commit each on its own so
+      // that only the change at fault fails and everyone else's goes through.
+      LOG.warn("a group commit of {} changes failed; committing them one by one", changes.size());
+      for (Pending p : changes) {
+        commitTogether(List.of(p));
       }
+    }
+    for (Pending q : queries) {
+      try {
+        q.result().complete(q.query().apply(state));
+      } catch (RuntimeException e) {
+        q.result().completeExceptionally(e);
+      }
+    }
+  }
+
+  /**
+   * Applies the changes to one batch and commits it; completes their futures unless the group as
+   * a whole failed. A lone change that fails is answered with a 503 that says nothing of the cause
+   * (it may hold SQL and other users' data): the log has it.
+   *
+   * @return false when the group failed and nothing of it was committed or answered
+   */
+  private boolean commitTogether(List<Pending> changes) {
+    boolean alone = changes.size() == 1;
+    Batch batch = new Batch(state, clock.instant(), nextJobId);
+    List<Object> results = new ArrayList<>(changes.size());
+    for (Pending p : changes) {
       try {
         results.add(p.change().apply(batch));
       } catch (ApiException e) {
         results.add(e);
       } catch (RuntimeException e) {
-        // A change failed after staging part of its work: drop the whole batch rather than
-        // commit half of it.
-        LOG.error("change failed; the batch of {} is dropped", drained.size(), e);
-        failAll(drained, new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "internal error; nothing was changed, try again"));
-        return;
+        // A change failed after staging part of its work: commit none of this batch.
+        LOG.error("a change failed; its batch of {} is not committed", changes.size(), e);
+        if (alone) {
+          failAll(changes, new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "internal error; nothing was changed"));
+        }
+        return false;
       }
     }
     try {
       publish(batch, store.commit(batch));
     } catch (RuntimeException e) {
-      LOG.error("commit failed; the batch of {} is dropped", drained.size(), e);
-      failAll(drained, new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
-          "the state store refused the change (" + e.getMessage() + "); nothing was changed, try again"));
-      return;
+      LOG.error("commit failed; the batch of {} is not committed", changes.size(), e);
+      if (alone) {
+        failAll(changes, new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+            "the state store refused the change; nothing was changed"));
+      }
+      return false;
     }
     nextJobId = batch.nextJobId();
-    for (int i = 0; i < drained.size(); i++) {
-      Pending p = drained.get(i);
-      Object r = results.get(i);
-      if (p.change() == null) {
-        continue;
-      }
-      if (r instanceof ApiException e) {
-        p.result().completeExceptionally(e);
+    for (int i = 0; i < changes.size(); i++) {
+      if (results.get(i) instanceof ApiException e) {
+        changes.get(i).result().completeExceptionally(e);
       } else {
-        p.result().complete(r);
+        changes.get(i).result().complete(results.get(i));
       }
     }
     for (Runnable effect : batch.effects()) {
@@ -168,13 +189,7 @@ public final class StateWriter {
         }
       });
     }
-    for (Pending q : queries) {
-      try {
-        q.result().complete(q.query().apply(state));
-      } catch (RuntimeException e) {
-        q.result().completeExceptionally(e);
-      }
-    }
+    return true;
   }
 
   private void publish(Batch batch, Store.Versions versions) {

@@ -9,6 +9,8 @@ import java.util.TreeMap;
 public final class Hostlist {
   /** Slurm refuses ranges larger than this (MAX_RANGE in hostlist.c); so do we. */
   static final int MAX_RANGE = 64 * 1024;
+  /** Host numbers are longs; 18 digits always fit one. */
+  private static final int MAX_DIGITS = 18;
 
   private Hostlist() {}
 
@@ -93,6 +95,10 @@ public final class Hostlist {
       String[] ends = range.split("-", -1);
       if (ends.length > 2 || !isDigits(ends[0]) || (ends.length == 2 && !isDigits(ends[1]))) {
         throw new HostlistException("bad range '" + range + "' in '" + whole + "': expected N or N-M");
+      }
+      if (ends[0].length() > MAX_DIGITS || ends.length == 2 && ends[1].length() > MAX_DIGITS) {
+        throw new HostlistException("range '" + range + "' in '" + whole + "': numbers have at most " + MAX_DIGITS
+            + " digits");
       }
       if (ends.length == 1) {
         numbers.add(ends[0]);

@@ -5,6 +5,7 @@ import io.squall.core.hostlist.HostlistException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,6 +70,11 @@ final class RequestBuilder {
 
   /** Validates one value on its own so that the error names the directive that is wrong. */
   private void check(OptionValue o) {
+    int control = o.value() == null ? -1 : SafeText.firstControl(o.value());
+    if (control >= 0) {
+      throw new SbatchException(o.where(), SafeText.quoted(o.written()), "contains a control character ("
+          + SafeText.describe(o.value(), control) + "); paths, names and values are plain text");
+    }
     switch (o.option()) {
       case NODES -> nodeRange(o);
       case NTASKS, NTASKS_PER_NODE, CPUS_PER_TASK, NTASKS_PER_GPU, CPUS_PER_GPU -> positive(o);
@@ -258,13 +264,18 @@ final class RequestBuilder {
       if (!parts[0].equals("gpu")) {
         throw o.error("unknown generic resource '" + parts[0] + "': Squall's nodes offer only 'gpu'");
       }
-      if (parts.length > 3 || Set.of(parts).contains("")) {
+      if (parts.length > 3 || Arrays.asList(parts).contains("")) {
         throw o.error("bad GRES '" + entry + "': expected gpu[:type][:count]");
       }
       if (result != null) {
         throw o.error("gpu is named twice");
       }
-      boolean lastIsCount = parts[parts.length - 1].chars().allMatch(Character::isDigit);
+      String last = parts[parts.length - 1];
+      boolean lastIsCount = last.chars().allMatch(Character::isDigit);
+      // gpu:h100:-1 is a type and a bad count, not a type named "h100" with the count left out.
+      if (parts.length == 3 && !lastIsCount || parts.length == 2 && !last.matches("[A-Za-z_.][A-Za-z0-9_.-]*|\\d+")) {
+        throw o.error("bad GRES '" + entry + "': the count must be a whole number, e.g. gpu:h100:2");
+      }
       String type = parts.length == 3 || (parts.length == 2 && !lastIsCount) ? parts[1] : null;
       int count = parts.length > 1 && lastIsCount ? wholeNumber(o, parts[parts.length - 1], 1) : 1;
       result = new GpuCount(type, count);

@@ -32,6 +32,11 @@ public final class SbatchParser {
    * @throws SbatchException naming the line or option, the directive and the reason
    */
   public Result parse(String script, String scriptName, List<String> explicitOptions, Instant now) {
+    int nul = script.indexOf('\0');
+    if (nul >= 0) {
+      throw new SbatchException("line " + (1 + script.substring(0, nul).chars().filter(c -> c == '\n').count()), "",
+          "the script contains a NUL character; a batch script is text");
+    }
     DirectiveScanner.Scan scan = DirectiveScanner.scan(script);
     List<String> warnings = new ArrayList<>(scan.warnings());
     RequestBuilder builder = new RequestBuilder(now, zone, warnings);

@@ -343,7 +343,7 @@ final class Cycle {
   private static boolean isEligible(Node n, JobRequest.Placement place, GangShape shape, Constraint alt,
       boolean resume) {
     return (n.state().acceptsWork() || resume && n.state().resumable())
-        && (shape.gpuType() == null || shape.gpuType().equalsIgnoreCase(n.gpuType()))
+        && shape.typeMatches(n)
         && (alt == null || alt.admits(n.features()))
         && !place.exclude().contains(n.name());
   }

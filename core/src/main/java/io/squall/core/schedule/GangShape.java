@@ -1,5 +1,6 @@
 package io.squall.core.schedule;
 
+import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.squall.core.sbatch.Exclusive;
 import io.squall.core.sbatch.JobRequest;
@@ -80,6 +81,16 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
       time = TimeLimit.UNLIMITED;
     }
     return new GangShape(nodes, gpus, r.gpuType(), cpus, memory, r.exclusive() != Exclusive.NO, time);
+  }
+
+  /** Whether one node's share fits {@code n} when it is empty (the GPU type is checked apart). */
+  boolean fitsEmpty(Node n) {
+    return n.gpus() >= gpusPerNode && n.cpus() >= cpusPerNode && (memoryMb == WHOLE_NODE || n.memoryMb() >= memoryMb);
+  }
+
+  /** Whether {@code n} has the GPU type the job asked for, if it asked for one. */
+  boolean typeMatches(Node n) {
+    return gpuType == null || gpuType.equalsIgnoreCase(n.gpuType());
   }
 
   private static int ceil(int a, int b) {

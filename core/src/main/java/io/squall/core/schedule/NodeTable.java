@@ -86,9 +86,7 @@ final class NodeTable {
 
   /** Whether the node could ever hold the shape (when empty). */
   boolean couldHold(int i, GangShape s) {
-    Node n = nodes.get(i);
-    return n.gpus() >= s.gpusPerNode() && n.cpus() >= s.cpusPerNode()
-        && (s.memoryMb() == GangShape.WHOLE_NODE || n.memoryMb() >= s.memoryMb());
+    return s.fitsEmpty(nodes.get(i));
   }
 
   /** Whether any node has a reservation; until one does, reservations cannot change a placement. */

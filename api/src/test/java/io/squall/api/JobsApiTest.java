@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.test.support.TestPropertyProvider;
+import io.squall.api.auth.Caller;
+import io.squall.api.jobs.JobCommands;
+import io.squall.api.jobs.SubmitInput;
+import io.squall.api.state.ApiException;
+import io.squall.api.state.StateWriter;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -22,10 +33,17 @@ import org.junit.jupiter.api.TestInstance;
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JobsApiTest implements TestPropertyProvider {
+  private static final String PLAIN = "#!/bin/bash\nhostname\n";
   private static final String SCRIPT = "#!/bin/bash\n#SBATCH --job-name=train\n#SBATCH --gpus-per-node=2\nhostname\n";
 
   @Inject
   EmbeddedServer server;
+
+  @Inject
+  StateWriter writer;
+
+  @Inject
+  JobCommands commands;
 
   @Override
   public Map<String, String> getProperties() {
@@ -177,11 +195,149 @@ class JobsApiTest implements TestPropertyProvider {
   void healthMetricsAndOpenApiAreServed() {
     Http h = http();
     assertThat(h.get(null, "/health").status()).isEqualTo(200);
-    Http.Answer metrics = h.get(null, "/prometheus");
+    assertThat(h.get(null, "/prometheus").status()).isEqualTo(401);
+    assertThat(h.get(null, "/swagger/squall-api-0.1.yml").status()).isEqualTo(401);
+    assertThat(h.get("change-me-agent-token", "/prometheus").status()).isEqualTo(401);
+    Http.Answer metrics = h.get("bob-token", "/prometheus");
     assertThat(metrics.status()).isEqualTo(200);
     assertThat(metrics.body()).contains("squall_jobs_started");
-    Http.Answer openapi = h.get(null, "/swagger/squall-api-0.1.yml");
+    Http.Answer openapi = h.get("bob-token", "/swagger/squall-api-0.1.yml");
     assertThat(openapi.status()).isEqualTo(200);
     assertThat(openapi.body()).contains("/v1/jobs");
+  }
+
+  /** Each of these reached the database (and failed everyone's submissions committed with it) or answered 500. */
+  @Test
+  void whatTheDatabaseWouldRefuseIsA400NamingTheField() {
+    Http h = http();
+    assertThat(submitJson(h, Map.of("script", SCRIPT, "script_name", "x".repeat(256))).error())
+        .startsWith("script_name: at most 255 characters");
+    assertThat(submitJson(h, Map.of("script", SCRIPT, "submit_dir", "/" + "d".repeat(4096))).error())
+        .startsWith("submit_dir: at most 4096 characters");
+    assertThat(submitJson(h, Map.of("script", SCRIPT + "echo \0\n")).error())
+        .contains("NUL");
+    assertThat(h.postScript("alice-token", "/v1/jobs?script_name=a%0Ab", SCRIPT).error())
+        .startsWith("script_name: contains a control character (U+000A at position 1)");
+    assertThat(h.postScript("alice-token", "/v1/jobs?submit_dir=relative", SCRIPT).error())
+        .startsWith("submit_dir: an absolute path");
+    for (String option : List.of("chdir", "output", "error", "input", "job-name", "comment")) {
+      Http.Answer a = h.postScript("alice-token", "/v1/jobs?" + option + "=%2Ftmp%2Fa%00b", SCRIPT);
+      assertThat(a.status()).as(option).isEqualTo(400);
+      assertThat(a.error()).as(option).contains("control character (U+0000");
+    }
+    Http.Answer directive = h.postScript("alice-token", "/v1/jobs", "#!/bin/bash\n#SBATCH --output=/tmp/a\033b\nhostname\n");
+    assertThat(directive.error()).startsWith("line 2: ").contains("control character (U+001B");
+    assertThat(h.post("change-me-agent-token", "/v1/agent/heartbeat", Map.of("running", List.of())).error())
+        .isEqualTo("name: required");
+  }
+
+  @Test
+  void jsonIsReadStrictly() {
+    Http h = http();
+    List<String> argv = new java.util.ArrayList<>();
+    argv.add(null);
+    assertThat(submitJson(h, Map.of("script", SCRIPT, "argv", argv)).error())
+        .isEqualTo("argv[0]: expected a string, not null");
+    Map<String, Object> env = new java.util.HashMap<>();
+    env.put("A", null);
+    assertThat(submitJson(h, Map.of("script", SCRIPT, "environment", env)).error())
+        .isEqualTo("environment.A: expected a string, not null");
+    assertThat(submitJson(h, Map.of("script", SCRIPT, "script_args", argv)).error())
+        .isEqualTo("script_args[0]: expected a string, not null");
+    assertThat(submitJson(h, Map.of("script", List.of(SCRIPT))).error()).isEqualTo("script: expected a string, not a list");
+    assertThat(submitJson(h, Map.of("script", SCRIPT, "test_only", "yes")).error())
+        .isEqualTo("test_only: expected true or false, not a string");
+    assertThat(submitJson(h, Map.of("script", SCRIPT, "scirpt", "x")).error()).startsWith("'scirpt': unknown field");
+    assertThat(h.send("alice-token", "POST", "/v1/jobs", "application/json", "{\"script\":\"#!/bin/bash\\n\"} trailing")
+        .error()).startsWith("the body is not valid JSON");
+    assertThat(h.send("alice-token", "POST", "/v1/jobs", "application/json", "{\"script\":\"a\",\"script\":\"b\"}")
+        .error()).contains("Duplicate field 'script'");
+    assertThat(h.postScript("alice-token", "/v1/jobs?test_only=yes", SCRIPT).error()).startsWith("test_only='yes'");
+    assertThat(h.get("admin-token", "/v1/jobs?state=PENDING").json().get("jobs").findValuesAsText("name"))
+        .doesNotContain("probe");
+    Http.Answer event = h.post("change-me-agent-token", "/v1/agent/events", Map.of());
+    assertThat(event.status()).isEqualTo(400);
+    assertThat(event.error()).isEqualTo("name: required");
+  }
+
+  @Test
+  void malformedResourceRequestsAreRefusedNotMisread() {
+    Http h = http();
+    assertThat(h.postScript("alice-token", "/v1/jobs?gres=gpu::", PLAIN).error()).contains("bad GRES 'gpu::'");
+    assertThat(h.postScript("alice-token", "/v1/jobs?gres=gpu:h100:-1", PLAIN).error())
+        .contains("the count must be a whole number");
+    assertThat(h.postScript("alice-token", "/v1/jobs?nodelist=n%5B1-99999999999999999999%5D", PLAIN).error())
+        .contains("numbers have at most 18 digits");
+    assertThat(h.postScript("alice-token", "/v1/jobs?nodes=999999", PLAIN).error())
+        .startsWith("Node count specification invalid (partition gpu has 4 nodes; the job needs 999999)");
+    Http.Answer gpus = h.postScript("alice-token", "/v1/jobs?gpus=999999999", PLAIN);
+    assertThat(gpus.error()).as(gpus.body()).startsWith("Node count specification invalid");
+    assertThat(h.postScript("alice-token", "/v1/jobs?gpus-per-node=9", PLAIN).error())
+        .startsWith("Requested node configuration is not available (the job needs 1 node with 9 GPUs");
+    assertThat(h.postScript("alice-token", "/v1/jobs?gpus=a100:1", PLAIN).error())
+        .startsWith("Requested node configuration is not available");
+    assertThat(h.postScript("alice-token", "/v1/jobs?mem=300G", PLAIN).error())
+        .startsWith("Requested node configuration is not available");
+    // What a partition could hold is accepted, even when it must wait: all 4 nodes, all 32 GPUs.
+    assertThat(h.postScript("alice-token", "/v1/jobs?nodes=4&gpus=32&hold=", PLAIN).status()).isEqualTo(201);
+  }
+
+  @Test
+  void dependenciesOnUnknownJobsAndOnThemselvesAreAJobDependencyProblem() {
+    Http h = http();
+    long before = h.submit(SCRIPT);
+    Http.Answer self = h.postScript("alice-token", "/v1/jobs?dependency=afterok:" + (before + 1), SCRIPT);
+    assertThat(self.status()).isEqualTo(400);
+    assertThat(self.error()).contains("Job dependency problem");
+    assertThat(h.postScript("alice-token", "/v1/jobs?dependency=afterany:999999", SCRIPT).error())
+        .isEqualTo("--dependency=afterany:999999: Job dependency problem (no job 999999)");
+    assertThat(h.postScript("alice-token", "/v1/jobs?dependency=afterok:" + before + "_7", SCRIPT).error())
+        .contains("Job dependency problem (no job " + before + "_7)");
+    assertThat(h.postScript("alice-token", "/v1/jobs?dependency=afterok:" + before + "&hold=", SCRIPT).status())
+        .isEqualTo(201);
+  }
+
+  /**
+   * A change the database refuses at commit (here an event reason over its column's 2,000
+   * characters, which no request can cause any more) used to fail every change committed with it.
+   * Now the group is committed again change by change: only the change at fault fails, with an
+   * error that shows neither SQL nor anyone's data.
+   */
+  @Test
+  void aChangeTheDatabaseRefusesFailsAloneNotItsGroup() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Object> blocker = writer.write(b -> {
+      try {
+        release.await(30, TimeUnit.SECONDS); // holds the writer so the changes below queue up as one group
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return null;
+    });
+    Caller alice = Caller.user("alice", "research", false);
+    SubmitInput in = new SubmitInput(SCRIPT, "group.sh", List.of("--hold"), List.of(), Map.of(), "/tmp", false);
+    JobCommands.Accepted accepted = commands.check(alice, in);
+    CompletableFuture<Long> first = commands.submit(alice, in, accepted);
+    CompletableFuture<Object> bad = writer.write(b -> {
+      b.event(new JobKey(1, null), JobState.PENDING, "secret script text " + "x".repeat(3000));
+      return null;
+    });
+    CompletableFuture<Long> second = commands.submit(alice, in, accepted);
+    release.countDown();
+    blocker.get(30, TimeUnit.SECONDS);
+    long a = first.get(30, TimeUnit.SECONDS);
+    long b = second.get(30, TimeUnit.SECONDS);
+    assertThat(http().job(a).get("state").asText()).isEqualTo("PENDING");
+    assertThat(http().job(b).get("state").asText()).isEqualTo("PENDING");
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> bad.get(30, TimeUnit.SECONDS)))
+        .isInstanceOf(ExecutionException.class)
+        .cause().isInstanceOf(ApiException.class)
+        .hasMessage("the state store refused the change; nothing was changed");
+  }
+
+  private static Http.Answer submitJson(Http h, Map<String, Object> body) {
+    Http.Answer a = h.post("alice-token", "/v1/jobs", body);
+    assertThat(a.status()).as(a.body()).isEqualTo(400);
+    return a;
   }
 }

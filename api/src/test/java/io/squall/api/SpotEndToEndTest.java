@@ -182,7 +182,7 @@ class SpotEndToEndTest {
       JsonNode acct = h.get("alice-token", "/v1/accounting?job=" + id).json().get("jobs").get(0);
       assertThat(acct.get("lost_gpu_hours").asDouble()).isGreaterThan(0);
       // And as metrics: the notice by source and kind, the lost GPU time.
-      String metrics = h.get(null, "/prometheus").body();
+      String metrics = h.get("admin-token", "/prometheus").body();
       assertThat(metrics).containsPattern("squall_interruptions_total\\{kind=\"TERMINATION\",source=\"OPERATOR\"} 1\\.0");
       assertThat(metrics.lines().filter(l -> l.startsWith("squall_interruptions_lost_gpu_seconds_total"))
           .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum())

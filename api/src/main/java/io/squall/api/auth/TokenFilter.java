@@ -14,12 +14,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every {@code /v1} call carries {@code Authorization: Bearer TOKEN}. User tokens come from
+ * Every {@code /v1} call carries {@code Authorization: Bearer TOKEN}, and so do the metrics
+ * ({@code /prometheus}) and the API description ({@code /swagger}), which take any user's token;
+ * only {@code /health} is open, for load balancers. User tokens come from
  * {@code squall.users}; {@code /v1/agent/*} takes only agent tokens ({@link AgentCredentials}: the
  * cluster's, or a node's own, which binds the caller to that node), and they are good for nothing
  * else.
  */
-@ServerFilter("/v1/**")
+@ServerFilter({"/v1/**", "/prometheus", "/prometheus/**", "/swagger/**"})
 public final class TokenFilter {
   private final Map<String, Caller> users = new HashMap<>();
   private final AgentCredentials agents;

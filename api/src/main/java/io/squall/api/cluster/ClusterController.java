@@ -8,7 +8,9 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
 import io.squall.core.hostlist.Hostlist;
+import io.squall.core.model.JobKey;
 import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.swagger.v3.oas.annotations.Operation;
@@ -51,11 +53,17 @@ public final class ClusterController {
       m.put("memory_mb", node.memoryMb());
       m.put("features", List.copyOf(new TreeSet<>(node.features())));
       m.put("placement_group", node.placementGroup());
-      m.put("jobs", occupancy.jobsOn(n.name()));
+      // As squeue shows only one's own jobs (PrivateData=jobs), a node shows only the caller's.
+      m.put("jobs", occupancy.jobsOn(n.name()).stream().filter(key -> maySee(caller, key)).toList());
       m.put("last_heartbeat", n.lastHeartbeat() == null ? null : n.lastHeartbeat().toString());
       out.add(m);
     }
     return Map.of("nodes", out);
+  }
+
+  private boolean maySee(Caller caller, String jobKey) {
+    StoredJob j = writer.state().job(JobKey.parse(jobKey));
+    return j != null && caller.mayControl(j.job().user());
   }
 
   @Operation(summary = "Partitions with their limits and node counts by state")

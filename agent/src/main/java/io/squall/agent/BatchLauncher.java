@@ -45,10 +45,11 @@ final class BatchLauncher {
   /**
    * Writes the script to {@code jobs/<job>/script} and starts it: with its own {@code #!}
    * interpreter, else /bin/bash, in the job's directory, with the job's environment, stdin from
-   * /dev/null, stdout and stderr to the job's files.
+   * its {@code --input} file (else /dev/null), stdout and stderr to the job's files.
    *
-   * @throws LaunchFailure when an output file's directory is missing (like Slurm, the job then
-   *     fails without writing anything) or the script cannot be written or started
+   * @throws LaunchFailure when an output file's directory is missing or the input file cannot be
+   *     read (like Slurm, the job then fails without writing anything), or the script cannot be
+   *     written or started
    */
   BatchRun start(JobSpec spec) throws LaunchFailure {
     Path dir = jobsDir.resolve(spec.job());
@@ -59,6 +60,10 @@ final class BatchLauncher {
       if (!Files.isDirectory(file.getParent())) {
         throw new LaunchFailure("directory of " + file + " does not exist");
       }
+    }
+    Path stdin = spec.stdin() == null ? DEV_NULL : workDir.resolve(spec.stdin()).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(stdin) && !stdin.equals(DEV_NULL) || !Files.isReadable(stdin)) {
+      throw new LaunchFailure("cannot open the input file " + stdin);
     }
     try {
       Path script = writeScript(dir, spec.script());
@@ -72,7 +77,7 @@ final class BatchLauncher {
       }
       ProcessBuilder builder = new ProcessBuilder(command(script, spec))
           .directory(cwd.path().toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL.toFile()))
+          .redirectInput(ProcessBuilder.Redirect.from(stdin.toFile()))
           .redirectOutput(ProcessBuilder.Redirect.appendTo(stdout.toFile()));
       if (stderr.equals(stdout)) {
         builder.redirectErrorStream(true);

@@ -55,7 +55,7 @@ final class Protocol {
    */
   record JobSpec(String job, String credential, boolean batch, String script, List<String> args,
       String workDir, Map<String, String> environment, List<Integer> gpus, String stdout,
-      String stderr, String openMode, Map<String, String> nodes) {
+      String stderr, String stdin, String openMode, Map<String, String> nodes) {
     JobSpec {
       args = args == null ? List.of() : List.copyOf(args);
       environment = withoutNulls(environment);

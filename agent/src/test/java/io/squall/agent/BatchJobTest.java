@@ -107,6 +107,27 @@ class BatchJobTest extends OneAgentTest {
   }
 
   @Test
+  void theInputFileIsTheScriptsStdin() throws Exception {
+    Files.writeString(jobDir.resolve("in.txt"), "line one\nline two\n");
+    Map<String, Object> launch = AgentCalls.batch("48", "#!/bin/sh\nwc -l\n", jobDir, env());
+    launch.put("stdin", "in.txt");
+    AgentCalls.launch(agent.address(), launch);
+
+    assertThat(controller.awaitExit("48", Eventually.LONG).path("exit_code").asInt()).isZero();
+    assertThat(Files.readString(jobDir.resolve("out")).strip()).isEqualTo("2");
+  }
+
+  @Test
+  void aMissingInputFileFailsTheJobWithoutRunningIt() throws Exception {
+    Map<String, Object> launch = AgentCalls.batch("49", "touch ran\n", jobDir, env());
+    launch.put("stdin", jobDir.resolve("no-such-input").toString());
+    AgentCalls.launch(agent.address(), launch);
+
+    assertThat(controller.awaitExit("49", Eventually.LONG).path("exit_code").asInt()).isEqualTo(1);
+    assertThat(jobDir.resolve("ran")).doesNotExist();
+  }
+
+  @Test
   void aMissingWorkDirRunsTheScriptInTmpAsSlurmDoes() throws Exception {
     Map<String, Object> launch = AgentCalls.batch("47", "pwd\n", jobDir, env());
     launch.put("work_dir", jobDir.resolve("gone").toString());

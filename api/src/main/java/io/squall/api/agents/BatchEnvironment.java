@@ -55,6 +55,7 @@ public final class BatchEnvironment {
       m.put("gpus", g.gpuIndices());
       m.put("stdout", outputPath(stored, false, nodes.get(0)));
       m.put("stderr", outputPath(stored, true, nodes.get(0)));
+      m.put("stdin", inputPath(stored, nodes.get(0)));
       m.put("open_mode", "append".equals(job.request().files().openMode()) ? "append" : "truncate");
       m.put("nodes", nodeAddresses);
       launches.put(g.node(), m);
@@ -70,11 +71,22 @@ public final class BatchEnvironment {
 
   /** The --output (or --error) file with its pattern expanded; stderr goes to stdout's file unless --error is given. */
   public String outputPath(StoredJob stored, boolean stderr, String firstNode) {
-    Job job = stored.job();
-    JobRequest.Files files = job.request().files();
-    boolean array = job.key().taskId() != null;
+    JobRequest.Files files = stored.job().request().files();
+    boolean array = stored.job().key().taskId() != null;
     String pattern = stderr && files.error() != null ? files.error()
         : files.output() != null ? files.output() : array ? "slurm-%A_%a.out" : "slurm-%j.out";
+    return expand(stored, pattern, firstNode);
+  }
+
+  /** The --input file with its pattern expanded, or null for none (the script then reads /dev/null, as in Slurm). */
+  public String inputPath(StoredJob stored, String firstNode) {
+    String pattern = stored.job().request().files().input();
+    return pattern == null ? null : expand(stored, pattern, firstNode);
+  }
+
+  private String expand(StoredJob stored, String pattern, String firstNode) {
+    Job job = stored.job();
+    boolean array = job.key().taskId() != null;
     FilenamePattern.Context ctx = new FilenamePattern.Context(job.key().id(), array ? job.key().id() : null,
         job.key().taskId(), jobName(stored), job.user(), firstNode, 0, "batch", 0);
     return Path.of(workDir(stored)).resolve(FilenamePattern.expand(pattern, ctx)).toString();

@@ -37,7 +37,23 @@ public final class Main {
     System.exit(run(Arrays.asList(args), Invocation.system()));
   }
 
+  /**
+   * Runs a verb. An error no verb expected is a bug, but a user still gets one line, not a Java
+   * stack trace; {@code SQUALL_DEBUG=1} shows the trace.
+   */
   static int run(List<String> args, Invocation io) {
+    try {
+      return dispatch(args, io);
+    } catch (RuntimeException e) {
+      io.err().println("squall: internal error: " + e + " (set SQUALL_DEBUG=1 for the stack trace)");
+      if (io.env().get("SQUALL_DEBUG") != null) {
+        e.printStackTrace(io.err());
+      }
+      return 1;
+    }
+  }
+
+  private static int dispatch(List<String> args, Invocation io) {
     if (args.isEmpty()) {
       io.err().println(USAGE);
       return 2;

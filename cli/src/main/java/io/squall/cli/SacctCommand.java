@@ -102,6 +102,10 @@ final class SacctCommand extends ServiceCommand {
       if (percent >= 0) {
         try {
           int given = Integer.parseInt(spec.substring(percent + 1).strip());
+          if (Math.abs((long) given) > LineTemplate.MAX_WIDTH) {
+            throw new UsageException("Invalid field width in \"" + spec.strip() + "\": at most "
+                + LineTemplate.MAX_WIDTH);
+          }
           width = given == 0 ? width : given;
         } catch (NumberFormatException e) {
           throw new UsageException("Invalid field width in \"" + spec.strip() + "\": use NAME%WIDTH, e.g. JobName%30");

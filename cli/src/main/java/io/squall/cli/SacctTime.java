@@ -77,6 +77,8 @@ final class SacctTime {
       }
     } catch (DateTimeException e) {
       throw new UsageException("invalid time '" + text + "': " + e.getMessage());
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw new UsageException("invalid time '" + text + "': too far from now");
     }
     throw new UsageException("invalid time '" + text + "': use YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], MMDD[YY],"
         + " HH:MM[:SS], now[-N[seconds|minutes|hours|days|weeks]], today, midnight, noon or tomorrow");

@@ -27,6 +27,14 @@ class SacctTimeTest {
   }
 
   @Test
+  void offsetsTooFarFromNowAreAUsageError() {
+    assertThatThrownBy(() -> parse("now+99999999999999999999days")).isInstanceOf(UsageException.class)
+        .hasMessageContaining("too far from now");
+    assertThatThrownBy(() -> parse("now-9999999999999weeks")).isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("invalid time 'now-9999999999999weeks'");
+  }
+
+  @Test
   void aDateWithoutAYearIsTheLatestSuchDayUpToToday() {
     // Today is 2026-11-21 in Berlin: later days of the year have not come yet, so they are last year's.
     assertThat(parse("11/21")).isEqualTo(Instant.parse("2026-11-20T23:00:00Z"));

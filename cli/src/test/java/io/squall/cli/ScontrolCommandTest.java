@@ -132,6 +132,24 @@ class ScontrolCommandTest {
   }
 
   @Test
+  void hugeHostlistRangesAreAnErrorNotAStackTrace() {
+    Cli local = new Cli(FakeSquall.deadUrl());
+    Cli.Result r = local.run("scontrol", "show", "hostnames", "n[1-99999999999999999999]");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("numbers have at most 18 digits").doesNotContain("Exception");
+    r = local.run("scontrol", "show", "hostnames", "n[1-99999999]");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("too large").doesNotContain("Exception");
+  }
+
+  @Test
+  void aTokenWithALineBreakIsAConfigurationError() {
+    Cli.Result r = cli.env("SQUALL_TOKEN", "alice\ntoken").run("scontrol", "show", "job", "42");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("contains a control character, such as a line break").doesNotContain("Exception");
+  }
+
+  @Test
   void holdReleaseRequeuePostToTheJob() {
     fake.on("POST", "/v1/jobs/42/hold", 200, CHANGED).on("POST", "/v1/jobs/43/hold", 200, CHANGED)
         .on("POST", "/v1/jobs/42/release", 200, CHANGED).on("POST", "/v1/jobs/42_3/requeue", 200, CHANGED);

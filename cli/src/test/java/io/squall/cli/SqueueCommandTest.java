@@ -50,6 +50,14 @@ class SqueueCommandTest {
   }
 
   @Test
+  void anAbsurdFieldWidthIsRefusedAtOnce() {
+    Cli.Result r = cli.run("squeue", "-o", "%99999999i");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("the width 99999999 is over 4096");
+    assertThat(cli.run("squeue", "-o", "%4096i").exit()).isZero();
+  }
+
+  @Test
   void filtersGoToTheService() {
     cli.run("squeue", "-u", "bob", "--partition=gpu", "-tPD,r", "-A", "ml", "--name", "train", "-j", "43");
     assertThat(fake.last().query()).containsExactly(Map.entry("state", "PENDING,RUNNING"), Map.entry("user", "bob"),

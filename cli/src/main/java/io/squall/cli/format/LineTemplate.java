@@ -47,6 +47,9 @@ public final class LineTemplate {
     this.overflow = overflow;
   }
 
+  /** The widest field a format may ask for: a wider one is a typo that would print megabytes per line. */
+  public static final int MAX_WIDTH = 4096;
+
   /**
    * Reads a squeue/sinfo format: {@code %[.|-|#][width]X}, where {@code .} right-justifies,
    * {@code -} (or nothing) left-justifies and {@code #} fits the widest value; {@code %%} is a
@@ -78,8 +81,13 @@ public final class LineTemplate {
         i++;
       }
       int width = 0;
-      while (i < format.length() && Character.isDigit(format.charAt(i))) {
-        width = width * 10 + (format.charAt(i++) - '0');
+      int digits = i;
+      while (i < format.length() && format.charAt(i) >= '0' && format.charAt(i) <= '9') {
+        width = Math.min(width * 10 + (format.charAt(i++) - '0'), MAX_WIDTH + 1);
+      }
+      if (width > MAX_WIDTH) {
+        throw new IllegalArgumentException("Invalid format specification: the width " + format.substring(digits, i)
+            + " is over " + MAX_WIDTH);
       }
       if (i >= format.length()) {
         throw new IllegalArgumentException("Invalid format specification: '" + format.substring(format.lastIndexOf('%'))

@@ -46,6 +46,15 @@ public record ServiceAddress(String url, String token, Path configFile) {
     }
     String url = firstNonNull(blankToNull(env.get("SQUALL_URL")), fileUrl, DEFAULT_URL);
     String token = firstNonNull(blankToNull(env.get("SQUALL_TOKEN")), fileToken, null);
+    // A header value cannot hold a line break: a token pasted with its newline would otherwise fail
+    // deep in the HTTP client.
+    if (token != null && token.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+      throw new ServiceConfigException("the token (SQUALL_TOKEN or 'token =' in " + file
+          + ") contains a control character, such as a line break; give the token alone");
+    }
+    if (url.chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
+      throw new ServiceConfigException("the service URL contains a space or control character");
+    }
     String lower = url.toLowerCase(Locale.ROOT);
     if (!lower.startsWith("http://") && !lower.startsWith("https://")) {
       throw new ServiceConfigException("the service URL '" + url + "' must start with http:// or https://");

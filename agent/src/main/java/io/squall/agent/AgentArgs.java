@@ -14,18 +14,20 @@ import java.util.function.Supplier;
 /** Reads the agent's command line into an {@link AgentConfig}. */
 final class AgentArgs {
   static final String USAGE = """
-      usage: squall-agent --controller URL --token TOKEN --name NAME --work-dir DIR
+      usage: squall-agent --controller URL --token-file FILE --name NAME --work-dir DIR
                           [--gpus N] [--gpu-type TYPE] [--cpus N] [--memory-mb N]
                           [--features a,b] [--placement-group PG] [--port 0] [--bind 127.0.0.1]
                           [--interruptions aws|gcp|none] [--metadata-url URL]
-        --token may be left out when SQUALL_AGENT_TOKEN is set (keeps it out of the process list).
+        --token-file: a file holding the agent token, readable by its owner only (mode 0600), so that
+          the token is neither in the process list nor in the agent's environment. --token TOKEN
+          gives it on the command line instead, where every local user can read it: for tests only.
         GPUs: without --gpus, nvidia-smi decides the count and type when it is on the PATH.
         --interruptions: watch this cloud's metadata service every second for spot interruption
           notices (aws: EC2 IMDSv2, gcp: GCE metadata server) and report them to the controller;
           none (the default) watches nothing. --metadata-url replaces the service's address
           (http://169.254.169.254 on aws, http://metadata.google.internal on gcp).""";
 
-  private static final Set<String> OPTIONS = Set.of("controller", "token", "name", "gpus", "gpu-type", "cpus",
+  private static final Set<String> OPTIONS = Set.of("controller", "token", "token-file", "name", "gpus", "gpu-type", "cpus",
       "memory-mb", "features", "placement-group", "work-dir", "port", "bind", "interruptions", "metadata-url");
 
   private AgentArgs() {}
@@ -68,12 +70,15 @@ final class AgentArgs {
       }
       values.put(name, value);
     }
-    if (!values.containsKey("token") && env.get(AgentMain.TOKEN_VARIABLE) != null) {
-      values.put("token", env.get(AgentMain.TOKEN_VARIABLE));
+    if (values.containsKey("token-file")) {
+      if (values.containsKey("token")) {
+        throw new UsageException("give --token or --token-file, not both");
+      }
+      values.put("token", TokenFile.read(Path.of(values.get("token-file"))));
     }
     for (String required : List.of("controller", "token", "name", "work-dir")) {
       if (values.get(required) == null || values.get(required).isBlank()) {
-        throw new UsageException("--" + required + " is required");
+        throw new UsageException("--" + required + (required.equals("token") ? "-file" : "") + " is required");
       }
     }
     Interruptions interruptions = interruptions(values.get("interruptions"));

@@ -15,9 +15,6 @@ import java.util.concurrent.CountDownLatch;
  * its jobs' processes. Exit status 2 for a bad command line, 1 when it cannot start.
  */
 public final class AgentMain {
-  /** The agent token, when {@code --token} is absent: there it stays out of the process list. */
-  public static final String TOKEN_VARIABLE = "SQUALL_AGENT_TOKEN";
-
   private AgentMain() {}
 
   public static void main(String[] args) throws InterruptedException {

@@ -81,12 +81,26 @@ class SmallPartsTest {
   }
 
   @Test
+  void aTokenFileOthersMayReadIsRefused() throws Exception {
+    java.nio.file.Path file = java.nio.file.Files.createTempDirectory("agent-token").resolve("token");
+    java.nio.file.Files.writeString(file, "secret");
+    java.nio.file.Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    assertThatThrownBy(() -> AgentArgs.parse(List.of("--controller", "http://c:1", "--token-file", file.toString(),
+        "--name", "n", "--work-dir", "/tmp"), Map.of(), NO_GPUS)).hasMessageContaining("chmod 600");
+    assertThatThrownBy(() -> AgentArgs.parse(List.of("--controller", "http://c:1", "--name", "n", "--work-dir", "/tmp"),
+        Map.of("SQUALL_AGENT_TOKEN", "t"), NO_GPUS)).hasMessage("--token-file is required");
+  }
+
+  @Test
   void theCommandLineInFull() throws Exception {
+    java.nio.file.Path tokenFile = java.nio.file.Files.createTempDirectory("agent-token").resolve("token");
+    TokenFile.write(tokenFile, "from-file\n");
     AgentConfig c = AgentArgs.parse(List.of("--controller", "http://127.0.0.1:6820", "--name", "gpu-1",
+        "--token-file", tokenFile.toString(),
         "--gpus=8", "--gpu-type", "h100", "--cpus", "96", "--memory-mb", "1000000", "--features", "a, b",
         "--placement-group", "pg-7", "--work-dir", "/var/lib/squall", "--port", "7000", "--bind", "0.0.0.0"),
-        Map.of(AgentMain.TOKEN_VARIABLE, "from-env"), () -> Optional.of(new GpuProbe.Gpus(1, "l4")));
-    assertThat(c.token()).isEqualTo("from-env");
+        Map.of("SQUALL_AGENT_TOKEN", "from-env is not read"), () -> Optional.of(new GpuProbe.Gpus(1, "l4")));
+    assertThat(c.token()).isEqualTo("from-file");
     assertThat(c.gpus()).isEqualTo(8);
     assertThat(c.gpuType()).isEqualTo("h100");
     assertThat(c.features()).containsExactly("a", "b");

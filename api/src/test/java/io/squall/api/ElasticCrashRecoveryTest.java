@@ -128,7 +128,7 @@ class ElasticCrashRecoveryTest {
       // Each node's user data carries its own agent token, never the cluster's secret.
       String userData = new String(java.util.Base64.getDecoder().decode(calls.get(1).get("UserData")),
           java.nio.charset.StandardCharsets.UTF_8);
-      assertThat(userData).contains("SQUALL_AGENT_TOKEN='squall-node:cloud-1:", "SQUALL_AGENT_TOKEN='squall-node:cloud-4:")
+      assertThat(userData).contains("printf '%s' 'squall-node:cloud-1:", "printf '%s' 'squall-node:cloud-4:")
           .doesNotContain("change-me-agent-token");
       assertNoDuplicateAndNoOrphan(h);
     }

@@ -7,9 +7,6 @@ import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.squall.api.agents.AgentCredentials;
-import io.squall.api.config.UserConfig;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,13 +20,11 @@ import java.util.Optional;
  */
 @ServerFilter({"/v1/**", "/prometheus", "/prometheus/**", "/swagger/**"})
 public final class TokenFilter {
-  private final Map<String, Caller> users = new HashMap<>();
+  private final UserTokens users;
   private final AgentCredentials agents;
 
-  public TokenFilter(List<UserConfig> userConfigs, AgentCredentials agents) {
-    for (UserConfig u : userConfigs) {
-      users.put(u.getToken(), Caller.user(u.getName(), u.getAccount(), u.isOperator()));
-    }
+  public TokenFilter(UserTokens users, AgentCredentials agents) {
+    this.users = users;
     this.agents = agents;
   }
 
@@ -51,7 +46,7 @@ public final class TokenFilter {
       request.setAttribute(Caller.ATTRIBUTE, agent);
       return null;
     }
-    Caller caller = users.get(token);
+    Caller caller = users.caller(token);
     if (caller == null) {
       return refuse("unknown API token");
     }

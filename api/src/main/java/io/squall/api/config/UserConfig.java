@@ -3,11 +3,15 @@ package io.squall.api.config;
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
 
-/** A user, the API token that identifies them and their default account ({@code squall.users.NAME.*}). */
+/**
+ * A user, the API token that identifies them (or its hash) and their default account
+ * ({@code squall.users.NAME.*}).
+ */
 @EachProperty("squall.users")
 public class UserConfig {
   private final String name;
   private String token;
+  private String tokenHash;
   private String account;
   private boolean operator;
   private int shares = 1;
@@ -26,6 +30,15 @@ public class UserConfig {
 
   public void setToken(String token) {
     this.token = token;
+  }
+
+  /** The token's SHA-256 ({@code sha256:HEX}), in place of the token itself. */
+  public String getTokenHash() {
+    return tokenHash;
+  }
+
+  public void setTokenHash(String tokenHash) {
+    this.tokenHash = tokenHash;
   }
 
   public String getAccount() {

@@ -21,6 +21,8 @@ import java.util.TreeSet;
 public final class AgentBootstrap {
   /** Where node images built for Squall install the agent's launcher. */
   public static final String DEFAULT_AGENT_COMMAND = "/opt/squall/bin/squall-agent";
+  /** Where the script leaves the node's agent token for the agent's {@code --token-file} (mode 0600). */
+  public static final String TOKEN_FILE = "/run/squall/agent-token";
 
   /** The cloud a script starts machines on: it decides whose metadata service the agent watches. */
   public enum Cloud {
@@ -60,13 +62,17 @@ public final class AgentBootstrap {
         .append("# Squall node bootstrap: generated per launch; picks this machine's node and starts its agent.\n")
         .append("set -euo pipefail\n")
         .append("key=$(").append(identityCommand).append(")\n")
+        // The token goes to a file only root can read, never into the agent's environment.
+        .append("umask 077\n")
+        .append("mkdir -p ").append(TOKEN_FILE.substring(0, TOKEN_FILE.lastIndexOf('/'))).append('\n')
         .append("case \"$key\" in\n");
     for (int i = 0; i < nodes.size(); i++) {
       NodeLaunch launch = nodes.get(i);
       Node n = launch.node();
       s.append("  ").append(quote(keys.get(i))).append(")\n")
-          .append("    export SQUALL_AGENT_TOKEN=").append(quote(launch.agentToken())).append('\n')
+          .append("    printf '%s' ").append(quote(launch.agentToken())).append(" > ").append(TOKEN_FILE).append('\n')
           .append("    set -- --controller ").append(quote(launch.controllerUrl()))
+          .append(" --token-file ").append(TOKEN_FILE)
           .append(" --name ").append(quote(n.name()))
           .append(" --gpus ").append(n.gpus())
           .append(" --gpu-type ").append(quote(n.gpuType()))

@@ -22,10 +22,12 @@ class AgentBootstrapTest {
         AgentBootstrap.Cloud.AWS);
 
     assertThat(script).startsWith("#!/bin/bash\n").contains("key=$(echo 0)\n")
-        .contains("  '0')\n    export SQUALL_AGENT_TOKEN='tok-1'\n    set -- --controller 'http://10.0.0.2:6820'"
-            + " --name 'gpu-1' --gpus 8 --gpu-type 'h100' --cpus 192 --memory-mb 2000000 --features 'ib,nvlink'"
+        .contains("umask 077\nmkdir -p /run/squall\n")
+        .contains("  '0')\n    printf '%s' 'tok-1' > /run/squall/agent-token\n    set -- --controller 'http://10.0.0.2:6820'"
+            + " --token-file /run/squall/agent-token --name 'gpu-1' --gpus 8 --gpu-type 'h100' --cpus 192 --memory-mb 2000000 --features 'ib,nvlink'"
             + " --placement-group 'pg-1' --interruptions aws ;;\n")
-        .contains("export SQUALL_AGENT_TOKEN='it'\\''s-2'")
+        .contains("printf '%s' 'it'\\''s-2' > /run/squall/agent-token")
+        .doesNotContain("SQUALL_AGENT_TOKEN")
         .contains("--memory-mb 2000000 --interruptions aws ;;\n")
         .endsWith("esac\nexec /opt/squall/bin/squall-agent \"$@\"\n");
   }
@@ -37,6 +39,22 @@ class AgentBootstrapTest {
 
     assertThat(script).contains("--interruptions gcp ;;\n").doesNotContain("--interruptions aws");
     assertThat(AgentBootstrap.Cloud.GCP.interruptionsOption()).isEqualTo("gcp");
+  }
+
+  /** The script run for real (its token directory moved under a temporary one): the agent gets a 0600 file. */
+  @Test
+  void theAgentFindsItsTokenInAFileOnlyRootMayRead(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path agent = dir.resolve("agent.sh");
+    java.nio.file.Files.writeString(agent, "#!/bin/bash\nwhile [ $# -gt 0 ]; do [ \"$1\" = --token-file ] && f=$2;"
+        + " shift; done\nstat -c %a \"$f\"; cat \"$f\"; echo; env | grep -c SQUALL_AGENT_TOKEN || true\n");
+    agent.toFile().setExecutable(true);
+    String script = AgentBootstrap.script("echo 1", List.of("0", "1"), NODES, agent.toString(), AgentBootstrap.Cloud.AWS)
+        .replace("/run/squall", dir.resolve("run").toString());
+    Process p = new ProcessBuilder("/bin/bash", "-c", script).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    assertThat(out).isEqualTo("600\nit's-2\n0\n");
   }
 
   @Test

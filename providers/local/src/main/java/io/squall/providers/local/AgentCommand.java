@@ -11,13 +11,17 @@ import java.util.TreeSet;
 
 /**
  * The command line of one node's agent: this JVM's java and class path, so the agent runs
- * exactly the code of the controller that starts it. The agent token is not on it: it goes in
- * the environment ({@link AgentMain#TOKEN_VARIABLE}), out of every user's process list.
+ * exactly the code of the controller that starts it. The agent token is not on it: the agent
+ * reads it from a 0600 file in its directory, so it is neither in the process list nor in the
+ * agent's environment.
  */
 final class AgentCommand {
+  /** The token file's name in the node's directory. */
+  static final String TOKEN_FILE = "agent-token";
+
   private AgentCommand() {}
 
-  static List<String> forNode(NodeLaunch launch, Path workDir, List<String> jvmArgs) {
+  static List<String> forNode(NodeLaunch launch, Path workDir, Path tokenFile, List<String> jvmArgs) {
     Node node = launch.node();
     List<String> command = new ArrayList<>();
     command.add(JavaCommand.executable());
@@ -26,6 +30,7 @@ final class AgentCommand {
     command.add(JavaCommand.classPath());
     command.add(AgentMain.class.getName());
     add(command, "--controller", launch.controllerUrl());
+    add(command, "--token-file", tokenFile.toString());
     add(command, "--name", node.name());
     add(command, "--gpus", Integer.toString(node.gpus()));
     add(command, "--gpu-type", node.gpuType());

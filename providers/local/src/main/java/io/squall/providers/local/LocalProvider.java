@@ -1,6 +1,6 @@
 package io.squall.providers.local;
 
-import io.squall.agent.AgentMain;
+import io.squall.agent.TokenFile;
 import io.squall.agent.JavaCommand;
 import io.squall.core.provider.Availability;
 import io.squall.core.provider.CapacityType;
@@ -185,13 +185,14 @@ public final class LocalProvider implements NodeProvider {
         command.addAll(List.of("/bin/sh", "-c", "sleep " + settings.bootDelay().toMillis() / 1000.0
             + " && exec \"$0\" \"$@\""));
       }
-      command.addAll(AgentCommand.forNode(launch, dir, settings.jvmArgs()));
+      Path tokenFile = dir.resolve(AgentCommand.TOKEN_FILE);
+      TokenFile.write(tokenFile, launch.agentToken());
+      command.addAll(AgentCommand.forNode(launch, dir, tokenFile, settings.jvmArgs()));
       ProcessBuilder builder = new ProcessBuilder(command)
           .directory(dir.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
-      builder.environment().put(AgentMain.TOKEN_VARIABLE, launch.agentToken());
       return builder.start();
     } catch (IOException e) {
       throw new ProviderException(ProviderException.Kind.TRANSIENT, "node " + name + ": cannot start its agent in "

@@ -190,11 +190,21 @@ class LocalProviderTest {
 
   @Test
   void theAgentCommandLineCarriesTheNodeButNotTheToken() {
-    List<String> command = AgentCommand.forNode(node("gpu-1"), base.resolve("gpu-1"), List.of("-Xmx64m"));
+    List<String> command = AgentCommand.forNode(node("gpu-1"), base.resolve("gpu-1"),
+        base.resolve("gpu-1/agent-token"), List.of("-Xmx64m"));
     assertThat(command.get(1)).isEqualTo("-Xmx64m");
     assertThat(String.join(" ", command)).contains("io.squall.agent.AgentMain --controller http://127.0.0.1:")
-        .contains("--name gpu-1 --gpus 2 --gpu-type h100 --cpus 4 --memory-mb 16000 --features local"
+        .contains("--token-file " + base.resolve("gpu-1/agent-token") + " --name gpu-1 --gpus 2 --gpu-type h100 --cpus 4 --memory-mb 16000 --features local"
             + " --placement-group pg-1 --work-dir " + base.resolve("gpu-1"))
         .doesNotContain(TOKEN);
+  }
+
+  @Test
+  void theAgentReadsItsTokenFromAFileOnlyItsOwnerMayRead() throws Exception {
+    launch("token-file", "gpu-1");
+    java.nio.file.Path file = base.resolve("gpu-1/agent-token");
+    assertThat(java.nio.file.Files.readString(file)).isEqualTo(TOKEN);
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
   }
 }

@@ -1,0 +1,74 @@
+package io.squall.api.auth;
+
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Value;
+import io.micronaut.context.exceptions.ConfigurationException;
+import io.squall.api.config.SquallConfig;
+import io.squall.api.config.UserConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Squall ships with secrets anyone can read in its README ({@code application.yml}'s agent token
+ * and the example users' tokens), so that it runs on a laptop with no set-up. With them, anyone
+ * who reaches the port can end any job (a forged exit) or take a node down (a forged
+ * interruption). So the controller refuses to start on an address other hosts can reach while
+ * any of them is still in force, and names the keys to set; on loopback it starts and warns.
+ */
+@Context
+public final class DefaultSecrets {
+  private static final Logger LOG = LoggerFactory.getLogger(DefaultSecrets.class);
+  /** The secrets application.yml ships, by the key that holds them. */
+  static final Map<String, String> BUILT_IN = Map.of(
+      "squall.agent-token", "change-me-agent-token",
+      "squall.users.alice.token", "alice-token",
+      "squall.users.bob.token", "bob-token",
+      "squall.users.admin.token", "admin-token");
+
+  public DefaultSecrets(SquallConfig config, List<UserConfig> users, @Value("${micronaut.server.host:}") String host) {
+    List<String> keys = inForce(config.getAgentToken(), users);
+    if (keys.isEmpty()) {
+      return;
+    }
+    if (!isLoopback(host)) {
+      throw new ConfigurationException("refusing to listen on " + (host.isBlank() ? "every address" : host)
+          + " while these secrets still have the values Squall ships with, which anyone can read: "
+          + String.join(", ", keys) + ". Set each to a secret of your own (e.g. SQUALL_AGENT_TOKEN=$(openssl rand"
+          + " -hex 32)), or give users token-hash instead of token.");
+    }
+    LOG.warn("{} still have the values Squall ships with: fine on this machine's loopback address ({}),"
+        + " but set them before listening on any other", String.join(", ", keys), host);
+  }
+
+  /** The keys whose value is one Squall ships with. */
+  static List<String> inForce(String agentToken, List<UserConfig> users) {
+    List<String> keys = new ArrayList<>();
+    if (BUILT_IN.get("squall.agent-token").equals(agentToken)) {
+      keys.add("squall.agent-token");
+    }
+    for (UserConfig u : users.stream().sorted(Comparator.comparing(UserConfig::getName)).toList()) {
+      if (u.getToken() != null && BUILT_IN.containsValue(u.getToken())) {
+        keys.add("squall.users." + u.getName() + ".token");
+      }
+    }
+    return keys;
+  }
+
+  /** Whether the server's address is a loopback one; blank (every interface) is not. */
+  static boolean isLoopback(String host) {
+    if (host == null || host.isBlank()) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+}

@@ -8,7 +8,9 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,6 +52,14 @@ final class Agent implements AutoCloseable {
     Path workDir = config.workDir().toAbsolutePath();
     Path jobsDir = Files.createDirectories(workDir.resolve("jobs"));
     Path toolDir = ToolDirectory.write(workDir);
+    JobUsers users = JobUsers.detect(log);
+    if (users.root()) {
+      // Jobs run as their users: they may pass through to their own job directory and the
+      // tools, but not list what else is here (the token file is 0600 besides).
+      for (Path d : List.of(workDir, jobsDir)) {
+        Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx--x--x"));
+      }
+    }
     Sessions sessions = Sessions.detect();
     if (!sessions.available()) {
       log.warn("setsid not found: jobs share the agent's process group; orphaned processes may survive their job");
@@ -59,11 +69,11 @@ final class Agent implements AutoCloseable {
     OutputShipping shipping = new OutputShipping(chunk -> postOutput(client, chunk), controllerThreads,
         config.retryInterval(), log);
     JobTable table = new JobTable();
-    BatchLauncher launcher = new BatchLauncher(config.name(), jobsDir, toolDir, sessions, System.getenv());
+    BatchLauncher launcher = new BatchLauncher(config.name(), jobsDir, toolDir, sessions, System.getenv(), users);
     this.control = new JobControl(table, launcher, shipping, outbox, timers, workers, jobsDir,
         InstantSource.system(), log);
     this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
-        new StepRunner(config.name(), sessions, workers, log), new CheckpointRelay(config.name(), client, log),
+        new StepRunner(config.name(), sessions, users, workers, log), new CheckpointRelay(config.name(), client, log),
         workers, log);
     this.link = new ControllerLink(client, this::registration, () -> new Heartbeat(config.name(), control.held()),
         linkThread, outbox::flushSoon, log);

@@ -2,11 +2,9 @@ package io.squall.agent;
 
 import io.squall.agent.Protocol.JobSpec;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +19,11 @@ final class BatchLauncher {
   private final Path toolDir;
   private final Sessions sessions;
   private final Map<String, String> agentEnv;
+  private final JobUsers users;
 
-  BatchLauncher(String nodeName, Path jobsDir, Path toolDir, Sessions sessions, Map<String, String> agentEnv) {
+  BatchLauncher(String nodeName, Path jobsDir, Path toolDir, Sessions sessions, Map<String, String> agentEnv,
+      JobUsers users) {
+    this.users = users;
     this.nodeName = nodeName;
     this.jobsDir = jobsDir;
     this.toolDir = toolDir;
@@ -52,6 +53,12 @@ final class BatchLauncher {
    *     written or started
    */
   BatchRun start(JobSpec spec) throws LaunchFailure {
+    JobUser user;
+    try {
+      user = users.of(spec.runAs());
+    } catch (IllegalArgumentException e) {
+      throw new LaunchFailure(e.getMessage());
+    }
     Path dir = jobsDir.resolve(spec.job());
     Path workDir = spec.workDir() == null ? dir : Path.of(spec.workDir());
     Path stdout = outputFile(workDir, spec.stdout() == null ? "slurm-" + spec.job() + ".out" : spec.stdout());
@@ -66,26 +73,19 @@ final class BatchLauncher {
       throw new LaunchFailure("cannot open the input file " + stdin);
     }
     try {
-      Path script = writeScript(dir, spec.script());
-      open(stdout, spec.append());
-      if (!stderr.equals(stdout)) {
-        open(stderr, spec.append());
-      }
-      StartDirectory cwd = StartDirectory.of(workDir);
-      if (cwd.complaint() != null) {
-        Files.writeString(stderr, cwd.complaint(), StandardOpenOption.APPEND);
-      }
-      ProcessBuilder builder = new ProcessBuilder(command(script, spec))
-          .directory(cwd.path().toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(stdin.toFile()))
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(stdout.toFile()));
-      if (stderr.equals(stdout)) {
-        builder.redirectErrorStream(true);
-      } else {
-        builder.redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
-      }
+      Path script = writeScript(dir, spec.script(), user);
+      Map<String, String> env = JobEnvironment.forBatch(spec, nodeName, toolDir, agentEnv);
+      JobFiles.checkpointDirectory(env.get("SQUALL_CHECKPOINT_DIR"), user);
+      // The files are opened by the job's own process, as its user (JobCommand); what that shell
+      // says before it becomes the script (a file it may not write) goes to the agent's log.
+      ProcessBuilder builder = new ProcessBuilder(JobCommand.of(user, stdin, stdout.toString(), stderr.toString(),
+          !spec.append(), workDir, command(script, spec)))
+          .directory(JobCommand.FALLBACK_DIR.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL.toFile()))
+          .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+          .redirectError(ProcessBuilder.Redirect.INHERIT);
       builder.environment().clear();
-      builder.environment().putAll(JobEnvironment.forBatch(spec, nodeName, toolDir, agentEnv));
+      builder.environment().putAll(env);
       return new BatchRun(sessions.start(builder), stdout, stderr);
     } catch (IOException e) {
       throw new LaunchFailure("cannot start the batch script: " + e.getMessage());
@@ -96,20 +96,15 @@ final class BatchLauncher {
     return workDir.resolve(name).toAbsolutePath().normalize();
   }
 
-  private static Path writeScript(Path dir, String text) throws IOException {
+  /** The script, in a directory of the job's user's own (srun keeps its step counter there too). */
+  private static Path writeScript(Path dir, String text, JobUser user) throws IOException {
     Files.createDirectories(dir);
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
     Path script = dir.resolve("script");
     Files.writeString(script, text == null ? "" : text, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    JobFiles.giveTo(user, script, dir);
     return script;
-  }
-
-  /** Slurm's --open-mode: truncate (the default) or append to what an earlier run left. */
-  private static void open(Path file, boolean append) throws IOException {
-    StandardOpenOption mode = append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING;
-    try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, mode)) {
-      out.flush();
-    }
   }
 
   /** The kernel honours the script's {@code #!} line when it is executed directly. */

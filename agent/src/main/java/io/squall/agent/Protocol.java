@@ -55,7 +55,7 @@ final class Protocol {
    */
   record JobSpec(String job, String credential, boolean batch, String script, List<String> args,
       String workDir, Map<String, String> environment, List<Integer> gpus, String stdout,
-      String stderr, String stdin, String openMode, Map<String, String> nodes) {
+      String stderr, String stdin, String openMode, Map<String, String> nodes, RunAs runAs) {
     JobSpec {
       args = args == null ? List.of() : List.copyOf(args);
       environment = withoutNulls(environment);
@@ -67,6 +67,13 @@ final class Protocol {
       return "append".equalsIgnoreCase(openMode);
     }
   }
+
+  /**
+   * Whose job it is on this node: an OS user by name (resolved here, with its groups), or a
+   * numeric uid and gid. An agent running as root runs the job's processes as that user; any
+   * other agent runs them as itself. Absent: the agent's own user.
+   */
+  record RunAs(String user, Integer uid, Integer gid) {}
 
   /**
    * {@code POST /jobs/{job}/signal}. {@code batchOnly} (absent: false) is Slurm's {@code

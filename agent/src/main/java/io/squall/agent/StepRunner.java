@@ -7,6 +7,7 @@ import io.squall.agent.Protocol.TaskSlot;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +36,10 @@ final class StepRunner {
   private final Sessions sessions;
   private final ExecutorService workers;
   private final AgentLog log;
+  private final JobUsers users;
 
-  StepRunner(String nodeName, Sessions sessions, ExecutorService workers, AgentLog log) {
+  StepRunner(String nodeName, Sessions sessions, JobUsers users, ExecutorService workers, AgentLog log) {
+    this.users = users;
     this.nodeName = nodeName;
     this.sessions = sessions;
     this.workers = workers;
@@ -70,21 +73,27 @@ final class StepRunner {
     int procid = slot.procid();
     Map<String, String> env = JobEnvironment.forTask(request, slot, nodeName, job.spec().gpus());
     String dir = request.workDir() != null ? request.workDir() : job.spec().workDir();
-    StartDirectory start = StartDirectory.of(dir == null ? StartDirectory.FALLBACK : Path.of(dir));
-    if (start.complaint() != null) {
-      lines.write(new TaskOutput(procid, "stderr", start.complaint()));
-    }
-    Path cwd = start.path();
+    Path cwd = dir == null ? JobCommand.FALLBACK_DIR : Path.of(dir);
     String program = request.argv().get(0);
-    Optional<Path> executable = CommandLookup.find(program, env.get("PATH"), cwd);
+    Optional<Path> executable = CommandLookup.find(program, env.get("PATH"),
+        Files.isDirectory(cwd) ? cwd : JobCommand.FALLBACK_DIR);
     if (executable.isEmpty()) {
       execFailed(lines, procid, program, "No such file or directory");
       return;
     }
+    JobUser user;
+    try {
+      user = users.of(job.spec().runAs());
+    } catch (IllegalArgumentException e) {
+      execFailed(lines, procid, program, e.getMessage());
+      return;
+    }
     List<String> argv = new ArrayList<>(request.argv());
     argv.set(0, executable.get().toString());
-    ProcessBuilder builder = new ProcessBuilder(argv)
-        .directory(cwd.toFile())
+    // stdout and stderr stay pipes to this agent; the working directory is entered as the task's user.
+    ProcessBuilder builder = new ProcessBuilder(JobCommand.of(user, DEV_NULL, JobCommand.KEEP, JobCommand.KEEP,
+        false, cwd, argv))
+        .directory(JobCommand.FALLBACK_DIR.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL.toFile()));
     builder.environment().clear();
     builder.environment().putAll(env);

@@ -62,6 +62,8 @@ final class AgentCalls {
     m.put("stderr", dir.resolve("out").toString());
     m.put("open_mode", "truncate");
     m.put("nodes", Map.of("node-1", "http://127.0.0.1:1"));
+    // The tests' own user: an agent running as root (as in CI) runs each job as the user it is told.
+    m.put("run_as", Map.of("user", System.getProperty("user.name")));
     return m;
   }
 

@@ -181,7 +181,7 @@ class ElasticCrashRecoveryTest {
   }
 
   private static void backup(Path dataDir, Path zip) throws Exception {
-    String url = "jdbc:h2:file:" + dataDir.toAbsolutePath() + "/squall;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;"
+    String url = "jdbc:h2:file:" + dataDir.toAbsolutePath() + "/db/squall;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;"
         + "DEFAULT_NULL_ORDERING=HIGH;WRITE_DELAY=0";
     try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement st = c.createStatement()) {
       st.execute("BACKUP TO '" + zip.toAbsolutePath() + "'");
@@ -189,10 +189,10 @@ class ElasticCrashRecoveryTest {
   }
 
   private static void restore(Path zip, Path dataDir) throws Exception {
-    Files.createDirectories(dataDir);
+    Path db = Files.createDirectories(dataDir.resolve("db"));
     try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
       for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
-        try (OutputStream out = Files.newOutputStream(dataDir.resolve(Path.of(e.getName()).getFileName()))) {
+        try (OutputStream out = Files.newOutputStream(db.resolve(Path.of(e.getName()).getFileName()))) {
           in.transferTo(out);
         }
       }

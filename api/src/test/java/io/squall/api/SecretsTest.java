@@ -41,14 +41,16 @@ class SecretsTest {
   }
 
   @Test
-  void theDataDirectoryIsTheControllersAlone() throws Exception {
+  void theDatabaseAndGatheredOutputAreTheControllersAlone() throws Exception {
     Path data = dir.resolve("data");
     java.nio.file.Files.createDirectories(data,
         java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
             java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
     try (Controllers.Running c = Controllers.start(Controllers.settings(data, null, "none"))) {
-      assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(data)))
-          .isEqualTo("rwx------");
+      assertThat(mode(data)).isEqualTo("rwx--x--x");
+      assertThat(mode(data.resolve("db"))).isEqualTo("rwx------");
+      assertThat(mode(data.resolve("output"))).isEqualTo("rwx------");
+      assertThat(data.resolve("db/squall.mv.db")).exists();
     }
   }
 
@@ -70,6 +72,10 @@ class SecretsTest {
     String hex = TokenHash.of("t").substring("sha256:".length());
     assertThat(TokenHash.parse(hex + "  -")).isEqualTo("sha256:" + hex);
     assertThat(TokenHash.parse("SHA256:" + hex.toUpperCase(java.util.Locale.ROOT))).isEqualTo("sha256:" + hex);
+  }
+
+  private static String mode(Path p) throws java.io.IOException {
+    return java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(p));
   }
 
   private static String rootMessage(Throwable t) {

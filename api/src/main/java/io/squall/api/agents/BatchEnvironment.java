@@ -28,7 +28,10 @@ public final class BatchEnvironment {
   private final SquallConfig config;
   private final CheckpointCatalog checkpoints;
 
-  public BatchEnvironment(SquallConfig config, CheckpointCatalog checkpoints) {
+  private final JobOwners owners;
+
+  public BatchEnvironment(SquallConfig config, CheckpointCatalog checkpoints, JobOwners owners) {
+    this.owners = owners;
     this.config = config;
     this.checkpoints = checkpoints;
   }
@@ -58,6 +61,7 @@ public final class BatchEnvironment {
       m.put("stdin", inputPath(stored, nodes.get(0)));
       m.put("open_mode", "append".equals(job.request().files().openMode()) ? "append" : "truncate");
       m.put("nodes", nodeAddresses);
+      m.put("run_as", owners.runAs(job.user()));
       launches.put(g.node(), m);
     }
     return launches;
@@ -125,7 +129,7 @@ public final class BatchEnvironment {
     env.put("SLURM_RESTART_COUNT", Integer.toString(job.restartCount()));
     // The checkpoint contract: where to write, and what to restore (empty on a first start).
     String key = job.key().toString();
-    env.put("SQUALL_CHECKPOINT_DIR", checkpoints.prepareDirectory(key, job.partition()));
+    env.put("SQUALL_CHECKPOINT_DIR", checkpoints.directoryOf(key, job.partition()));
     env.put("SQUALL_RESTORE_FROM", checkpoints.latest(key, job.partition()).map(Checkpoint::path).orElse(""));
     env.put("SLURM_JOB_GPUS", gpuList(job.allocation().get(0)));
     if (job.key().taskId() != null) {

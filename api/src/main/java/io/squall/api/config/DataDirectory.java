@@ -5,32 +5,38 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller's data directory (the H2 database with every user's scripts and environments,
- * the gathered job output, the local nodes' directories and token files) is the controller's
- * alone: mode 0700, so that whatever modes the files inside get, no other user can reach them.
+ * Who may reach what in the controller's data directory. The H2 database ({@code db/}: every
+ * user's scripts and environments) and the gathered job output ({@code output/}) are the
+ * controller's alone (0700). The directory itself is 0711: others may pass through it, not list
+ * it, so that a local node's jobs, run as their users, reach their own job directories under
+ * {@code nodes/} and checkpoint directories under {@code checkpoints/} (both made by the node's
+ * agent, each the job's user's own).
  */
 @Context
 public final class DataDirectory {
   private static final Logger LOG = LoggerFactory.getLogger(DataDirectory.class);
-  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
   public DataDirectory(SquallConfig config) {
     Path dir = config.getDataDir().toAbsolutePath();
+    restrict(dir, "rwx--x--x");
+    restrict(dir.resolve("db"), "rwx------");
+    restrict(dir.resolve("output"), "rwx------");
+  }
+
+  private static void restrict(Path dir, String mode) {
     try {
       Files.createDirectories(dir);
-      if (!Files.getPosixFilePermissions(dir).equals(OWNER_ONLY)) {
-        LOG.info("{}: mode set to 0700 (it holds every user's scripts and output)", dir);
-        Files.setPosixFilePermissions(dir, OWNER_ONLY);
+      if (!PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)).equals(mode)) {
+        LOG.info("{}: mode set to {}", dir, mode);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString(mode));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot make the data directory " + dir + " private to the controller", e);
+      throw new UncheckedIOException("cannot set the mode of " + dir + " to " + mode, e);
     }
   }
 }

@@ -15,6 +15,9 @@ public class UserConfig {
   private String account;
   private boolean operator;
   private int shares = 1;
+  private String unixUser;
+  private Integer uid;
+  private Integer gid;
 
   public UserConfig(@Parameter String name) {
     this.name = name;
@@ -56,6 +59,32 @@ public class UserConfig {
 
   public void setOperator(boolean operator) {
     this.operator = operator;
+  }
+
+  /** The OS user the user's jobs run as on the nodes; default: the same name. */
+  public String getUnixUser() {
+    return unixUser;
+  }
+
+  public void setUnixUser(String unixUser) {
+    this.unixUser = unixUser;
+  }
+
+  /** Instead of {@link #getUnixUser()}: a numeric uid (with {@link #getGid()}), the same on every node. */
+  public Integer getUid() {
+    return uid;
+  }
+
+  public void setUid(Integer uid) {
+    this.uid = uid;
+  }
+
+  public Integer getGid() {
+    return gid;
+  }
+
+  public void setGid(Integer gid) {
+    this.gid = gid;
   }
 
   public int getShares() {

@@ -142,17 +142,11 @@ public final class CheckpointCatalog {
     return saved;
   }
 
-  /** Makes the job's checkpoint directory when it is a path here; elsewhere the job makes it. */
-  public String prepareDirectory(String jobKey, String partition) {
-    CheckpointPolicy policy = layout.checkpointPolicy(partition);
-    String dir = policy.directoryOf(jobKey);
-    if (policy.isPath()) {
-      try {
-        Files.createDirectories(Path.of(dir));
-      } catch (IOException e) {
-        LOG.debug("job {}: checkpoint directory {} not made here: {}", jobKey, dir, e.getMessage());
-      }
-    }
-    return dir;
+  /**
+   * The job's checkpoint directory. The node's agent makes it (a path) for the job's user, who
+   * alone may write it; a URL the job's own code writes to.
+   */
+  public String directoryOf(String jobKey, String partition) {
+    return layout.checkpointPolicy(partition).directoryOf(jobKey);
   }
 }

@@ -15,6 +15,7 @@ import io.squall.core.provider.SpotPrice;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -188,11 +189,15 @@ public final class LocalProvider implements NodeProvider {
       Path tokenFile = dir.resolve(AgentCommand.TOKEN_FILE);
       TokenFile.write(tokenFile, launch.agentToken());
       command.addAll(AgentCommand.forNode(launch, dir, tokenFile, settings.jvmArgs()));
+      Path log = dir.resolve("agent.log");
+      if (!Files.exists(log)) {
+        Files.createFile(log, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      }
       ProcessBuilder builder = new ProcessBuilder(command)
           .directory(dir.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
           .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
       return builder.start();
     } catch (IOException e) {
       throw new ProviderException(ProviderException.Kind.TRANSIENT, "node " + name + ": cannot start its agent in "

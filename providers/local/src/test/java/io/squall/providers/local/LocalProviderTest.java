@@ -142,7 +142,8 @@ class LocalProviderTest {
     String job = "{\"job\":\"7\",\"credential\":\"c\",\"batch\":true,\"script\":\"echo $$ > " + pidFile
         + "\\nsleep 600\\n\",\"work_dir\":\"" + base + "\",\"environment\":{\"PATH\":\"/usr/bin:/bin\"},"
         + "\"gpus\":[0],\"stdout\":\"" + base.resolve("job.out") + "\",\"stderr\":\"" + base.resolve("job.out")
-        + "\",\"open_mode\":\"truncate\",\"nodes\":{\"local-1\":\"" + registered.get("local-1") + "\"}}";
+        + "\",\"open_mode\":\"truncate\",\"nodes\":{\"local-1\":\"" + registered.get("local-1") + "\"},"
+        + "\"run_as\":{\"user\":\"" + System.getProperty("user.name") + "\"}}";
     HttpResponse<String> launched = HttpClient.newHttpClient().send(
         HttpRequest.newBuilder(URI.create(registered.get("local-1") + "/jobs"))
             .header("Authorization", "Bearer " + TOKEN)

@@ -53,6 +53,8 @@ final class Agent implements AutoCloseable {
     Path jobsDir = Files.createDirectories(workDir.resolve("jobs"));
     Path toolDir = ToolDirectory.write(workDir);
     JobUsers users = JobUsers.detect(log);
+    // Before this agent takes any work: what a killed predecessor's jobs left running goes.
+    OrphanSweep.run(workDir, log);
     if (users.root()) {
       // Jobs run as their users: they may pass through to their own job directory and the
       // tools, but not list what else is here (the token file is 0600 besides).
@@ -73,7 +75,7 @@ final class Agent implements AutoCloseable {
     this.control = new JobControl(table, launcher, shipping, outbox, timers, workers, jobsDir,
         InstantSource.system(), log);
     this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
-        new StepRunner(config.name(), sessions, users, workers, log), new CheckpointRelay(config.name(), client, log),
+        new StepRunner(config.name(), workDir, sessions, users, workers, log), new CheckpointRelay(config.name(), client, log),
         workers, log);
     this.link = new ControllerLink(client, this::registration, () -> new Heartbeat(config.name(), control.held()),
         linkThread, outbox::flushSoon, log);

@@ -22,6 +22,12 @@ final class JobEnvironment {
   /** Taken from the agent when the job's environment lacks them: many programs need a HOME. */
   private static final List<String> LOGIN_VARIABLES = List.of("HOME", "USER", "LANG");
 
+  /**
+   * Marks every job process with the work directory of the agent that started it, so that an
+   * agent restarted there finds what its predecessor's jobs left running ({@link OrphanSweep}).
+   */
+  static final String AGENT_HOME = "SQUALL_AGENT_HOME";
+
   private JobEnvironment() {}
 
   /**
@@ -43,11 +49,13 @@ final class JobEnvironment {
     env.put("SLURM_NODEID", "0");
     env.put("SQUALL_JOB_CREDENTIAL", spec.credential());
     env.put("SQUALL_AGENTS", agents(spec.nodes()));
+    env.put(AGENT_HOME, toolDir.getParent().toString());
     return env;
   }
 
   /** A task's environment: what srun sent plus the task's place in the step. */
-  static Map<String, String> forTask(TaskRequest request, TaskSlot slot, String nodeName, List<Integer> gpus) {
+  static Map<String, String> forTask(TaskRequest request, TaskSlot slot, String nodeName, Path home,
+      List<Integer> gpus) {
     Map<String, String> env = new LinkedHashMap<>(request.environment());
     env.put("SLURM_PROCID", Integer.toString(slot.procid()));
     env.put("SLURM_LOCALID", Integer.toString(slot.localid()));
@@ -57,8 +65,9 @@ final class JobEnvironment {
     env.put("SLURM_STEP_NODELIST", request.nodelist() == null ? nodeName : request.nodelist());
     env.put("SLURMD_NODENAME", nodeName);
     env.put("CUDA_VISIBLE_DEVICES", gpuList(gpus));
-    // Set again here: the value srun passes on is the batch node's.
+    // Set again here: the values srun passes on are the batch node's.
     env.put("SLURM_GPUS_ON_NODE", Integer.toString(gpus.size()));
+    env.put(AGENT_HOME, home.toString());
     return env;
   }
 

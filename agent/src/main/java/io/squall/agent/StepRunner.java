@@ -38,7 +38,10 @@ final class StepRunner {
   private final AgentLog log;
   private final JobUsers users;
 
-  StepRunner(String nodeName, Sessions sessions, JobUsers users, ExecutorService workers, AgentLog log) {
+  private final Path home;
+
+  StepRunner(String nodeName, Path home, Sessions sessions, JobUsers users, ExecutorService workers, AgentLog log) {
+    this.home = home;
     this.users = users;
     this.nodeName = nodeName;
     this.sessions = sessions;
@@ -71,7 +74,7 @@ final class StepRunner {
 
   private void runTask(NodeJob job, TaskRequest request, TaskSlot slot, JsonLines lines) {
     int procid = slot.procid();
-    Map<String, String> env = JobEnvironment.forTask(request, slot, nodeName, job.spec().gpus());
+    Map<String, String> env = JobEnvironment.forTask(request, slot, nodeName, home, job.spec().gpus());
     String dir = request.workDir() != null ? request.workDir() : job.spec().workDir();
     Path cwd = dir == null ? JobCommand.FALLBACK_DIR : Path.of(dir);
     String program = request.argv().get(0);

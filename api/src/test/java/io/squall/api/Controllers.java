@@ -27,6 +27,24 @@ final class Controllers {
     return p;
   }
 
+  /**
+   * A free port for a controller that must come back on the same one. Taken below the kernel's
+   * ephemeral range (32768 and up on Linux): a port from that range, once free, can be handed to
+   * any agent's or client's socket before the next controller binds it.
+   */
+  static int restartablePort() {
+    java.util.Random random = new java.util.Random();
+    for (int attempt = 0; attempt < 100; attempt++) {
+      int port = 20_000 + random.nextInt(12_000);
+      try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+        return port;
+      } catch (java.io.IOException taken) {
+        // try another
+      }
+    }
+    throw new IllegalStateException("no free port between 20000 and 32000");
+  }
+
   static Running start(Map<String, Object> settings) {
     return new Running(ApplicationContext.run(EmbeddedServer.class, settings));
   }

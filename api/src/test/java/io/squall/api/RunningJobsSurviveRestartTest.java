@@ -9,7 +9,6 @@ import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.providers.local.LocalProvider;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -103,10 +102,8 @@ class RunningJobsSurviveRestartTest {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  private static int freePort() {
+    return Controllers.restartablePort();
   }
 
   /** A controller on a fixed port (the agents must find the next one there) with provider none. */

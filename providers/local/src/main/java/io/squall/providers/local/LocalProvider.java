@@ -26,7 +26,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
@@ -44,6 +48,9 @@ import java.util.regex.Pattern;
  */
 public final class LocalProvider implements NodeProvider {
   public static final String INSTANCE_TYPE = "local";
+
+  /** How long a crashed agent stays down before it is started again (systemd's RestartSec). */
+  private static final Duration RESTART_DELAY = Duration.ofSeconds(1);
 
   /** How long an agent gets to kill its jobs and exit after SIGTERM, before SIGKILL. */
   private static final Duration STOP_GRACE = Duration.ofSeconds(10);
@@ -77,11 +84,9 @@ public final class LocalProvider implements NodeProvider {
     }
   }
 
-  private record Machine(Instance instance, Process agent) {}
-
   private final Path baseDir;
   private final Settings settings;
-  private final Map<String, Machine> machines = new TreeMap<>();
+  private final Map<String, LocalMachine> machines = new TreeMap<>();
   private final Map<String, List<Instance>> launches = new LinkedHashMap<>();
   private final Deque<ProviderException> injected = new ArrayDeque<>();
 
@@ -89,9 +94,50 @@ public final class LocalProvider implements NodeProvider {
     this(baseDir, Settings.defaults());
   }
 
+  private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "local-agent-restarts");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /**
+   * Adopts the agents a previous controller left running under {@code baseDir} (a controller
+   * killed with -9 leaves its local nodes running, as a cloud's machines would be): they are
+   * listed, and kept by a launch for the same controller, instead of getting a second agent.
+   */
   public LocalProvider(Path baseDir, Settings settings) {
     this.baseDir = baseDir.toAbsolutePath();
     this.settings = settings;
+    if (Files.isDirectory(this.baseDir)) {
+      try (var dirs = Files.list(this.baseDir)) {
+        dirs.sorted().forEach(d -> LocalMachine.find(d).ifPresent(this::watch));
+      } catch (IOException e) {
+        throw new ProviderException(ProviderException.Kind.TRANSIENT, "cannot list " + this.baseDir + ": " + e, e);
+      }
+    }
+  }
+
+  /**
+   * Keeps a machine, and restarts its agent when it dies of itself (a crash, a kill -9) after
+   * {@link #RESTART_DELAY}, as systemd does a node's agent: the restarted agent kills what its
+   * predecessor's jobs left running, then registers again. A node stopped on purpose
+   * ({@link #terminate}, {@link #close}) is no longer kept, so it stays stopped.
+   */
+  private synchronized void watch(LocalMachine m) {
+    machines.put(m.instance().nodeName(), m);
+    m.agent().onExit().thenRun(() -> restarts.schedule(() -> restart(m), RESTART_DELAY.toMillis(),
+        TimeUnit.MILLISECONDS));
+  }
+
+  private synchronized void restart(LocalMachine died) {
+    if (machines.get(died.instance().nodeName()) != died) {
+      return; // stopped on purpose, or replaced
+    }
+    try {
+      watch(died.restart());
+    } catch (IOException e) {
+      machines.remove(died.instance().nodeName());
+    }
   }
 
   @Override
@@ -155,14 +201,20 @@ public final class LocalProvider implements NodeProvider {
     try {
       for (NodeLaunch launch : request.nodes()) {
         String name = launch.node().name();
-        Machine running = machines.get(name);
+        LocalMachine running = machines.get(name);
         if (running != null && running.agent().isAlive()) {
-          made.add(running.instance());
-          continue;
+          if (running.controllerUrl().equals(launch.controllerUrl())) {
+            made.add(running.instance());
+            continue;
+          }
+          // An agent of a controller that listened elsewhere: it could never report to this one.
+          // It goes, with its jobs, before the new agent starts: a job never has two live copies.
+          machines.remove(name);
+          stop(List.of(running.agent()));
         }
         Instance instance = new Instance(name, name, request.cluster(), request.partition(), request.placementGroup(),
             request.idempotencyToken(), offering, InstanceState.RUNNING);
-        machines.put(name, new Machine(instance, start(launch)));
+        watch(start(launch, instance));
         made.add(instance);
         startedNow.add(name);
       }
@@ -175,7 +227,7 @@ public final class LocalProvider implements NodeProvider {
     return List.copyOf(made);
   }
 
-  private Process start(NodeLaunch launch) {
+  private LocalMachine start(NodeLaunch launch, Instance instance) {
     String name = launch.node().name();
     Path dir = baseDir.resolve(name);
     try {
@@ -189,16 +241,7 @@ public final class LocalProvider implements NodeProvider {
       Path tokenFile = dir.resolve(AgentCommand.TOKEN_FILE);
       TokenFile.write(tokenFile, launch.agentToken());
       command.addAll(AgentCommand.forNode(launch, dir, tokenFile, settings.jvmArgs()));
-      Path log = dir.resolve("agent.log");
-      if (!Files.exists(log)) {
-        Files.createFile(log, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      }
-      ProcessBuilder builder = new ProcessBuilder(command)
-          .directory(dir.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-      return builder.start();
+      return LocalMachine.start(dir, command, instance, launch.controllerUrl());
     } catch (IOException e) {
       throw new ProviderException(ProviderException.Kind.TRANSIENT, "node " + name + ": cannot start its agent in "
           + dir + ": " + e.getMessage(), e);
@@ -213,7 +256,7 @@ public final class LocalProvider implements NodeProvider {
    */
   @Override
   public void terminate(Instance instance) {
-    Machine machine;
+    LocalMachine machine;
     synchronized (this) {
       machine = machines.remove(instance.nodeName());
     }
@@ -225,8 +268,7 @@ public final class LocalProvider implements NodeProvider {
   /** The cluster's nodes whose agents are alive, in name order. */
   @Override
   public synchronized List<Instance> list(String cluster) {
-    machines.values().removeIf(m -> !m.agent().isAlive());
-    return machines.values().stream().map(Machine::instance)
+    return machines.values().stream().map(LocalMachine::instance)
         .filter(i -> cluster.equals(i.cluster()))
         .sorted(Comparator.comparing(Instance::nodeName))
         .toList();
@@ -241,34 +283,45 @@ public final class LocalProvider implements NodeProvider {
   /** Stops every node this provider started, all at once, as {@link #terminate} does one. */
   @Override
   public void close() {
-    List<Process> all;
+    List<ProcessHandle> all;
     synchronized (this) {
-      all = machines.values().stream().map(Machine::agent).toList();
+      all = machines.values().stream().map(LocalMachine::agent).toList();
       machines.clear();
     }
+    restarts.shutdownNow();
     stop(all);
   }
 
-  private static void stop(List<Process> stopping) {
+  private static void stop(List<ProcessHandle> stopping) {
     List<ProcessHandle> started = new ArrayList<>();
-    for (Process agent : stopping) {
+    for (ProcessHandle agent : stopping) {
       // Noted before the agent goes: once it has, its children are no one's descendants.
       agent.descendants().forEach(started::add);
       agent.destroy();
     }
     long deadline = System.nanoTime() + STOP_GRACE.toNanos();
-    for (Process agent : stopping) {
+    for (ProcessHandle agent : stopping) {
       try {
         long left = deadline - System.nanoTime();
-        if (!agent.waitFor(Math.max(0, left), TimeUnit.NANOSECONDS)) {
-          agent.destroyForcibly();
-          agent.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        agent.onExit().get(Math.max(0, left), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        agent.destroyForcibly();
+        awaitExit(agent);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         agent.destroyForcibly();
       }
     }
     started.forEach(ProcessHandle::destroyForcibly);
+  }
+
+  private static void awaitExit(ProcessHandle p) {
+    try {
+      p.onExit().get(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      // A process that survives SIGKILL for 10 s is the kernel's business.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -208,4 +208,66 @@ class LocalProviderTest {
     assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
   }
+
+  /**
+   * A controller killed with -9 leaves its local agents running, as a cloud's machines would
+   * be. The next controller's provider adopts them: they are listed, and a launch for the same
+   * controller keeps them instead of starting a second agent for the node.
+   */
+  @Test
+  void aNewProviderAdoptsTheAgentsAnEarlierOneLeftRunning() throws Exception {
+    launch("t1", "local-1");
+    await("the agent to register", () -> registered.containsKey("local-1"));
+    long pid = agentProcesses().get(0).pid();
+
+    LocalProvider next = new LocalProvider(base); // the first is abandoned, as by kill -9
+    assertThat(next.list("test")).extracting(Instance::nodeName).containsExactly("local-1");
+    List<NodeLaunch> nodes = List.of(node("local-1"));
+    Offering local = new Offering(LocalProvider.INSTANCE_TYPE, "local", CapacityType.ON_DEMAND, 0, Availability.AVAILABLE);
+    next.launch(new LaunchRequest("test", "gpu", nodes, 1, local, "pg-1", Map.of(), "t2"));
+    assertThat(agentProcesses()).extracting(ProcessHandle::pid).containsExactly(pid);
+
+    // A controller that listens elsewhere cannot use that agent: it goes before another starts.
+    Node template = nodes.get(0).node();
+    next.launch(new LaunchRequest("test", "gpu", List.of(new NodeLaunch(template, "http://127.0.0.1:1", TOKEN)), 1,
+        local, "pg-1", Map.of(), "t3"));
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    assertThat(agentProcesses()).hasSize(1);
+    next.close();
+    assertThat(agentProcesses()).isEmpty();
+  }
+
+  /**
+   * An agent killed with -9 is started again in place, as systemd would, and the new agent kills
+   * what its predecessor's job left running before it registers: the job cannot run twice.
+   */
+  @Test
+  void aKilledAgentComesBackAndKillsWhatItsJobsLeftRunning() throws Exception {
+    launch("t1", "local-1");
+    await("the agent to register", () -> registered.containsKey("local-1"));
+    String firstAddress = registered.get("local-1");
+    Path pidFile = base.resolve("orphan.pid");
+    String job = "{\"job\":\"8\",\"credential\":\"c\",\"batch\":true,\"script\":\"(sleep 600; echo late) &\\necho $! > "
+        + pidFile + "\\nwait\\n\",\"work_dir\":\"" + base + "\",\"environment\":{\"PATH\":\"/usr/bin:/bin\"},"
+        + "\"gpus\":[0],\"stdout\":\"" + base.resolve("job.out") + "\",\"open_mode\":\"truncate\","
+        + "\"nodes\":{\"local-1\":\"" + firstAddress + "\"},\"run_as\":{\"user\":\""
+        + System.getProperty("user.name") + "\"}}";
+    HttpResponse<String> launched = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(firstAddress + "/jobs")).header("Authorization", "Bearer " + TOKEN)
+            .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(launched.statusCode()).as(launched.body()).isEqualTo(200);
+    await("the job to start", () -> pidFile.toFile().length() > 0);
+    long orphan = Long.parseLong(Files.readString(pidFile).trim());
+    ProcessHandle agent = agentProcesses().get(0);
+
+    agent.destroyForcibly();
+    agent.onExit().get();
+    assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false)).isTrue(); // left behind
+
+    await("the agent to come back", () -> !firstAddress.equals(registered.get("local-1")));
+    assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    assertThat(agentProcesses()).hasSize(1);
+    assertThat(base.resolve("local-1/agent.log")).content().contains("processes left running by an earlier agent's jobs");
+    assertThat(listed()).containsExactly("local-1");
+  }
 }

@@ -1,0 +1,84 @@
+package io.squall.agent;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+/**
+ * What a killed agent's jobs left behind. Job processes live in sessions of their own, so when
+ * their agent dies (kill -9, a crash) they run on, unseen: the controller then requeues their
+ * jobs, and a second copy would run beside them. So an agent starting in a work directory first
+ * kills every process marked with it ({@link JobEnvironment#AGENT_HOME}), and waits until they
+ * are gone, before it registers and takes work, as slurmd does with the steps of a job the
+ * controller no longer has. Job directories left behind are removed with them.
+ */
+final class OrphanSweep {
+  private static final long WAIT_SECONDS = 10;
+
+  private OrphanSweep() {}
+
+  /** Kills the processes left by earlier agents in {@code workDir}; answers how many there were. */
+  static int run(Path workDir, AgentLog log) throws IOException {
+    byte[] marker = (JobEnvironment.AGENT_HOME + "=" + workDir + "\0").getBytes(StandardCharsets.UTF_8);
+    long self = ProcessHandle.current().pid();
+    List<ProcessHandle> orphans = ProcessHandle.allProcesses()
+        .filter(p -> p.pid() != self && marked(p.pid(), marker))
+        .toList();
+    orphans.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle p : orphans) {
+      try {
+        p.onExit().get(WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        log.warn("process " + p.pid() + " of an earlier agent's job survived SIGKILL for " + WAIT_SECONDS + " s");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while killing orphaned job processes", e);
+      }
+    }
+    if (!orphans.isEmpty()) {
+      log.warn("killed " + orphans.size() + " processes left running by an earlier agent's jobs");
+    }
+    Path jobs = workDir.resolve("jobs");
+    if (Files.isDirectory(jobs)) {
+      try (Stream<Path> all = Files.walk(jobs)) {
+        for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(jobs))::iterator) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+    return orphans.size();
+  }
+
+  /** Whether the process's environment holds the marker (unreadable ones are not this agent's to judge). */
+  private static boolean marked(long pid, byte[] marker) {
+    try {
+      byte[] env = Files.readAllBytes(Path.of("/proc/" + pid + "/environ"));
+      return indexOf(env, marker) >= 0;
+    } catch (IOException | SecurityException gone) {
+      return false;
+    }
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      if (i > 0 && haystack[i - 1] != 0) {
+        continue; // variables start after a NUL
+      }
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+}

@@ -49,7 +49,7 @@ class BatchJobTest extends OneAgentTest {
     // Nothing of the agent's own environment but the login variables it lacks.
     Set<String> allowed = new HashSet<>(Set.of("PATH", "SLURM_JOB_ID", "FOO", "CUDA_VISIBLE_DEVICES",
         "SLURM_GPUS_ON_NODE", "SLURMD_NODENAME", "SLURM_NODEID", "SQUALL_JOB_CREDENTIAL", "SQUALL_AGENTS",
-        "HOME", "USER", "LANG", "PWD", "SHLVL", "_"));
+        "HOME", "USER", "LANG", "PWD", "SHLVL", "_", "SQUALL_AGENT_HOME"));
     assertThat(Files.readAllLines(jobDir.resolve("env-names"))).isSubsetOf(allowed);
     Eventually.until("the output shipped", Eventually.LONG, () -> controller.output("42", "stdout").equals(out));
   }

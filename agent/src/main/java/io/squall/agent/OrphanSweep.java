@@ -19,29 +19,16 @@ import java.util.stream.Stream;
  * are gone, before it registers and takes work, as slurmd does with the steps of a job the
  * controller no longer has. Job directories left behind are removed with them.
  */
-final class OrphanSweep {
+public final class OrphanSweep {
   private static final long WAIT_SECONDS = 10;
 
   private OrphanSweep() {}
 
-  /** Kills the processes left by earlier agents in {@code workDir}; answers how many there were. */
+  /** Kills the processes left by earlier agents in {@code workDir}, removes their job directories; answers how many there were. */
   static int run(Path workDir, AgentLog log) throws IOException {
-    byte[] marker = (JobEnvironment.AGENT_HOME + "=" + workDir + "\0").getBytes(StandardCharsets.UTF_8);
-    long self = ProcessHandle.current().pid();
-    List<ProcessHandle> orphans = ProcessHandle.allProcesses()
-        .filter(p -> p.pid() != self && marked(p.pid(), marker))
-        .toList();
-    orphans.forEach(ProcessHandle::destroyForcibly);
-    for (ProcessHandle p : orphans) {
-      try {
-        p.onExit().get(WAIT_SECONDS, TimeUnit.SECONDS);
-      } catch (TimeoutException | ExecutionException e) {
-        log.warn("process " + p.pid() + " of an earlier agent's job survived SIGKILL for " + WAIT_SECONDS + " s");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while killing orphaned job processes", e);
-      }
-    }
+    List<ProcessHandle> orphans = kill(workDir);
+    orphans.stream().filter(ProcessHandle::isAlive).forEach(p -> log.warn("process " + p.pid()
+        + " of an earlier agent's job survived SIGKILL for " + WAIT_SECONDS + " s"));
     if (!orphans.isEmpty()) {
       log.warn("killed " + orphans.size() + " processes left running by an earlier agent's jobs");
     }
@@ -54,6 +41,33 @@ final class OrphanSweep {
       }
     }
     return orphans.size();
+  }
+
+  /**
+   * Kills (SIGKILL) every process marked as a job process of the agent in {@code workDir}, and
+   * waits up to 10 s for them to go. The local provider uses it too, for a node whose agent died
+   * for good: the machine is gone, so its processes are.
+   *
+   * @return the processes it killed
+   */
+  public static List<ProcessHandle> kill(Path workDir) throws IOException {
+    byte[] marker = (JobEnvironment.AGENT_HOME + "=" + workDir + "\0").getBytes(StandardCharsets.UTF_8);
+    long self = ProcessHandle.current().pid();
+    List<ProcessHandle> orphans = ProcessHandle.allProcesses()
+        .filter(p -> p.pid() != self && marked(p.pid(), marker))
+        .toList();
+    orphans.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle p : orphans) {
+      try {
+        p.onExit().get(WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        // reported by the caller, who finds it alive
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while killing orphaned job processes", e);
+      }
+    }
+    return orphans;
   }
 
   /** Whether the process's environment holds the marker (unreadable ones are not this agent's to judge). */

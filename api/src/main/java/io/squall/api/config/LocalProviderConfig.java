@@ -15,6 +15,8 @@ public class LocalProviderConfig {
   private List<String> zones = new ArrayList<>(List.of("local"));
   private List<String> noCapacityZones = new ArrayList<>();
   private Duration bootDelay = Duration.ZERO;
+  private double launchFailureRate;
+  private long failureSeed = 1;
 
   public List<String> getZones() {
     return zones;
@@ -38,5 +40,22 @@ public class LocalProviderConfig {
 
   public void setBootDelay(Duration bootDelay) {
     this.bootDelay = bootDelay;
+  }
+
+  /** The share of launches that fail with a transient error (chaos tests); 0 by default. */
+  public double getLaunchFailureRate() {
+    return launchFailureRate;
+  }
+
+  public void setLaunchFailureRate(double launchFailureRate) {
+    this.launchFailureRate = launchFailureRate;
+  }
+
+  public long getFailureSeed() {
+    return failureSeed;
+  }
+
+  public void setFailureSeed(long failureSeed) {
+    this.failureSeed = failureSeed;
   }
 }

@@ -35,7 +35,8 @@ public final class Providers {
       }
       case "local" -> {
         raw = new LocalProvider(config.getDataDir().resolve("nodes").toAbsolutePath(), new LocalProvider.Settings(
-            local.getZones(), Set.copyOf(local.getNoCapacityZones()), local.getBootDelay(), LocalProvider.Settings.defaults().jvmArgs()));
+            local.getZones(), Set.copyOf(local.getNoCapacityZones()), local.getBootDelay(),
+            LocalProvider.Settings.defaults().jvmArgs(), local.getLaunchFailureRate(), local.getFailureSeed()));
         region = "localhost";
       }
       case "aws" -> {

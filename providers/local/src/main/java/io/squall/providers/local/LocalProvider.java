@@ -1,5 +1,6 @@
 package io.squall.providers.local;
 
+import io.squall.agent.OrphanSweep;
 import io.squall.agent.TokenFile;
 import io.squall.agent.JavaCommand;
 import io.squall.core.provider.Availability;
@@ -24,6 +25,8 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -63,8 +66,11 @@ public final class LocalProvider implements NodeProvider {
    * @param noCapacityZones zones where every launch fails with insufficient capacity
    * @param bootDelay how long a node "boots" before its agent starts
    * @param jvmArgs the agents' JVM options
+   * @param launchFailureRate the share of launches that fail with a transient error, drawn from
+   *     {@code failureSeed} (chaos tests: a cloud API that errs)
    */
-  public record Settings(List<String> zones, Set<String> noCapacityZones, Duration bootDelay, List<String> jvmArgs) {
+  public record Settings(List<String> zones, Set<String> noCapacityZones, Duration bootDelay, List<String> jvmArgs,
+      double launchFailureRate, long failureSeed) {
     public Settings {
       zones = List.copyOf(zones);
       noCapacityZones = Set.copyOf(noCapacityZones);
@@ -72,6 +78,14 @@ public final class LocalProvider implements NodeProvider {
       if (zones.isEmpty()) {
         throw new IllegalArgumentException("the local provider needs at least one zone");
       }
+      if (launchFailureRate < 0 || launchFailureRate > 1) {
+        throw new IllegalArgumentException("the launch failure rate is from 0 to 1, not " + launchFailureRate);
+      }
+    }
+
+    /** Launches that never fail but where the settings say so. */
+    public Settings(List<String> zones, Set<String> noCapacityZones, Duration bootDelay, List<String> jvmArgs) {
+      this(zones, noCapacityZones, bootDelay, jvmArgs, 0, 0);
     }
 
     /**
@@ -89,6 +103,7 @@ public final class LocalProvider implements NodeProvider {
   private final Map<String, LocalMachine> machines = new TreeMap<>();
   private final Map<String, List<Instance>> launches = new LinkedHashMap<>();
   private final Deque<ProviderException> injected = new ArrayDeque<>();
+  private final Random failures;
 
   public LocalProvider(Path baseDir) {
     this(baseDir, Settings.defaults());
@@ -108,9 +123,19 @@ public final class LocalProvider implements NodeProvider {
   public LocalProvider(Path baseDir, Settings settings) {
     this.baseDir = baseDir.toAbsolutePath();
     this.settings = settings;
+    this.failures = new Random(settings.failureSeed());
     if (Files.isDirectory(this.baseDir)) {
       try (var dirs = Files.list(this.baseDir)) {
-        dirs.sorted().forEach(d -> LocalMachine.find(d).ifPresent(this::watch));
+        for (Path d : dirs.sorted().toList()) {
+          Optional<LocalMachine> alive = LocalMachine.find(d);
+          if (alive.isPresent()) {
+            watch(alive.get());
+          } else if (Files.isDirectory(d)) {
+            // A node whose agent died with no controller to restart it: the "machine" is gone,
+            // and so must be what its jobs left running, before their jobs are requeued.
+            OrphanSweep.kill(d);
+          }
+        }
       } catch (IOException e) {
         throw new ProviderException(ProviderException.Kind.TRANSIENT, "cannot list " + this.baseDir + ": " + e, e);
       }
@@ -180,6 +205,10 @@ public final class LocalProvider implements NodeProvider {
     }
     if (!injected.isEmpty()) {
       throw injected.poll();
+    }
+    if (failures.nextDouble() < settings.launchFailureRate()) {
+      throw new ProviderException(ProviderException.Kind.TRANSIENT, "injected launch failure (launch-failure-rate "
+          + settings.launchFailureRate() + ")");
     }
     Offering offering = request.offering();
     if (!INSTANCE_TYPE.equals(offering.instanceType()) || !settings.zones().contains(offering.zone())) {

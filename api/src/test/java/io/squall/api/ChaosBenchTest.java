@@ -1,0 +1,32 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.api.bench.ChaosBench;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bench chaos} in a size that fits CI: a controller in its own JVM killed with -9 twice and
+ * an agent killed with -9 twice while 80 short real jobs run, 30 % of elastic launches failing.
+ * Nothing acknowledged is lost, no job runs twice at once, nothing is left running.
+ */
+class ChaosBenchTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void killsLoseNothingAndRunNothingTwice() throws Exception {
+    ChaosBench.Result r = ChaosBench.run(new ChaosBench.Options(80, 2, 2, 0.3, 7, Duration.ofMinutes(8)), dir);
+    System.out.println("bench chaos (CI size): " + r.json());
+    assertThat(r.jobs()).isEqualTo(80);
+    assertThat(r.kills()).isEqualTo(4);
+    assertThat(r.acknowledgedLost()).isZero();
+    assertThat(r.doubleStarts()).isZero();
+    assertThat(r.orphanInstances()).isZero();
+    assertThat(r.leakedProcesses()).isZero();
+    assertThat(r.unfinished()).isZero();
+  }
+}

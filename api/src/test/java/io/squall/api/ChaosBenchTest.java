@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bench chaos} in a size that fits CI: a controller in its own JVM killed with -9 twice and
  * an agent killed with -9 twice while 80 short real jobs run, 30 % of elastic launches failing.
- * Nothing acknowledged is lost, no job runs twice at once, nothing is left running.
+ * Nothing acknowledged is lost, no job runs twice at once, nothing is left running, and the
+ * restarted controllers keep the static nodes' agents they adopt.
  */
 class ChaosBenchTest {
   @TempDir
@@ -28,5 +29,11 @@ class ChaosBenchTest {
     assertThat(r.orphanInstances()).isZero();
     assertThat(r.leakedProcesses()).isZero();
     assertThat(r.unfinished()).isZero();
+    // The static nodes' agents a restarted controller adopts are not the elastic fleet's orphans.
+    try (var logs = java.nio.file.Files.list(dir)) {
+      for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("controller-")).toList()) {
+        assertThat(log).content().doesNotContain("terminating orphan instance node-");
+      }
+    }
   }
 }

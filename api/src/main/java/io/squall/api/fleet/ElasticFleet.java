@@ -171,7 +171,10 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   /** Adopts what was ours, terminates orphans, retries or drops unfinished launch intents. */
   private void reconcile() {
     try {
-      List<Instance> listed = provider.list(config.getClusterName());
+      // A static node's machine (a local agent a restarted controller adopted) is NodeFleet's, not an orphan.
+      List<Instance> listed = provider.list(config.getClusterName()).stream()
+          .filter(i -> i.nodeName() == null || layout.node(i.nodeName()) == null || layout.isElastic(i.nodeName()))
+          .toList();
       Map<String, String> recorded = new HashMap<>();
       for (InstanceRow r : instances.findAll()) {
         recorded.put(r.instanceId(), r.nodeName());

@@ -27,22 +27,25 @@ final class Controllers {
     return p;
   }
 
-  /**
-   * A free port for a controller that must come back on the same one. Taken below the kernel's
-   * ephemeral range (32768 and up on Linux): a port from that range, once free, can be handed to
-   * any agent's or client's socket before the next controller binds it.
-   */
+  /** A free port for a controller that must come back on the same one (see ChaosBench). */
   static int restartablePort() {
-    java.util.Random random = new java.util.Random();
-    for (int attempt = 0; attempt < 100; attempt++) {
-      int port = 20_000 + random.nextInt(12_000);
-      try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-        return port;
-      } catch (java.io.IOException taken) {
-        // try another
-      }
+    return io.squall.api.bench.ChaosBench.restartablePort();
+  }
+
+  /**
+   * The PostgreSQL that .ci/run starts, with an empty schema; the test is skipped without one.
+   *
+   * @return its JDBC URL
+   */
+  static String emptyPostgres() throws java.sql.SQLException {
+    String url = System.getenv("SQUALL_TEST_PG_URL");
+    org.junit.jupiter.api.Assumptions.assumeTrue(url != null,
+        "SQUALL_TEST_PG_URL is not set (.ci/run starts PostgreSQL and sets it)");
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS public CASCADE");
+      s.execute("CREATE SCHEMA public");
     }
-    throw new IllegalStateException("no free port between 20000 and 32000");
+    return url;
   }
 
   static Running start(Map<String, Object> settings) {

@@ -10,17 +10,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,13 +46,7 @@ class HostileInputTest {
 
   @Test
   void onPostgres() throws SQLException {
-    String url = System.getenv("SQUALL_TEST_PG_URL");
-    Assumptions.assumeTrue(url != null, "SQUALL_TEST_PG_URL is not set (.ci/run starts PostgreSQL and sets it)");
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS public CASCADE");
-      s.execute("CREATE SCHEMA public");
-    }
-    survives(url);
+    survives(Controllers.emptyPostgres());
   }
 
   private void survives(String jdbcUrl) {

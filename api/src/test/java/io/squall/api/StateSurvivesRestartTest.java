@@ -3,13 +3,9 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,13 +26,7 @@ class StateSurvivesRestartTest {
 
   @Test
   void onPostgres() throws SQLException {
-    String url = System.getenv("SQUALL_TEST_PG_URL");
-    Assumptions.assumeTrue(url != null, "SQUALL_TEST_PG_URL is not set (.ci/run starts PostgreSQL and sets it)");
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS public CASCADE");
-      s.execute("CREATE SCHEMA public");
-    }
-    survivesRestart(url);
+    survivesRestart(Controllers.emptyPostgres());
   }
 
   private void survivesRestart(String jdbcUrl) {

@@ -394,7 +394,7 @@ public final class ChaosBench {
    * A port below the kernel's ephemeral range (32768 and up), so that no agent's or client's
    * socket takes it while the controller is down between a kill and its restart.
    */
-  static int restartablePort() {
+  public static int restartablePort() {
     Random r = new Random();
     for (int attempt = 0; attempt < 100; attempt++) {
       int p = 20_000 + r.nextInt(12_000);

@@ -48,6 +48,25 @@ final class Controllers {
     return url;
   }
 
+  /**
+   * Starts a controller on the port a closed one listened on. Netty closes a server's socket on
+   * its event loop after the context is closed, so the port is waited for (bound and released
+   * here) rather than assumed free: a new process would not have to, the old one's socket dying
+   * with it.
+   */
+  static Running startAgainOn(int port, Map<String, Object> settings) {
+    Poll.until("port " + port + " to be released", java.time.Duration.ofSeconds(30), () -> {
+      try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+        s.setReuseAddress(true);
+        s.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+        return true;
+      } catch (java.io.IOException inUse) {
+        return null;
+      }
+    });
+    return start(settings);
+  }
+
   static Running start(Map<String, Object> settings) {
     return new Running(ApplicationContext.run(EmbeddedServer.class, settings));
   }

@@ -45,7 +45,7 @@ class RunningJobsSurviveRestartTest {
         // controller stops never arrives, and the next controller requeues the job (LostJobsTest).
         Poll.until("the job's script to start", LONG, () -> Files.exists(dir.resolve("started")));
       }
-      try (Controllers.Running second = Controllers.start(settings)) {
+      try (Controllers.Running second = Controllers.startAgainOn(port, settings)) {
         Http h = new Http(second.url());
         assertThat(h.jobState(running)).isEqualTo("RUNNING");
         assertThat(h.jobState(held)).isEqualTo("PENDING");
@@ -83,7 +83,7 @@ class RunningJobsSurviveRestartTest {
         Poll.until("the node draining", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes").toString()
             .contains("\"state\":\"DRAINING\"") ? true : null);
       }
-      try (Controllers.Running second = Controllers.start(settings)) {
+      try (Controllers.Running second = Controllers.startAgainOn(port, settings)) {
         Http h = new Http(second.url());
         JsonNode done = Poll.until("the job stopped by the restored drain and run again", LONG, () -> {
           JsonNode j = h.get("alice-token", "/v1/jobs/" + job).json();

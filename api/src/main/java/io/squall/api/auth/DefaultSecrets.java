@@ -5,12 +5,17 @@ import io.micronaut.context.annotation.Value;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.config.UserConfig;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +24,14 @@ import org.slf4j.LoggerFactory;
  * and the example users' tokens), so that it runs on a laptop with no set-up. With them, anyone
  * who reaches the port can end any job (a forged exit) or take a node down (a forged
  * interruption). So the controller refuses to start on an address other hosts can reach while
- * any of them is still in force, and names the keys to set; on loopback it starts and warns.
+ * any of them is still in force, and names the keys to set; on loopback it starts and warns. It
+ * also warns about a configuration file (which holds tokens) that other users may read.
  */
 @Context
 public final class DefaultSecrets {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultSecrets.class);
+  private static final Set<PosixFilePermission> OTHERS = Set.of(PosixFilePermission.GROUP_READ,
+      PosixFilePermission.OTHERS_READ);
   /** The secrets application.yml ships, by the key that holds them. */
   static final Map<String, String> BUILT_IN = Map.of(
       "squall.agent-token", "change-me-agent-token",
@@ -32,6 +40,9 @@ public final class DefaultSecrets {
       "squall.users.admin.token", "admin-token");
 
   public DefaultSecrets(SquallConfig config, List<UserConfig> users, @Value("${micronaut.server.host:}") String host) {
+    for (Path open : openToOthers(System.getProperty("micronaut.config.files", ""))) {
+      LOG.warn("{} may be read by other users, and configuration holds tokens: chmod 600 it", open);
+    }
     List<String> keys = inForce(config.getAgentToken(), users);
     if (keys.isEmpty()) {
       return;
@@ -58,6 +69,22 @@ public final class DefaultSecrets {
       }
     }
     return keys;
+  }
+
+  /** The configuration files ({@code micronaut.config.files}, comma-separated) that others may read. */
+  static List<Path> openToOthers(String files) {
+    List<Path> open = new ArrayList<>();
+    for (String f : files.split(",")) {
+      Path p = Path.of(f.strip());
+      try {
+        if (!f.isBlank() && Files.getPosixFilePermissions(p).stream().anyMatch(OTHERS::contains)) {
+          open.add(p);
+        }
+      } catch (IOException | UnsupportedOperationException unreadable) {
+        // Micronaut itself says what is wrong with a file it cannot read.
+      }
+    }
+    return open;
   }
 
   /** Whether the server's address is a loopback one; blank (every interface) is not. */

@@ -192,7 +192,9 @@ public final class ChaosBench {
             admin:
               token: %s
         """.formatted(port, data, options.seed(), options.launchFailureRate(), options.seed(), TOKEN, ADMIN);
-    Files.writeString(dir.resolve("chaos.yml"), yml);
+    Path file = dir.resolve("chaos.yml");
+    Files.writeString(file, yml);
+    Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
   }
 
   private void startController() throws IOException {

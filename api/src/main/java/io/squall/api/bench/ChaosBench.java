@@ -298,6 +298,10 @@ public final class ChaosBench {
       if (a.status() == 200) {
         int open = a.json().get("jobs").size();
         if (open == 0 || Instant.now().isAfter(deadline)) {
+          for (JsonNode j : a.json().get("jobs")) {
+            System.err.println("chaos: job " + j.get("job_id").asText() + " did not end: " + j.get("state").asText()
+                + " (" + j.get("reason").asText() + ") on " + j.get("nodes").asText());
+          }
           return open;
         }
       }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * What the controller asks of this node's jobs: launch, signal, delete. Calls return quickly
@@ -169,15 +167,11 @@ final class JobControl {
   }
 
   private void removeDirectory(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
+    try {
+      JobFiles.removeTree(dir);
     } catch (IOException e) {
       log.warn("cannot remove " + dir + ": " + e);
     }
   }
+
 }

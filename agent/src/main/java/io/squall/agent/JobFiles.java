@@ -5,10 +5,24 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /** Files the agent makes for a job, and whose they are. */
 final class JobFiles {
   private JobFiles() {}
+
+  /** Removes {@code dir} and everything in it; nothing when it is not there. */
+  static void removeTree(Path dir) throws IOException {
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
 
   /** Makes the paths the job's user's (no-op for a job that runs as the agent's own user). */
   static void giveTo(JobUser user, Path... paths) throws IOException {

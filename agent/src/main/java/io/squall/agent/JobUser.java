@@ -42,11 +42,6 @@ record JobUser(String name, int uid, int gid) {
     return out;
   }
 
-  @Override
-  public String toString() {
-    return (name == null ? "" : name + " ") + "(uid " + uid + ", gid " + gid + ")";
-  }
-
   /** {@code id -u NAME} or {@code id -g NAME}: the name service's answer, LDAP included. */
   private static int id(String name, String which) {
     if (name.isEmpty() || name.startsWith("-") || name.chars().anyMatch(c -> c <= ' ' || c == ':' || c == '/')) {

@@ -2,6 +2,8 @@ package io.squall.agent;
 
 import com.sun.security.auth.module.UnixSystem;
 import io.squall.agent.Protocol.RunAs;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Whether this agent can run jobs as their users. Only root can change a process's user: an
@@ -11,6 +13,8 @@ import io.squall.agent.Protocol.RunAs;
  */
 final class JobUsers {
   private final boolean root;
+  /** Each user looked up once (every batch script and srun task asks): what nscd does for a node. */
+  private final Map<RunAs, JobUser> resolved = new ConcurrentHashMap<>();
 
   private JobUsers(boolean root) {
     this.root = root;
@@ -23,11 +27,6 @@ final class JobUsers {
       log.info("running as " + self.getUsername() + " (uid " + self.getUid() + "), not root: every job runs as "
           + self.getUsername() + ", whoever submitted it");
     }
-    return new JobUsers(root);
-  }
-
-  /** For tests: an agent that is root, or not. */
-  static JobUsers of(boolean root) {
     return new JobUsers(root);
   }
 
@@ -48,6 +47,6 @@ final class JobUsers {
       throw new IllegalArgumentException("the controller named no user for the job; a root agent runs no job as root"
           + " unless told to");
     }
-    return JobUser.resolve(runAs);
+    return resolved.computeIfAbsent(runAs, JobUser::resolve);
   }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -34,9 +33,9 @@ public final class OrphanSweep {
     }
     Path jobs = workDir.resolve("jobs");
     if (Files.isDirectory(jobs)) {
-      try (Stream<Path> all = Files.walk(jobs)) {
-        for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(jobs))::iterator) {
-          Files.deleteIfExists(p);
+      try (Stream<Path> dirs = Files.list(jobs)) {
+        for (Path d : dirs.toList()) {
+          JobFiles.removeTree(d);
         }
       }
     }
@@ -51,11 +50,7 @@ public final class OrphanSweep {
    * @return the processes it killed
    */
   public static List<ProcessHandle> kill(Path workDir) throws IOException {
-    byte[] marker = (JobEnvironment.AGENT_HOME + "=" + workDir + "\0").getBytes(StandardCharsets.UTF_8);
-    long self = ProcessHandle.current().pid();
-    List<ProcessHandle> orphans = ProcessHandle.allProcesses()
-        .filter(p -> p.pid() != self && marked(p.pid(), marker))
-        .toList();
+    List<ProcessHandle> orphans = find(workDir);
     orphans.forEach(ProcessHandle::destroyForcibly);
     for (ProcessHandle p : orphans) {
       try {
@@ -68,6 +63,13 @@ public final class OrphanSweep {
       }
     }
     return orphans;
+  }
+
+  /** The live processes marked as job processes of the agent in {@code workDir} (bench chaos counts them too). */
+  public static List<ProcessHandle> find(Path workDir) {
+    byte[] marker = (JobEnvironment.AGENT_HOME + "=" + workDir + "\0").getBytes(StandardCharsets.UTF_8);
+    long self = ProcessHandle.current().pid();
+    return ProcessHandle.allProcesses().filter(p -> p.pid() != self && marked(p.pid(), marker)).toList();
   }
 
   /** Whether the process's environment holds the marker (unreadable ones are not this agent's to judge). */

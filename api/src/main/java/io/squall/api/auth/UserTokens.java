@@ -23,6 +23,9 @@ public final class UserTokens {
       if ((u.getToken() == null) == (u.getTokenHash() == null)) {
         throw new ConfigurationException(key + ": give exactly one of token and token-hash");
       }
+      if (u.getToken() != null && u.getToken().isBlank()) {
+        throw new ConfigurationException(key + ".token: empty");
+      }
       String hash;
       try {
         hash = u.getToken() != null ? TokenHash.of(u.getToken()) : TokenHash.parse(u.getTokenHash());

@@ -3,6 +3,7 @@ package io.squall.api.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.agent.JavaCommand;
+import io.squall.agent.OrphanSweep;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.InetAddress;
@@ -329,16 +330,14 @@ public final class ChaosBench {
   }
 
   /** Processes still marked as jobs of this run's agents. */
-  private int leakedJobProcesses() {
-    String marker = "SQUALL_AGENT_HOME=" + dir.resolve("data/nodes");
-    return (int) ProcessHandle.allProcesses().filter(p -> {
-      try {
-        return new String(Files.readAllBytes(Path.of("/proc/" + p.pid() + "/environ")), StandardCharsets.UTF_8)
-            .contains(marker);
-      } catch (IOException | SecurityException gone) {
-        return false;
+  private int leakedJobProcesses() throws IOException {
+    int leaked = 0;
+    try (var nodes = Files.list(dir.resolve("data/nodes"))) {
+      for (Path node : nodes.toList()) {
+        leaked += OrphanSweep.find(node).size();
       }
-    }).count();
+    }
+    return leaked;
   }
 
   private static String commandLine(long pid) {

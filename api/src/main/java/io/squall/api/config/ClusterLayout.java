@@ -70,9 +70,9 @@ public final class ClusterLayout {
       accountNames.add(a.getName());
     }
     for (UserConfig u : userConfigs) {
-      boolean token = u.getToken() != null && !u.getToken().isBlank() || u.getTokenHash() != null;
-      if (!token || u.getAccount() == null) {
-        throw new IllegalStateException("squall.users." + u.getName() + ": needs a token (or token-hash) and an account");
+      // Tokens are checked where they are kept (UserTokens).
+      if (u.getAccount() == null) {
+        throw new IllegalStateException("squall.users." + u.getName() + ": needs an account");
       }
       if (!accountNames.contains(u.getAccount())) {
         throw new IllegalStateException("squall.users." + u.getName() + ".account: no account '"

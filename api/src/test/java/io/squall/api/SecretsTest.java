@@ -65,6 +65,10 @@ class SecretsTest {
     badHash.put("squall.users.carol.account", "research");
     assertThat(rootMessage(catchThrowable(() -> Controllers.start(badHash).close())))
         .contains("squall.users.carol.token-hash: expected sha256:<64 hex digits>");
+    Map<String, Object> blank = Controllers.settings(dir, null, "none");
+    blank.put("squall.users.carol.token", " ");
+    blank.put("squall.users.carol.account", "research");
+    assertThat(rootMessage(catchThrowable(() -> Controllers.start(blank).close()))).contains("squall.users.carol.token");
   }
 
   @Test

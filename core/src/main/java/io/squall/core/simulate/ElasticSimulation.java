@@ -14,13 +14,10 @@ import io.squall.core.model.UsageLedger;
 import io.squall.core.model.UserAssociation;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
-import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeLaunch;
-import io.squall.core.provider.Offering;
-import io.squall.core.provider.ProviderException;
 import io.squall.core.provision.CapacityPolicy;
-import io.squall.core.provision.ElasticNode;
-import io.squall.core.provision.OfferingBook;
+import io.squall.core.provision.FleetActuator;
+import io.squall.core.provision.FleetLedger;
 import io.squall.core.provision.PowerAction;
 import io.squall.core.provision.PowerPlanner;
 import io.squall.core.sbatch.SbatchParser;
@@ -35,19 +32,19 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * An elastic partition in virtual time: the production {@link Scheduler} and {@link PowerPlanner}
- * against a {@link SimulatedProvider}, with plans applied as the controller applies them.
+ * An elastic partition in virtual time: the production {@link Scheduler} and fleet engine
+ * ({@link FleetActuator}) against a {@link SimulatedProvider}.
  *
  * <p>Semantics, per virtual instant ("tick", on a grid of {@link Setup#tick()} from the start):
  * <ol>
@@ -67,9 +64,8 @@ import java.util.TreeSet;
  *       GPU time from that checkpoint's state to the stop is lost work. From its second restart on
  *       it may not start before {@link InterruptionRules#restartBackoff()} doubled per restart after
  *       the second; past {@link InterruptionRules#maxRestarts()} it is held (and nobody releases it).
- *       The notice marks the node's offering unavailable in the {@link OfferingBook} as a capacity
- *       failure (as the controller's {@code ElasticFleet#spotReclaimed} does, so replacements go to
- *       another zone, or on-demand once the policy allows). At the deadline, once no job holds the
+ *       The notice marks the node's offering unavailable ({@link FleetActuator#spotReclaimed}, as in
+ *       the controller, so replacements go to another zone, or on-demand once the policy allows). At the deadline, once no job holds the
  *       node, the machine goes and the node is released as below;</li>
  *   <li>a scheduler cycle runs when something changed since the last one (a submission, an end,
  *       a boot, a requeue) and at least {@link Setup#schedulerInterval()} has passed since it. A
@@ -77,19 +73,13 @@ import java.util.TreeSet;
  *       (CLOUD) or powering-up nodes makes the job CONFIGURING, holding them, and each CLOUD node
  *       POWERING_UP (resume requested now, waiting for a launch call). Timeouts end jobs;
  *       preemption and capacity demand have no effect here (one tier, one partition);</li>
- *   <li>released nodes that have been DOWN for {@link PowerPlanner#DOWN_FOR} are powered down
- *       (CLOUD) and left out of this tick's plan; then the power planner runs and its actions are carried out
- *       as the controller's elastic fleet carries them out: a Launch calls the provider with the
- *       gang's nodes, minCount = all of them, and marks them launched; success gives the made
- *       nodes their instance (in the offering's zone), failure is recorded in the
- *       {@link OfferingBook}, unmarks the nodes and backs them off ({@link PowerPlanner#retryAt},
- *       one more attempt each); when another offering may do, the planner plans again at once
- *       ({@link PowerPlanner#planAndApply}), so the fallback is called in the same tick;
- *       Resume powers a node up for no job; Suspend terminates an idle node's instance (node
- *       CLOUD); Release marks the nodes DOWN, requeues the jobs holding them (whose other nodes
- *       are freed, and stay as they are: up, or powering up) and terminates their instances.</li>
+ *   <li>the fleet engine ticks: the controller's own {@link FleetActuator} (power planner,
+ *       launch calls with capacity fallback in the same tick, suspends, releases, DOWN nodes
+ *       powered down after {@link PowerPlanner#DOWN_FOR}) against this simulation's memory instead
+ *       of the controller's database. A release requeues the jobs holding the nodes (their other
+ *       nodes are freed, and stay as they are: up, or powering up).</li>
  * </ol>
- * A node's {@code since} restarts whenever its state or whether a job holds it changes. Between
+ * The fleet's timers restart whenever a node's state or the jobs holding it change. Between
  * ticks nothing happens, so the loop jumps to the next tick at which something can: a
  * submission, a job end, a boot, a suspend, resume-timeout or DOWN deadline, a deferred cycle,
  * an interruption notice, stop or machine deadline, a restart backoff's end, and every tick while
@@ -207,16 +197,11 @@ public final class ElasticSimulation {
     }
   }
 
-  /** A node as the controller tracks it. */
+  /** A node as the controller knows it (the fleet engine keeps its own timers). */
   private static final class SimNode {
     final Node template;
     NodeState state = NodeState.CLOUD;
-    /** When its state, or whether a job holds it, last changed. */
-    Instant since;
     final Set<JobKey> holders = new TreeSet<>();
-    boolean launched;
-    int attempts;
-    Instant retryAt;
     /** Its instance; null when it has none (or its launch call made none). */
     Instance instance;
     /** When it became up with no job on it; null when it is not. */
@@ -224,36 +209,16 @@ public final class ElasticSimulation {
     /** The notice the cloud will give its instance; null for none. */
     Interruption notice;
 
-    SimNode(Node template, Instant since) {
+    SimNode(Node template) {
       this.template = template;
-      this.since = since;
     }
 
     boolean up() {
       return state == NodeState.IDLE || state == NodeState.ALLOCATED;
     }
 
-    /** The job now holds the node; a node no job held until now is busy from {@code at}. */
-    void hold(JobKey key, Instant at) {
-      if (holders.isEmpty()) {
-        since = at;
-      }
-      holders.add(key);
-    }
-
-    /** The job no longer holds the node; a node no job holds any more is not busy from {@code at}. */
-    void unhold(JobKey key, Instant at) {
-      if (holders.remove(key) && holders.isEmpty()) {
-        since = at;
-      }
-    }
-
-    void powerDown(Instant now) {
+    void powerDown() {
       state = NodeState.CLOUD;
-      since = now;
-      launched = false;
-      attempts = 0;
-      retryAt = null;
       instance = null;
       notice = null;
     }
@@ -294,8 +259,7 @@ public final class ElasticSimulation {
   private final VirtualClock clock;
   private final SimulatedProvider provider;
   private final Scheduler scheduler;
-  private final PowerPlanner planner;
-  private final OfferingBook book = new OfferingBook();
+  private final FleetActuator fleet;
   private final SbatchParser parser = new SbatchParser(ZoneOffset.UTC);
   private final Map<String, SimNode> nodes = new TreeMap<>();
   private final Map<JobKey, SimJob> jobs = new TreeMap<>();
@@ -311,8 +275,6 @@ public final class ElasticSimulation {
   private final Map<String, Qos> qos = Map.of("normal", Qos.normal());
   private final List<Account> accounts = List.of(new Account(ACCOUNT, null, 1));
   private final List<UserAssociation> users = List.of(new UserAssociation(USER, ACCOUNT, 1));
-  private final Map<String, CapacityPolicy> policies;
-  private Map<String, List<Offering>> offerings;
   private UsageLedger usage;
   private Instant start;
   private Instant lastEnd;
@@ -347,10 +309,10 @@ public final class ElasticSimulation {
     this.clock = clock;
     this.provider = provider;
     this.scheduler = new Scheduler(setup.scheduler());
-    this.planner = new PowerPlanner(setup.cluster());
+    this.fleet = new FleetActuator(setup.cluster(), Map.of(setup.partition(), setup.policy()), provider,
+        new MemoryFleet());
     this.partitions = List.of(
         Partition.of(setup.partition(), setup.nodes().stream().map(Node::name).toList()).asDefault());
-    this.policies = Map.of(setup.partition(), setup.policy());
   }
 
   /** Runs the workload to its end (or {@link Setup#maxTime()}). Call once. */
@@ -361,9 +323,8 @@ public final class ElasticSimulation {
     start = clock.instant();
     lastEnd = start;
     usage = UsageLedger.empty(start, Duration.ofDays(7));
-    offerings = Map.of(setup.partition(), provider.offerings(setup.policy().instanceTypes()));
     for (Node n : setup.nodes()) {
-      nodes.put(n.name(), new SimNode(n, start));
+      nodes.put(n.name(), new SimNode(n));
     }
     List<Integer> order = new ArrayList<>();
     for (int i = 0; i < workload.size(); i++) {
@@ -390,7 +351,7 @@ public final class ElasticSimulation {
       if (changed && (lastCycle == null || !now.isBefore(lastCycle.plus(setup.schedulerInterval())))) {
         cycle(now);
       }
-      power(now);
+      fleet.tick(now);
       finished = submitted == order.size() && jobs.size() == held
           && nodes.values().stream().allMatch(n -> n.state == NodeState.CLOUD);
       if (finished || !now.isBefore(limit)) {
@@ -445,7 +406,7 @@ public final class ElasticSimulation {
    * suspended after SuspendTime, as in the controller).
    */
   private void free(SimNode n, JobKey key, Instant at) {
-    n.unhold(key, at);
+    n.holders.remove(key);
     if (n.holders.isEmpty() && n.up()) {
       n.state = NodeState.IDLE;
       n.idleSince = at;
@@ -484,7 +445,6 @@ public final class ElasticSimulation {
       if (booted.isAfter(now)) {
         continue;
       }
-      n.since = booted;
       if (n.holders.isEmpty()) {
         n.state = NodeState.IDLE;
         n.idleSince = booted;
@@ -535,7 +495,6 @@ public final class ElasticSimulation {
     interruptions++;
     endIdle(n, now);
     n.state = NodeState.DRAINING;
-    n.since = now;
     changed = true;
     Instant deadline = n.notice.deadline();
     events.add(at(now) + " notice " + n.template.name() + " " + n.instance.offering().key() + ": machine goes at "
@@ -543,7 +502,7 @@ public final class ElasticSimulation {
     // As ElasticFleet#spotReclaimed: the pool is short from the notice on, so a replacement
     // launched during the notice goes elsewhere.
     Instant until = now.plus(setup.policy().unavailableFor());
-    book.markUnavailable(n.instance.offering(), until, "interrupted: " + n.notice.detail());
+    fleet.spotReclaimed(n.template.name(), n.notice.detail(), now);
     events.add(at(now) + " offering " + n.instance.offering().key() + " unavailable until " + at(until)
         + ": interrupted");
     Instant latest = deadline.minus(rules.margin());
@@ -614,9 +573,9 @@ public final class ElasticSimulation {
     events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");
   }
 
-  /** The machine is gone: as {@code ElasticFleet#machineTaken}, the node is released. */
+  /** The machine is gone: as in the controller, the fleet releases the node. */
   private void machineTaken(SimNode n, Instant now) {
-    releaseNodes(List.of(n.template.name()), "spot interruption: the machine is gone", now);
+    fleet.machineTaken(n.template.name(), "spot interruption: the machine is gone", now);
   }
 
   // ---------------------------------------------------------------- scheduling
@@ -665,21 +624,17 @@ public final class ElasticSimulation {
       SimNode n = nodes.get(g.node());
       if (n.state == NodeState.CLOUD) {
         n.state = NodeState.POWERING_UP;
-        n.since = now;
       }
-      if (n.state == NodeState.POWERING_UP && !n.launched) {
+      if (n.state == NodeState.POWERING_UP && n.instance == null) {
         j.awaitingCall.add(n.template.name());
       }
       if (n.up()) {
         endIdle(n, now);
-        if (n.state != NodeState.ALLOCATED) {
-          n.state = NodeState.ALLOCATED;
-          n.since = now;
-        }
+        n.state = NodeState.ALLOCATED;
       } else {
         allUp = false;
       }
-      n.hold(j.job.key(), now);
+      n.holders.add(j.job.key());
     }
     if (allUp) {
       j.job = j.job.started(s.job(), s.partition(), s.grants(), now);
@@ -696,87 +651,47 @@ public final class ElasticSimulation {
   // ---------------------------------------------------------------- power
 
   /**
-   * The power planner's plans for this tick, carried out as the controller's fleet does it
-   * ({@link PowerPlanner#planAndApply}). Released nodes DOWN for {@link PowerPlanner#DOWN_FOR} are
-   * powered down first and left out of the plan.
+   * The fleet engine's side in memory: what the controller's state writer and database do for
+   * it, done on the simulation's nodes and jobs, with the run's figures and event log.
    */
-  private void power(Instant now) {
-    planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));
-  }
+  private final class MemoryFleet implements FleetLedger {
+    @Override
+    public List<FleetNode> nodes() {
+      List<FleetNode> out = new ArrayList<>(nodes.size());
+      for (SimNode n : nodes.values()) {
+        out.add(new FleetNode(n.template.name(), setup.partition(), n.template.placementGroup(), n.state,
+            n.holders.stream().map(JobKey::toString).toList()));
+      }
+      return out;
+    }
 
-  private List<ElasticNode> observe(Instant now) {
-    List<ElasticNode> elastic = new ArrayList<>(nodes.size());
-    for (SimNode n : nodes.values()) {
-      if (n.state == NodeState.DOWN && !now.isBefore(n.since.plus(PowerPlanner.DOWN_FOR))) {
-        n.powerDown(now);
-        changed = true;
-        events.add(at(now) + " cloud " + n.template.name() + " after DOWN");
-        continue;
-      }
-      elastic.add(new ElasticNode(n.template.name(), setup.partition(), n.template.placementGroup(), n.state, n.since,
-          !n.holders.isEmpty(), n.launched, n.instance == null ? null : n.instance.offering().zone(), n.attempts,
-          n.retryAt));
+    @Override
+    public NodeLaunch nodeLaunch(String node) {
+      return new NodeLaunch(nodes.get(node).template.withState(NodeState.POWERING_UP), "http://controller.sim:6820",
+          "sim-token-" + node);
     }
-    return elastic;
-  }
 
-  /** @return whether a launch failed so that another offering is worth trying at once */
-  private boolean apply(PowerAction a, Instant now) {
-    if (a instanceof PowerAction.Launch l) {
-      return launch(l, now);
-    } else if (a instanceof PowerAction.Resume r) {
-      SimNode n = nodes.get(r.node());
-      if (n.state == NodeState.CLOUD) {
-        n.state = NodeState.POWERING_UP;
-        n.since = now;
-      }
-    } else if (a instanceof PowerAction.Suspend su) {
-      suspend(nodes.get(su.node()), now);
-    } else if (a instanceof PowerAction.Release r) {
-      releaseNodes(r.nodes(), r.reason(), now);
+    @Override
+    public void launchIntended(PowerAction.Launch launch, Instant now) {
+      // memory does not crash: nothing to reconcile
     }
-    return false;
-  }
 
-  /**
-   * Carries out a launch as the controller does: the nodes are marked launched, the provider is
-   * called with all of them (minCount = all); on failure they are unmarked and back off.
-   */
-  private boolean launch(PowerAction.Launch l, Instant now) {
-    List<SimNode> gang = new ArrayList<>();
-    List<NodeLaunch> launches = new ArrayList<>();
-    for (String name : l.nodes()) {
-      SimNode n = nodes.get(name);
-      n.launched = true;
-      gang.add(n);
-      launches.add(new NodeLaunch(n.template.withState(NodeState.POWERING_UP), "http://controller.sim:6820",
-          "sim-token-" + name));
-    }
-    LaunchRequest request = new LaunchRequest(setup.cluster(), l.partition(), launches, launches.size(), l.offering(),
-        l.providerPlacementGroup(), Map.of(), l.idempotencyToken());
-    List<Instance> made;
-    try {
-      made = provider.launch(request);
-    } catch (ProviderException e) {
-      book.recordFailure(l.offering(), e, now, setup.policy());
-      for (SimNode n : gang) {
-        n.launched = false;
-        n.attempts++;
-        n.retryAt = PowerPlanner.retryAt(setup.policy(), n.attempts, e, now);
+    @Override
+    public void launchEnded(PowerAction.Launch l, List<Instance> made, String failure, Instant now) {
+      if (failure != null) {
+        events.add(at(now) + " launch " + l.placementGroup() + " " + l.nodes().size() + " nodes "
+            + l.offering().key() + " failed " + failure.substring(0, failure.indexOf(':')));
+        return;
       }
-      events.add(at(now) + " launch " + l.placementGroup() + " " + l.nodes().size() + " nodes "
-          + l.offering().key() + " failed " + e.kind());
-      return e.kind().tryAnotherOffering();
-    }
-    Map<String, Instance> byNode = new HashMap<>();
-    for (Instance i : made) {
-      byNode.put(i.nodeName(), i);
-    }
-    for (SimNode n : gang) {
-      Instance i = byNode.get(n.template.name());
-      if (i == null) {
-        continue; // a short launch: launched without an instance, so it never boots (the provider counts it)
+      if (l.offering().capacityType() == CapacityType.SPOT) {
+        spotNodesLaunched += made.size();
       }
+      events.add(at(now) + " launch " + l.placementGroup() + " " + made.size() + " nodes " + l.offering().key());
+    }
+
+    @Override
+    public void instanceMade(Instance i, Instant now) {
+      SimNode n = nodes.get(i.nodeName());
       n.instance = i;
       n.notice = provider.interruption(i.id());
       for (JobKey k : n.holders) {
@@ -788,62 +703,90 @@ public final class ElasticSimulation {
         }
       }
     }
-    if (l.offering().capacityType() == CapacityType.SPOT) {
-      spotNodesLaunched += made.size();
-    }
-    events.add(at(now) + " launch " + l.placementGroup() + " " + made.size() + " nodes " + l.offering().key());
-    return false;
-  }
 
-  private void suspend(SimNode n, Instant now) {
-    if (n.state != NodeState.IDLE || !n.holders.isEmpty()) {
-      return;
+    @Override
+    public Optional<Instance> instanceOf(String node) {
+      return Optional.ofNullable(nodes.get(node).instance);
     }
-    endIdle(n, now);
-    if (n.instance != null) {
-      provider.terminate(n.instance);
-    }
-    n.powerDown(now);
-    events.add(at(now) + " suspend " + n.template.name());
-  }
 
-  /**
-   * Nodes that did not come up: DOWN (powered down after {@link PowerPlanner#DOWN_FOR}), the jobs holding
-   * them requeued (their other nodes freed), their instances terminated.
-   */
-  private void releaseNodes(List<String> names, String reason, Instant now) {
-    Set<JobKey> requeue = new TreeSet<>();
-    for (String name : names) {
-      requeue.addAll(nodes.get(name).holders);
-    }
-    for (String name : names) {
-      SimNode n = nodes.get(name);
-      endIdle(n, now);
-      n.state = NodeState.DOWN;
-      n.since = now;
-    }
-    for (JobKey k : requeue) {
-      SimJob j = jobs.get(k);
-      for (GpuGrant g : j.job.allocation()) {
-        free(nodes.get(g.node()), k, now);
-      }
-      j.job = j.job.requeued();
-      j.awaitingCall.clear();
-      j.measureFrom = null;
-      requeues++;
-      events.add(at(now) + " requeue " + k + ": " + reason);
-    }
-    for (String name : names) {
-      SimNode n = nodes.get(name);
-      if (n.instance != null) {
-        provider.terminate(n.instance);
-        n.instance = null;
-      }
+    @Override
+    public void instanceGone(String node, Instance instance, Instant now) {
+      SimNode n = nodes.get(node);
+      n.instance = null;
       n.notice = null;
-      n.launched = false;
     }
-    events.add(at(now) + " release " + names.size() + " nodes: " + reason);
-    changed = true;
+
+    @Override
+    public void resume(String node, String reason) {
+      SimNode n = nodes.get(node);
+      if (n.state == NodeState.CLOUD) {
+        n.state = NodeState.POWERING_UP;
+      }
+    }
+
+    @Override
+    public boolean beginPowerDown(String node, String reason) {
+      SimNode n = nodes.get(node);
+      if (n.state != NodeState.IDLE || !n.holders.isEmpty()) {
+        return false;
+      }
+      endIdle(n, clock.instant());
+      n.state = NodeState.POWERING_DOWN;
+      events.add(at(clock.instant()) + " suspend " + node);
+      return true;
+    }
+
+    @Override
+    public void poweredDown(List<String> names, String reason) {
+      for (String name : names) {
+        SimNode n = nodes.get(name);
+        // A released node is usable again: worth a cycle. (A suspended one was usable already.)
+        changed |= n.state == NodeState.DOWN;
+        n.powerDown();
+        events.add(at(clock.instant()) + " cloud " + name + ": " + reason);
+      }
+    }
+
+    /**
+     * DOWN, the jobs holding the nodes requeued (their other nodes freed, and left as they are: up,
+     * or powering up).
+     */
+    @Override
+    public void release(List<String> names, String reason) {
+      Instant now = clock.instant();
+      Set<JobKey> requeue = new TreeSet<>();
+      for (String name : names) {
+        requeue.addAll(nodes.get(name).holders);
+      }
+      for (String name : names) {
+        SimNode n = nodes.get(name);
+        endIdle(n, now);
+        n.state = NodeState.DOWN;
+      }
+      for (JobKey k : requeue) {
+        SimJob j = jobs.get(k);
+        for (GpuGrant g : j.job.allocation()) {
+          free(nodes.get(g.node()), k, now);
+        }
+        j.job = j.job.requeued();
+        j.awaitingCall.clear();
+        j.measureFrom = null;
+        requeues++;
+        events.add(at(now) + " requeue " + k + ": " + reason);
+      }
+      events.add(at(now) + " release " + names.size() + " nodes: " + reason);
+      changed = true;
+    }
+
+    @Override
+    public void waiting(List<String> names, String reason) {
+      // no pending reasons in the simulation's figures
+    }
+
+    @Override
+    public void warn(String message) {
+      events.add(at(clock.instant()) + " warning: " + message);
+    }
   }
 
   private void endIdle(SimNode n, Instant now) {
@@ -861,19 +804,13 @@ public final class ElasticSimulation {
     if (!running.isEmpty()) {
       next = min(next, running.peek().endsAt);
     }
-    CapacityPolicy policy = setup.policy();
+    Instant fleetNext = fleet.nextDecision(now);
+    if (fleetNext != null) {
+      next = min(next, fleetNext.isAfter(now) ? fleetNext : now.plus(setup.tick()));
+    }
     for (SimNode n : nodes.values()) {
-      if (n.state == NodeState.POWERING_UP) {
-        if (!n.launched) {
-          next = min(next, now.plus(setup.tick())); // batch window, backoff, offerings coming back
-        } else if (n.instance != null) {
-          next = min(next, provider.bootTime(n.instance.id()));
-        }
-        next = min(next, n.since.plus(policy.resumeTimeout()));
-      } else if (n.state == NodeState.IDLE && n.holders.isEmpty()) {
-        next = min(next, n.since.plus(policy.suspendTime()));
-      } else if (n.state == NodeState.DOWN) {
-        next = min(next, n.since.plus(PowerPlanner.DOWN_FOR));
+      if (n.state == NodeState.POWERING_UP && n.instance != null) {
+        next = min(next, provider.bootTime(n.instance.id()));
       } else if (n.state == NodeState.DRAINING) {
         next = min(next, n.notice.deadline());
       }

@@ -1,0 +1,218 @@
+package io.squall.api.fleet;
+
+import io.squall.api.agents.AgentCredentials;
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.config.SquallConfig;
+import io.squall.api.jobs.JobLifecycle;
+import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.state.NodeOccupancy;
+import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.api.store.InstanceRepository;
+import io.squall.api.store.InstanceRow;
+import io.squall.api.store.LaunchIntentRepository;
+import io.squall.api.store.LaunchIntentRow;
+import io.squall.core.hostlist.Hostlist;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.model.NodeState;
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Instance;
+import io.squall.core.provider.InstanceState;
+import io.squall.core.provider.NodeLaunch;
+import io.squall.core.provider.Offering;
+import io.squall.core.provision.FleetLedger;
+import io.squall.core.provision.PowerAction;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's side of the fleet engine: node and job changes through the state writer,
+ * instances and launch intents in the database, each change committed before the method returns.
+ */
+@Singleton
+public final class StoredFleetLedger implements FleetLedger {
+  private static final Logger LOG = LoggerFactory.getLogger(StoredFleetLedger.class);
+
+  private final ClusterLayout layout;
+  private final SquallConfig config;
+  private final StateWriter writer;
+  private final JobLifecycle lifecycle;
+  private final LaunchIntentRepository intents;
+  private final InstanceRepository instances;
+  private final AgentCredentials credentials;
+  private final SquallMetrics metrics;
+  private volatile String controllerUrl;
+
+  public StoredFleetLedger(ClusterLayout layout, SquallConfig config, StateWriter writer, JobLifecycle lifecycle,
+      LaunchIntentRepository intents, InstanceRepository instances, AgentCredentials credentials,
+      SquallMetrics metrics) {
+    this.layout = layout;
+    this.config = config;
+    this.writer = writer;
+    this.lifecycle = lifecycle;
+    this.intents = intents;
+    this.instances = instances;
+    this.credentials = credentials;
+    this.metrics = metrics;
+  }
+
+  /** Where launched agents reach this controller; known once its server listens. */
+  void controllerUrl(String url) {
+    this.controllerUrl = url;
+  }
+
+  @Override
+  public List<FleetNode> nodes() {
+    NodeOccupancy occupancy = NodeOccupancy.of(writer.state());
+    List<FleetNode> out = new ArrayList<>();
+    for (NodeStatus n : writer.state().nodes()) {
+      if (layout.isElastic(n.name())) {
+        out.add(new FleetNode(n.name(), layout.partitionsOf(n.name()).get(0), n.node().placementGroup(), n.state(),
+            occupancy.jobsOn(n.name()).stream().sorted().toList()));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public NodeLaunch nodeLaunch(String node) {
+    return new NodeLaunch(layout.node(node), controllerUrl, credentials.forLaunch(node));
+  }
+
+  @Override
+  public void launchIntended(PowerAction.Launch l, Instant now) {
+    intents.save(new LaunchIntentRow(l.idempotencyToken(), l.partition(), Hostlist.compress(l.nodes()),
+        l.offering().key(), l.providerPlacementGroup(), "PENDING", null, now, now));
+  }
+
+  @Override
+  public void launchEnded(PowerAction.Launch l, List<Instance> made, String failure, Instant now) {
+    metrics.launchCalled();
+    if (failure == null) {
+      finish(l.idempotencyToken(), "LAUNCHED", made.size() + " instances", now);
+      LOG.info("launched {} as {} in {}", Hostlist.compress(l.nodes()), l.offering().key(), l.providerPlacementGroup());
+    } else {
+      finish(l.idempotencyToken(), "FAILED", failure, now);
+      LOG.warn("launch of {} as {} failed: {}", Hostlist.compress(l.nodes()), l.offering().key(), failure);
+    }
+  }
+
+  /** Marks a launch intent done (LAUNCHED, FAILED, DROPPED) with what happened. */
+  void finish(String token, String state, String detail, Instant now) {
+    String text = detail == null || detail.length() <= 2000 ? detail : detail.substring(0, 2000);
+    intents.findById(token).ifPresent(i -> intents.update(new LaunchIntentRow(i.token(), i.partitionName(), i.nodes(),
+        i.offering(), i.placementGroup(), state, text, i.created(), now)));
+  }
+
+  @Override
+  public void instanceMade(Instance i, Instant now) {
+    if (instances.existsById(i.nodeName())) {
+      return; // adopted after a restart: already recorded
+    }
+    Offering o = i.offering();
+    instances.save(new InstanceRow(i.nodeName(), i.id(), i.launchToken(), o.instanceType(), o.zone(),
+        o.capacityType().name(), o.pricePerHour(), now, null));
+  }
+
+  @Override
+  public Optional<Instance> instanceOf(String node) {
+    return instances.findById(node).map(row -> new Instance(row.instanceId(), node, config.getClusterName(), null,
+        null, row.launchToken(), offeringOf(row), InstanceState.RUNNING));
+  }
+
+  static Offering offeringOf(InstanceRow row) {
+    return new Offering(row.instanceType(), row.zone(), CapacityType.valueOf(row.capacityType()), row.pricePerHour(),
+        Availability.AVAILABLE);
+  }
+
+  @Override
+  public void instanceGone(String node, Instance instance, Instant now) {
+    instances.findById(node).filter(row -> row.instanceId().equals(instance.id())).ifPresent(instances::delete);
+  }
+
+  @Override
+  public void resume(String node, String reason) {
+    writer.write(b -> {
+      NodeStatus n = b.node(node);
+      if (n.state() == NodeState.CLOUD) {
+        b.update(n.withState(NodeState.POWERING_UP, reason), true);
+      }
+      return null;
+    }).join();
+  }
+
+  @Override
+  public boolean beginPowerDown(String node, String reason) {
+    return writer.write(b -> {
+      NodeStatus n = b.node(node);
+      if (n.state() != NodeState.IDLE || !b.jobsHolding(node).isEmpty()) {
+        return false; // a job arrived since the plan was made
+      }
+      b.update(new NodeStatus(n.node().withState(NodeState.POWERING_DOWN), reason, null, n.lastHeartbeat(),
+          n.version()), true);
+      return true;
+    }).join();
+  }
+
+  @Override
+  public void poweredDown(List<String> nodes, String reason) {
+    writer.write(b -> {
+      for (String node : nodes) {
+        NodeStatus n = b.node(node);
+        b.update(new NodeStatus(n.node().withState(NodeState.CLOUD), reason, null, n.lastHeartbeat(), n.version()),
+            true);
+      }
+      return null;
+    }).join();
+  }
+
+  @Override
+  public void release(List<String> nodes, String reason) {
+    writer.write(b -> {
+      for (String node : nodes) {
+        NodeStatus n = b.node(node);
+        b.update(new NodeStatus(n.node().withState(NodeState.DOWN), reason, null, n.lastHeartbeat(), n.version()), true);
+        for (StoredJob j : b.jobsHolding(node)) {
+          lifecycle.nodeFailed(b, j, "node " + node + " " + reason);
+        }
+      }
+      return null;
+    }).join();
+    LOG.warn("released {}: {}", Hostlist.compress(nodes), reason);
+  }
+
+  @Override
+  public void waiting(List<String> nodes, String reason) {
+    // Most ticks repeat the last reason: only a change is worth a trip through the writer.
+    NodeOccupancy occupancy = NodeOccupancy.of(writer.state());
+    boolean changed = nodes.stream().flatMap(n -> occupancy.jobsOn(n).stream())
+        .map(k -> writer.state().job(JobKey.parse(k)))
+        .anyMatch(j -> j != null && j.job().state() == JobState.CONFIGURING && !reason.equals(j.reason()));
+    if (!changed) {
+      return;
+    }
+    writer.write(b -> {
+      for (String node : nodes) {
+        for (StoredJob j : b.jobsHolding(node)) {
+          if (j.job().state() == JobState.CONFIGURING && !reason.equals(j.reason())) {
+            b.note(j.key(), reason, null);
+          }
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void warn(String message) {
+    LOG.warn(message);
+  }
+}

@@ -1,0 +1,327 @@
+package io.squall.core.provision;
+
+import io.squall.core.model.NodeState;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Instance;
+import io.squall.core.provider.LaunchRequest;
+import io.squall.core.provider.NodeLaunch;
+import io.squall.core.provider.NodeProvider;
+import io.squall.core.provider.Offering;
+import io.squall.core.provider.ProviderException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The elastic fleet, one engine for the controller and the simulator: each {@link #tick} observes
+ * the elastic nodes, lets the {@link PowerPlanner} decide, and carries its actions out. A launch
+ * is recorded as an intent before the provider is called; a failed one is learnt from (the
+ * {@link OfferingBook}, the nodes' backoff) and, when another offering may do, followed by the
+ * next plan in the same tick. Idle nodes are given back after their suspend time, nodes that did
+ * not come up are released (DOWN, their jobs requeued, their instances terminated) and powered
+ * down after {@link PowerPlanner#DOWN_FOR}.
+ *
+ * <p>What it remembers of a node between ticks (since when it is in its state, whether it was
+ * launched, its zone, attempts and backoff) is not stored: a controller restart starts the
+ * timers afresh, and {@link #adopted} tells it of the instances reconciliation kept.
+ *
+ * <p>Not thread-safe: one thread calls every method (the controller's fleet thread, or the
+ * simulation loop). Time comes only from the {@code now} arguments.
+ */
+public final class FleetActuator {
+  /** How long a list of offerings is used before the provider is asked again. */
+  public static final Duration OFFERINGS_FRESH_FOR = Duration.ofMinutes(5);
+
+  /** What the actuator remembers of a node between ticks. */
+  private static final class Track {
+    NodeState state;
+    List<String> jobs;
+    Instant since;
+    boolean launched;
+    String zone;
+    int attempts;
+    Instant retryAt;
+
+    Track(NodeState state, List<String> jobs, Instant since) {
+      this.state = state;
+      this.jobs = jobs;
+      this.since = since;
+    }
+
+    /** The actuator changed the node itself: its timer starts now, not at the next observation. */
+    void changed(NodeState to, Instant now) {
+      state = to;
+      jobs = List.of();
+      since = now;
+    }
+
+    void reset() {
+      launched = false;
+      zone = null;
+      attempts = 0;
+      retryAt = null;
+    }
+  }
+
+  private final String cluster;
+  private final Map<String, CapacityPolicy> policies;
+  private final NodeProvider provider;
+  private final FleetLedger ledger;
+  private final PowerPlanner planner;
+  private final OfferingBook book = new OfferingBook();
+  private final Map<String, Track> tracks = new TreeMap<>();
+  private final Map<String, String> partitions = new TreeMap<>();
+  private final Map<String, List<Offering>> offerings = new TreeMap<>();
+  private Instant offeringsAt;
+
+  /**
+   * @param cluster this cluster's name (tags, placement group names, idempotency tokens)
+   * @param policies the policy of each elastic partition
+   */
+  public FleetActuator(String cluster, Map<String, CapacityPolicy> policies, NodeProvider provider,
+      FleetLedger ledger) {
+    this.cluster = cluster;
+    this.policies = Map.copyOf(policies);
+    this.provider = provider;
+    this.ledger = ledger;
+    this.planner = new PowerPlanner(cluster);
+  }
+
+  /** Observes, plans and carries the plan out (at most {@link PowerPlanner#MAX_PLANS_PER_TICK} plans). */
+  public void tick(Instant now) {
+    refreshOfferings(now);
+    planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));
+  }
+
+  /**
+   * The earliest instant at which a tick may decide something without any change from outside
+   * (a suspend time, a resume timeout, a DOWN node's time, a backoff); {@code now} while nodes
+   * wait for a launch call (every tick may make it); null when no node waits for anything. From
+   * what the last tick observed.
+   */
+  public Instant nextDecision(Instant now) {
+    Instant next = null;
+    for (Map.Entry<String, Track> e : tracks.entrySet()) {
+      Track t = e.getValue();
+      CapacityPolicy policy = policies.get(partitions.get(e.getKey()));
+      Instant at = switch (t.state) {
+        case POWERING_UP -> t.launched ? t.since.plus(policy.resumeTimeout()) : now;
+        case IDLE -> t.jobs.isEmpty() ? t.since.plus(policy.suspendTime()) : null;
+        case DOWN -> t.since.plus(PowerPlanner.DOWN_FOR);
+        case CLOUD, MIXED, ALLOCATED, DRAINING, POWERING_DOWN -> null;
+      };
+      if (at != null && (next == null || at.isBefore(next))) {
+        next = at;
+      }
+    }
+    return next;
+  }
+
+  /** After a restart: reconciliation kept this node's instance (it runs in {@code zone}). */
+  public void adopted(String node, String zone, Instant now) {
+    Track t = track(node, now);
+    if (t != null) {
+      t.launched = true;
+      t.zone = zone;
+    }
+  }
+
+  /**
+   * After a restart: a launch whose intent was recorded but whose outcome was not is called
+   * again with the same idempotency token (the provider answers with what the first call made).
+   */
+  public void retry(PowerAction.Launch launch, Instant now) {
+    call(launch, now);
+  }
+
+  /**
+   * A notice says the node's machine is being reclaimed: a spot offering is short from now on,
+   * so it is left alone for its partition's unavailable-for (replacements go elsewhere). An
+   * on-demand machine that failed says nothing of capacity.
+   */
+  public void spotReclaimed(String node, String why, Instant now) {
+    CapacityPolicy policy = policies.get(partitionOf(node));
+    ledger.instanceOf(node).filter(i -> i.offering().capacityType() == CapacityType.SPOT)
+        .ifPresent(i -> book.markUnavailable(i.offering(), now.plus(policy.unavailableFor()), "interrupted: " + why));
+  }
+
+  /** An interruption took the node's machine: released (DOWN, its jobs requeued, its instance gone). */
+  public void machineTaken(String node, String why, Instant now) {
+    release(List.of(node), why, now);
+  }
+
+  // ---------------------------------------------------------------- observing
+
+  private void refreshOfferings(Instant now) {
+    if (offeringsAt != null && now.isBefore(offeringsAt.plus(OFFERINGS_FRESH_FOR))) {
+      return;
+    }
+    for (Map.Entry<String, CapacityPolicy> e : new TreeMap<>(policies).entrySet()) {
+      try {
+        offerings.put(e.getKey(), provider.offerings(e.getValue().instanceTypes()));
+      } catch (ProviderException ex) {
+        ledger.warn("partition " + e.getKey() + ": cannot list offerings: " + ex.getMessage());
+      }
+    }
+    offeringsAt = now;
+  }
+
+  private String partitionOf(String node) {
+    String p = partitions.get(node);
+    if (p == null) {
+      ledger.nodes().forEach(n -> partitions.put(n.name(), n.partition()));
+      p = partitions.get(node);
+    }
+    return p;
+  }
+
+  private Track track(String node, Instant now) {
+    Track t = tracks.get(node);
+    if (t == null) {
+      for (FleetLedger.FleetNode n : ledger.nodes()) {
+        if (n.name().equals(node)) {
+          partitions.put(node, n.partition());
+          t = new Track(n.state(), n.jobs(), now);
+          tracks.put(node, t);
+        }
+      }
+    }
+    return t;
+  }
+
+  /** The elastic nodes as the planner sees them; a change of state or of the jobs holding it restarts a node's timer. */
+  private List<ElasticNode> observe(Instant now) {
+    List<ElasticNode> out = new ArrayList<>();
+    List<String> downLongEnough = new ArrayList<>();
+    for (FleetLedger.FleetNode n : ledger.nodes()) {
+      partitions.put(n.name(), n.partition());
+      Track t = tracks.computeIfAbsent(n.name(), k -> new Track(n.state(), n.jobs(), now));
+      if (t.state != n.state() || !t.jobs.equals(n.jobs())) {
+        t.state = n.state();
+        t.jobs = n.jobs();
+        t.since = now;
+      }
+      if (n.state() == NodeState.CLOUD) {
+        t.reset();
+      }
+      if (n.state() == NodeState.DOWN && !now.isBefore(t.since.plus(PowerPlanner.DOWN_FOR))) {
+        downLongEnough.add(n.name());
+        continue;
+      }
+      out.add(new ElasticNode(n.name(), n.partition(), n.placementGroup(), n.state(), t.since, n.busy(), t.launched,
+          t.zone, t.attempts, t.retryAt));
+    }
+    for (String node : downLongEnough) {
+      powerDown(List.of(node), "back to CLOUD after DOWN", now);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- acting
+
+  /** @return whether a launch failed so that another offering is worth trying at once */
+  private boolean apply(PowerAction action, Instant now) {
+    if (action instanceof PowerAction.Launch l) {
+      ledger.launchIntended(l, now); // durable before the call: a crash from here on is reconciled on start
+      return call(l, now);
+    } else if (action instanceof PowerAction.Resume r) {
+      ledger.resume(r.node(), "resumed to keep MinNodes powered");
+      changed(r.node(), NodeState.POWERING_UP, now);
+    } else if (action instanceof PowerAction.Suspend s) {
+      if (ledger.beginPowerDown(s.node(), "idle for SuspendTime")) {
+        powerDown(List.of(s.node()), "powered down after SuspendTime", now);
+      }
+    } else if (action instanceof PowerAction.Release r) {
+      release(r.nodes(), r.reason(), now);
+    } else if (action instanceof PowerAction.Wait w) {
+      ledger.waiting(w.nodes(), "waiting for capacity: " + w.reason());
+    }
+    return false;
+  }
+
+  /** @return whether the call failed so that another offering is worth trying at once */
+  private boolean call(PowerAction.Launch l, Instant now) {
+    List<NodeLaunch> nodes = new ArrayList<>();
+    for (String name : l.nodes()) {
+      Track t = track(name, now);
+      if (t != null) {
+        t.launched = true;
+      }
+      nodes.add(ledger.nodeLaunch(name));
+    }
+    LaunchRequest request = new LaunchRequest(cluster, l.partition(), nodes, nodes.size(), l.offering(),
+        l.providerPlacementGroup(), Map.of("squall:squall-placement-group",
+        l.placementGroup() == null ? "" : l.placementGroup()), l.idempotencyToken());
+    List<Instance> made;
+    try {
+      made = provider.launch(request);
+    } catch (ProviderException e) {
+      ledger.launchEnded(l, List.of(), e.kind() + ": " + e.getMessage(), now);
+      CapacityPolicy policy = policies.get(l.partition());
+      book.recordFailure(l.offering(), e, now, policy);
+      for (String name : l.nodes()) {
+        Track t = track(name, now);
+        if (t != null) {
+          t.launched = false;
+          t.attempts++;
+          t.retryAt = PowerPlanner.retryAt(policy, t.attempts, e, now);
+        }
+      }
+      ledger.waiting(l.nodes(), "launch failed: " + e.getMessage());
+      return e.kind().tryAnotherOffering();
+    }
+    for (Instance i : made) {
+      ledger.instanceMade(i, now);
+      Track t = track(i.nodeName(), now);
+      if (t != null) {
+        t.zone = l.offering().zone();
+      }
+    }
+    ledger.launchEnded(l, made, null, now);
+    return false;
+  }
+
+  /** Nodes that did not come up, or whose machine was taken: DOWN, their jobs requeued, their instances gone. */
+  private void release(List<String> nodes, String reason, Instant now) {
+    ledger.release(nodes, reason);
+    nodes.forEach(node -> changed(node, NodeState.DOWN, now));
+    terminate(nodes, now);
+  }
+
+  /** Terminates the nodes' instances, then marks them CLOUD: powered down, free to resume. */
+  private void powerDown(List<String> nodes, String reason, Instant now) {
+    terminate(nodes, now);
+    ledger.poweredDown(nodes, reason);
+    for (String node : nodes) {
+      changed(node, NodeState.CLOUD, now);
+      Track t = tracks.get(node);
+      if (t != null) {
+        t.reset();
+      }
+    }
+  }
+
+  private void changed(String node, NodeState to, Instant now) {
+    Track t = track(node, now);
+    if (t != null) {
+      t.changed(to, now);
+    }
+  }
+
+  private void terminate(List<String> nodes, Instant now) {
+    for (String node : nodes) {
+      ledger.instanceOf(node).ifPresent(i -> {
+        provider.terminate(i);
+        ledger.instanceGone(node, i, now);
+      });
+      Track t = tracks.get(node);
+      if (t != null) {
+        t.launched = false;
+        t.zone = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,295 @@
+package io.squall.core.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.core.model.Node;
+import io.squall.core.model.NodeState;
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Instance;
+import io.squall.core.provider.InstanceState;
+import io.squall.core.provider.LaunchRequest;
+import io.squall.core.provider.NodeLaunch;
+import io.squall.core.provider.NodeProvider;
+import io.squall.core.provider.Offering;
+import io.squall.core.provider.ProviderException;
+import io.squall.core.provider.SpotPrice;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The fleet engine against a ledger in memory that records what it is told, in order. */
+class FleetActuatorTest {
+  private static final Instant T0 = Instant.parse("2026-11-25T08:00:00Z");
+  private static final Offering SPOT_A = new Offering("p5.48xlarge", "a", CapacityType.SPOT, 30, Availability.AVAILABLE);
+  private static final Offering SPOT_B = new Offering("p5.48xlarge", "b", CapacityType.SPOT, 35, Availability.AVAILABLE);
+  private static final Offering OD_A = new Offering("p5.48xlarge", "a", CapacityType.ON_DEMAND, 98, Availability.AVAILABLE);
+
+  /** The ledger: node states and holders, instances, and a log of every call. */
+  private static final class Ledger implements FleetLedger {
+    final Map<String, NodeState> states = new TreeMap<>();
+    final Map<String, List<String>> jobs = new TreeMap<>();
+    final Map<String, Instance> instances = new TreeMap<>();
+    final List<String> log = new ArrayList<>();
+
+    Ledger(String... nodes) {
+      for (String n : nodes) {
+        states.put(n, NodeState.CLOUD);
+        jobs.put(n, List.of());
+      }
+    }
+
+    /** As the scheduler does: a job takes powered-down nodes, which power up. */
+    void allocate(String job, String... nodes) {
+      for (String n : nodes) {
+        states.put(n, NodeState.POWERING_UP);
+        jobs.put(n, List.of(job));
+      }
+    }
+
+    @Override
+    public List<FleetNode> nodes() {
+      return states.keySet().stream().map(n -> new FleetNode(n, "gpu", "pg1", states.get(n), jobs.get(n))).toList();
+    }
+
+    @Override
+    public NodeLaunch nodeLaunch(String node) {
+      return new NodeLaunch(new Node(node, 8, "h100", 192, 2_097_152, Set.of(), "pg1", NodeState.POWERING_UP),
+          "http://controller", "token-" + node);
+    }
+
+    @Override
+    public void launchIntended(PowerAction.Launch launch, Instant now) {
+      log.add("intent " + launch.idempotencyToken());
+    }
+
+    @Override
+    public void launchEnded(PowerAction.Launch launch, List<Instance> made, String failure, Instant now) {
+      log.add("ended " + launch.offering().key() + (failure == null ? " made " + made.size() : " failed " + failure));
+    }
+
+    @Override
+    public void instanceMade(Instance instance, Instant now) {
+      instances.put(instance.nodeName(), instance);
+    }
+
+    @Override
+    public Optional<Instance> instanceOf(String node) {
+      return Optional.ofNullable(instances.get(node));
+    }
+
+    @Override
+    public void instanceGone(String node, Instance instance, Instant now) {
+      instances.remove(node);
+      log.add("gone " + node);
+    }
+
+    @Override
+    public void resume(String node, String reason) {
+      states.put(node, NodeState.POWERING_UP);
+    }
+
+    @Override
+    public boolean beginPowerDown(String node, String reason) {
+      if (states.get(node) != NodeState.IDLE || !jobs.get(node).isEmpty()) {
+        return false;
+      }
+      states.put(node, NodeState.POWERING_DOWN);
+      return true;
+    }
+
+    @Override
+    public void poweredDown(List<String> nodes, String reason) {
+      nodes.forEach(n -> states.put(n, NodeState.CLOUD));
+      log.add("cloud " + nodes + ": " + reason);
+    }
+
+    @Override
+    public void release(List<String> nodes, String reason) {
+      nodes.forEach(n -> {
+        states.put(n, NodeState.DOWN);
+        jobs.put(n, List.of());
+      });
+      log.add("release " + nodes + ": " + reason);
+    }
+
+    @Override
+    public void waiting(List<String> nodes, String reason) {
+      log.add("waiting " + nodes + ": " + reason);
+    }
+
+    @Override
+    public void warn(String message) {
+      log.add("warn " + message);
+    }
+  }
+
+  /** A provider that answers launches from a queue of outcomes and checks the intent came first. */
+  private static class Provider implements NodeProvider {
+    final Ledger ledger;
+    final Deque<ProviderException> failures = new ArrayDeque<>();
+    final List<Instance> terminated = new ArrayList<>();
+    int made;
+
+    Provider(Ledger ledger) {
+      this.ledger = ledger;
+    }
+
+    @Override
+    public String name() {
+      return "test";
+    }
+
+    @Override
+    public List<Offering> offerings(List<String> instanceTypes) {
+      return List.of(SPOT_A, SPOT_B, OD_A);
+    }
+
+    @Override
+    public List<Instance> launch(LaunchRequest request) {
+      assertThat(ledger.log).last().isEqualTo("intent " + request.idempotencyToken());
+      ProviderException failure = failures.poll();
+      if (failure != null) {
+        throw failure;
+      }
+      return request.nodes().stream().map(n -> new Instance("i-" + (++made), n.node().name(), request.cluster(),
+          request.partition(), request.placementGroup(), request.idempotencyToken(), request.offering(),
+          InstanceState.PENDING)).toList();
+    }
+
+    @Override
+    public void terminate(Instance instance) {
+      terminated.add(instance);
+    }
+
+    @Override
+    public List<Instance> list(String cluster) {
+      return List.of();
+    }
+
+    @Override
+    public List<SpotPrice> spotPrices(List<String> instanceTypes) {
+      return List.of();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  private final CapacityPolicy policy = CapacityPolicy.defaults("p5.48xlarge");
+  private final Ledger ledger = new Ledger("n1", "n2");
+  private final Provider provider = new Provider(ledger);
+  private final FleetActuator fleet = new FleetActuator("c1", Map.of("gpu", policy), provider, ledger);
+
+  @Test
+  void aGangIsRecordedThenLaunchedWholeAfterTheBatchWindow() {
+    fleet.tick(T0);
+    ledger.allocate("1", "n1", "n2");
+    fleet.tick(T0.plusMillis(250));
+    assertThat(ledger.log).isEmpty(); // inside the batch window
+    fleet.tick(T0.plusMillis(1250));
+    assertThat(ledger.log).containsExactly("intent c1-gpu-n1-" + T0.plusMillis(250).toEpochMilli() + "-1",
+        "ended p5.48xlarge/a/SPOT made 2");
+    assertThat(ledger.instances).containsOnlyKeys("n1", "n2");
+    assertThat(ledger.instances.values()).allSatisfy(i -> assertThat(i.offering()).isEqualTo(SPOT_A));
+  }
+
+  @Test
+  void aCapacityFailureIsFollowedByTheNextOfferingInTheSameTick() {
+    fleet.tick(T0);
+    ledger.allocate("1", "n1", "n2");
+    fleet.tick(T0.plusMillis(250));
+    provider.failures.add(new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "no p5 in a"));
+    fleet.tick(T0.plusSeconds(2));
+    assertThat(ledger.log).filteredOn(l -> l.startsWith("ended ")).containsExactly(
+        "ended p5.48xlarge/a/SPOT failed INSUFFICIENT_CAPACITY: no p5 in a", "ended p5.48xlarge/b/SPOT made 2");
+    assertThat(ledger.log).contains("waiting [n1, n2]: launch failed: no p5 in a");
+  }
+
+  @Test
+  void aNodeNotUpWithinResumeTimeoutIsReleasedThenPoweredDownAfterItsTimeDown() {
+    fleet.tick(T0);
+    ledger.allocate("1", "n1");
+    fleet.tick(T0.plusSeconds(1));
+    fleet.tick(T0.plusSeconds(2));
+    assertThat(ledger.instances).containsOnlyKeys("n1");
+    Instant timeout = T0.plusSeconds(1).plus(policy.resumeTimeout());
+    assertThat(fleet.nextDecision(T0.plusSeconds(2))).isEqualTo(timeout);
+    fleet.tick(timeout);
+    assertThat(ledger.states).containsEntry("n1", NodeState.DOWN);
+    assertThat(provider.terminated).extracting(Instance::nodeName).containsExactly("n1");
+    assertThat(fleet.nextDecision(timeout)).isEqualTo(timeout.plus(PowerPlanner.DOWN_FOR));
+    fleet.tick(timeout.plus(PowerPlanner.DOWN_FOR).minusMillis(1));
+    assertThat(ledger.states).containsEntry("n1", NodeState.DOWN);
+    fleet.tick(timeout.plus(PowerPlanner.DOWN_FOR));
+    assertThat(ledger.states).containsEntry("n1", NodeState.CLOUD);
+  }
+
+  @Test
+  void anotherJobTakingAPoweringUpNodeRestartsItsWait() {
+    fleet.tick(T0);
+    ledger.allocate("1", "n1");
+    fleet.tick(T0.plusSeconds(1));
+    fleet.tick(T0.plusSeconds(2)); // launched: booting
+    ledger.allocate("2", "n1"); // job 1 was requeued and job 2 took the node within one tick
+    fleet.tick(T0.plusSeconds(60));
+    assertThat(fleet.nextDecision(T0.plusSeconds(60))).isEqualTo(T0.plusSeconds(60).plus(policy.resumeTimeout()));
+  }
+
+  @Test
+  void anIdleNodeIsGivenBackAfterSuspendTimeUnlessAJobTookItMeanwhile() {
+    fleet.tick(T0);
+    ledger.states.put("n1", NodeState.IDLE);
+    ledger.instances.put("n1", new Instance("i-9", "n1", "c1", "gpu", null, "t", SPOT_A, InstanceState.RUNNING));
+    fleet.tick(T0.plusSeconds(1));
+    assertThat(fleet.nextDecision(T0.plusSeconds(1))).isEqualTo(T0.plusSeconds(1).plus(policy.suspendTime()));
+    fleet.tick(T0.plusSeconds(1).plus(policy.suspendTime()));
+    assertThat(ledger.states).containsEntry("n1", NodeState.CLOUD);
+    assertThat(ledger.log).containsSubsequence("gone n1", "cloud [n1]: powered down after SuspendTime");
+  }
+
+  @Test
+  void aReclaimedSpotOfferingIsLeftAloneSoTheReplacementGoesElsewhere() {
+    fleet.tick(T0);
+    ledger.states.put("n1", NodeState.ALLOCATED);
+    ledger.jobs.put("n1", List.of("1"));
+    ledger.instances.put("n1", new Instance("i-9", "n1", "c1", "gpu", null, "t", SPOT_A, InstanceState.RUNNING));
+    fleet.tick(T0.plusSeconds(1));
+    fleet.spotReclaimed("n1", "instance-action", T0.plusSeconds(2));
+    fleet.machineTaken("n1", "spot interruption", T0.plusSeconds(3));
+    assertThat(ledger.log).contains("release [n1]: spot interruption", "gone n1");
+    fleet.tick(T0.plusSeconds(3).plus(PowerPlanner.DOWN_FOR));
+    ledger.allocate("1", "n1");
+    fleet.tick(T0.plusSeconds(10));
+    fleet.tick(T0.plusSeconds(12));
+    assertThat(ledger.instances.get("n1").offering()).isEqualTo(SPOT_B);
+  }
+
+  @Test
+  void nextDecisionIsNowWhileANodeWaitsForItsLaunchCall() {
+    assertThat(fleet.nextDecision(T0)).isNull();
+    fleet.tick(T0);
+    ledger.allocate("1", "n1");
+    fleet.tick(T0.plusMillis(250));
+    assertThat(fleet.nextDecision(T0.plusMillis(250))).isEqualTo(T0.plusMillis(250));
+  }
+
+  @Test
+  void offeringsThatCannotBeListedAreReportedAndTheFleetGoesOn() {
+    NodeProvider failing = new Provider(ledger) {
+      @Override
+      public List<Offering> offerings(List<String> instanceTypes) {
+        throw new ProviderException(ProviderException.Kind.THROTTLED, "RequestLimitExceeded");
+      }
+    };
+    new FleetActuator("c1", Map.of("gpu", policy), failing, ledger).tick(T0);
+    assertThat(ledger.log).containsExactly("warn partition gpu: cannot list offerings: RequestLimitExceeded");
+  }
+}

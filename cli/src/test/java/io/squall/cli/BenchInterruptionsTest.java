@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.cli.fake.FakeSquall;
-import io.squall.core.simulate.TraceReclaims;
+import io.squall.simulate.TraceReclaims;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

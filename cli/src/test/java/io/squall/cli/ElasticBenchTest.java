@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.cli.fake.FakeSquall;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
-import io.squall.core.simulate.ElasticSimulation;
+import io.squall.simulate.ElasticSimulation;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * Brings machines into existence and takes them away. The core decides which nodes it wants,
  * of which offering and when; a provider only makes it so. Implementations live in
- * {@code providers/*} (aws, gcp, local) and {@code io.squall.core.simulate} (virtual time).
+ * {@code providers/*} (aws, gcp, local) and the simulator module (virtual time).
  *
  * <p>Every method may throw {@link ProviderException}; its {@link ProviderException.Kind} says
  * whether to retry, try another offering or give up. Providers do not retry on their own: the

@@ -1,4 +1,4 @@
-package io.squall.core.simulate;
+package io.squall.simulate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

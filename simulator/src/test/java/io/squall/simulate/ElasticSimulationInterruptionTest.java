@@ -1,10 +1,10 @@
-package io.squall.core.simulate;
+package io.squall.simulate;
 
-import static io.squall.core.simulate.ElasticFixtures.BOOT;
-import static io.squall.core.simulate.ElasticFixtures.CATALOGUE;
-import static io.squall.core.simulate.ElasticFixtures.T0;
-import static io.squall.core.simulate.ElasticFixtures.at;
-import static io.squall.core.simulate.ElasticFixtures.nodes;
+import static io.squall.simulate.ElasticFixtures.BOOT;
+import static io.squall.simulate.ElasticFixtures.CATALOGUE;
+import static io.squall.simulate.ElasticFixtures.T0;
+import static io.squall.simulate.ElasticFixtures.at;
+import static io.squall.simulate.ElasticFixtures.nodes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

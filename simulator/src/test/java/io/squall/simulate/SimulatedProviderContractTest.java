@@ -1,4 +1,4 @@
-package io.squall.core.simulate;
+package io.squall.simulate;
 
 import io.squall.core.provider.Availability;
 import io.squall.core.provider.CapacityType;

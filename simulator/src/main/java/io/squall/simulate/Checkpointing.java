@@ -1,4 +1,4 @@
-package io.squall.core.simulate;
+package io.squall.simulate;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.squall.simulate;
 
+import io.squall.checkpoint.Checkpoint;
 import io.squall.core.model.Account;
 import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.GpuGrant;
@@ -26,7 +27,11 @@ import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.Scheduler;
 import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.spot.Interruption;
-import io.squall.core.spot.RestartBackoff;
+import io.squall.spot.drain.DrainBook;
+import io.squall.spot.drain.DrainLedger;
+import io.squall.spot.drain.DrainRules;
+import io.squall.spot.drain.JobRun;
+import io.squall.spot.drain.RequeueDecision;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -237,8 +242,6 @@ public final class ElasticSimulation {
     Duration remaining;
     /** When this run got its checkpoint signal; null when it has not. */
     Instant signalledAt;
-    /** When this run is stopped for an interruption; null when it is not. */
-    Instant stopAt;
     /** When it was last requeued after an interruption, until it runs again; null otherwise. */
     Instant requeuedAt;
     /** Interruptions that stopped it so far (what max-restarts counts, as in the controller). */
@@ -260,6 +263,7 @@ public final class ElasticSimulation {
   private final SimulatedProvider provider;
   private final Scheduler scheduler;
   private final FleetActuator fleet;
+  private final DrainBook drains = new DrainBook(new MemoryDrains());
   private final SbatchParser parser = new SbatchParser(ZoneOffset.UTC);
   private final Map<String, SimNode> nodes = new TreeMap<>();
   private final Map<JobKey, SimJob> jobs = new TreeMap<>();
@@ -267,7 +271,6 @@ public final class ElasticSimulation {
       Comparator.comparing((SimJob j) -> j.endsAt).thenComparing(j -> j.job.key()));
   private final List<String> events = new ArrayList<>();
   private final List<Long> launchWaitsMs = new ArrayList<>();
-  private final Map<JobKey, SimJob> stopping = new TreeMap<>();
   private final TreeSet<Instant> wakeups = new TreeSet<>();
   private final List<Long> restartWaitsMs = new ArrayList<>();
   private final Set<JobKey> jobsLaunchedFor = new TreeSet<>();
@@ -390,7 +393,6 @@ public final class ElasticSimulation {
   private void end(SimJob j, JobState state, Instant at) {
     jobs.remove(j.job.key());
     running.remove(j);
-    stopping.remove(j.job.key());
     for (GpuGrant g : j.job.allocation()) {
       free(nodes.get(g.node()), j.job.key(), at);
     }
@@ -464,118 +466,227 @@ public final class ElasticSimulation {
   // ---------------------------------------------------------------- interruptions
 
   /**
-   * Notices that are due drain their nodes; stops that are due requeue their jobs; machines whose
-   * deadline has come and that no job holds any more are given up.
+   * Notices that are due go to the drain engine (the controller's own {@link DrainBook}), which
+   * then stops the jobs that checkpointed or whose time is up, and gives up the machines whose
+   * deadline has come and that no job holds any more.
    */
   private void interrupt(Instant now) {
     for (SimNode n : nodes.values()) {
       if (n.notice != null && n.instance != null && n.state != NodeState.DRAINING
           && !n.notice.noticedAt().isAfter(now)) {
-        drain(n, now);
+        drains.notice(n.notice, now);
       }
     }
-    for (SimJob j : List.copyOf(stopping.values())) {
-      if (!j.stopAt.isAfter(now)) {
-        stop(j, now);
-      }
-    }
-    for (SimNode n : nodes.values()) {
-      if (n.state == NodeState.DRAINING && !now.isBefore(n.notice.deadline()) && n.holders.isEmpty()) {
-        machineTaken(n, now);
-      }
-    }
+    drains.tick(now);
+  }
+
+  /** The run of a job as the drain sees it. */
+  private static JobRun run(SimJob j) {
+    boolean running = j.job.state() == JobState.RUNNING;
+    return new JobRun(j.job.key(), j.job.restartCount(), j.job.partition(), running,
+        running ? j.job.startTime() : null, j.job.gpusHeld());
   }
 
   /**
-   * The controller's response to a notice: the node takes no new work; a running job gets its
-   * checkpoint signal and a time to be stopped by; a job still waiting for the node to boot is
-   * requeued at once. A job already being stopped for another node keeps the earlier stop.
+   * The drain engine's side in memory: the simulation's nodes and jobs, and its model of how the
+   * jobs checkpoint ({@link InterruptionRules#jobs()}).
    */
-  private void drain(SimNode n, Instant now) {
-    interruptions++;
-    endIdle(n, now);
-    n.state = NodeState.DRAINING;
-    changed = true;
-    Instant deadline = n.notice.deadline();
-    events.add(at(now) + " notice " + n.template.name() + " " + n.instance.offering().key() + ": machine goes at "
-        + at(deadline));
-    // As ElasticFleet#spotReclaimed: the pool is short from the notice on, so a replacement
-    // launched during the notice goes elsewhere.
-    Instant until = now.plus(setup.policy().unavailableFor());
-    fleet.spotReclaimed(n.template.name(), n.notice.detail(), now);
-    events.add(at(now) + " offering " + n.instance.offering().key() + " unavailable until " + at(until)
-        + ": interrupted");
-    Instant latest = deadline.minus(rules.margin());
-    for (JobKey k : List.copyOf(n.holders)) {
-      SimJob j = jobs.get(k);
-      if (j.job.state() == JobState.RUNNING) {
-        if (j.signalledAt == null) {
-          j.signalledAt = now;
-        }
-        Instant stop = rules.jobs().stopAt(now, latest);
-        if (j.stopAt == null || stop.isBefore(j.stopAt)) {
-          j.stopAt = stop;
-        }
-        stopping.put(k, j);
+  private final class MemoryDrains implements DrainLedger {
+    private long records;
+
+    @Override
+    public NodeState nodeState(String node) {
+      SimNode n = nodes.get(node);
+      return n == null ? null : n.state;
+    }
+
+    @Override
+    public Optional<String> nodeOfInstance(String instanceId) {
+      return nodes.values().stream().filter(n -> n.instance != null && n.instance.id().equals(instanceId))
+          .map(n -> n.template.name()).findFirst();
+    }
+
+    @Override
+    public List<JobRun> runsOn(String node) {
+      return nodes.get(node).holders.stream().map(k -> run(jobs.get(k))).toList();
+    }
+
+    @Override
+    public Optional<JobRun> currentRun(JobKey job) {
+      SimJob j = jobs.get(job);
+      return j == null || !j.job.state().holdsResources() ? Optional.empty() : Optional.of(run(j));
+    }
+
+    @Override
+    public RunStatus status(JobKey job, int restartCount) {
+      SimJob j = jobs.get(job);
+      if (j == null) {
+        return new RunStatus(false, false, "ended before the drain stopped it");
+      }
+      if (j.job.restartCount() > restartCount) {
+        return new RunStatus(false, true, "requeued");
+      }
+      return new RunStatus(j.job.state().holdsResources(), false, j.job.state().holdsResources() ? null
+          : "ended " + j.job.state() + " before the drain stopped it");
+    }
+
+    @Override
+    public DrainRules rules(String partition) {
+      return new DrainRules(rules.margin(), rules.maxRestarts(), rules.restartBackoff(), Duration.ZERO);
+    }
+
+    @Override
+    public int earlierInterruptions(JobKey job, Instant noticedAt) {
+      return jobs.get(job).interruptions;
+    }
+
+    /** The newest checkpoint written by now, holding the state of when its write began. */
+    @Override
+    public Optional<Checkpoint> latestCheckpoint(JobRun run) {
+      SimJob j = jobs.get(run.job());
+      if (j == null || run.started() == null) {
+        return Optional.empty();
+      }
+      Instant saved = rules.jobs().savedAt(run.started(), j.signalledAt, clock.instant());
+      return saved.isAfter(run.started())
+          ? Optional.of(new Checkpoint(Duration.between(start, saved).toSeconds(), "sim", saved))
+          : Optional.empty();
+    }
+
+    @Override
+    public void drainNode(String node, String why) {
+      SimNode n = nodes.get(node);
+      Instant now = clock.instant();
+      interruptions++;
+      endIdle(n, now);
+      n.state = NodeState.DRAINING;
+      changed = true;
+      events.add(at(now) + " notice " + node + " " + n.instance.offering().key() + ": machine goes at "
+          + at(n.notice.deadline()));
+    }
+
+    @Override
+    public void offeringShort(String node, String why) {
+      Instant now = clock.instant();
+      fleet.spotReclaimed(node, why, now);
+      events.add(at(now) + " offering " + nodes.get(node).instance.offering().key() + " unavailable until "
+          + at(now.plus(setup.policy().unavailableFor())) + ": interrupted");
+    }
+
+    @Override
+    public void markDraining(JobRun run, String why, boolean byUser, boolean hold, int earlierInterruptions) {
+      // a simulated batch script does not exit of the signal: nothing to tell apart
+    }
+
+    @Override
+    public void unmarkDraining(JobKey job, int restartCount) {
+      // as above
+    }
+
+    @Override
+    public void signal(JobRun run, String why) {
+      SimJob j = jobs.get(run.job());
+      if (j.signalledAt == null) {
+        j.signalledAt = clock.instant();
+      }
+    }
+
+    /** Stops the job: what it did since its newest checkpoint is lost; it is requeued as the decision says. */
+    @Override
+    public RunStatus interrupt(JobRun run, String why, int earlierInterruptions, double lostGpuSeconds) {
+      SimJob j = jobs.get(run.job());
+      Instant now = clock.instant();
+      String what;
+      if (run.running()) {
+        running.remove(j);
+        Instant saved = rules.jobs().savedAt(run.started(), j.signalledAt, now);
+        Duration kept = Duration.between(run.started(), saved);
+        j.remaining = j.remaining.minus(kept);
+        what = String.format(Locale.ROOT, "stopped, %s kept, %.0f GPU-s lost", kept, lostGpuSeconds);
       } else {
-        requeueInterrupted(j, now, "node " + n.template.name() + " interrupted before the job ran");
+        what = why.substring(0, why.indexOf(' ', "node ".length())) + " interrupted before the job ran";
       }
+      RequeueDecision d = RequeueDecision.afterInterruption(false, earlierInterruptions, false,
+          rules(run.partition()), now);
+      requeue(j, now, d, what);
+      return new RunStatus(false, true, d.outcome() == RequeueDecision.Outcome.HOLD ? "held" : "requeued");
+    }
+
+    @Override
+    public void requeueCheckpointed(JobRun run, String why, boolean hold) {
+      SimJob j = jobs.get(run.job());
+      Instant now = clock.instant();
+      running.remove(j);
+      for (GpuGrant g : j.job.allocation()) {
+        free(nodes.get(g.node()), j.job.key(), now);
+      }
+      Job requeued = j.job.requeued();
+      j.job = hold ? requeued.withRequest(requeued.request().withHold(true)) : requeued;
+      j.signalledAt = null;
+      changed = true;
+      events.add(at(now) + " requeued " + run.job() + ": " + why);
+    }
+
+    @Override
+    public void releaseMachine(String node, String why) {
+      fleet.machineTaken(node, "spot interruption: the machine is gone", clock.instant());
+    }
+
+    @Override
+    public long record(String node, Interruption notice, JobKey job, String outcome, Instant now) {
+      return ++records;
+    }
+
+    @Override
+    public void recordHandled(long recordId, String outcome, Double lost, Instant now) {
+      if (lost != null) {
+        lostGpuSeconds += lost;
+      }
+    }
+
+    @Override
+    public void note(String message) {
+      // the event log has what the figures need
+    }
+
+    @Override
+    public void failed(String step, RuntimeException error) {
+      throw error; // memory does not fail: this is a bug
     }
   }
 
-  /** Stops a signalled job: what it did since its newest checkpoint is lost; it is requeued. */
-  private void stop(SimJob j, Instant now) {
-    stopping.remove(j.job.key());
-    running.remove(j);
-    Instant runStart = j.job.startTime();
-    Instant saved = rules.jobs().savedAt(runStart, j.signalledAt, now);
-    double lost = Duration.between(saved, now).toMillis() / 1000.0 * j.job.gpusHeld();
-    lostGpuSeconds += lost;
-    Duration kept = Duration.between(runStart, saved);
-    j.remaining = j.remaining.minus(kept);
-    requeueInterrupted(j, now, String.format(Locale.ROOT, "stopped, %s kept, %.0f GPU-s lost",
-        kept, lost));
-  }
-
   /**
-   * As {@code JobLifecycle#interrupted}: back to the queue whole, same id, one more restart, age
-   * kept; from the second restart on not before the backoff; held past the maximum.
+   * Back to the queue whole as the {@link RequeueDecision} says: same id, one more restart, age
+   * kept; maybe not before the backoff; held past max-restarts.
    */
-  private void requeueInterrupted(SimJob j, Instant now, String why) {
+  private void requeue(SimJob j, Instant now, RequeueDecision d, String why) {
     JobKey k = j.job.key();
     for (GpuGrant g : j.job.allocation()) {
       free(nodes.get(g.node()), k, now);
     }
     int restart = j.job.restartCount() + 1;
-    int interruption = ++j.interruptions;
+    j.interruptions = d.interruption();
     Job requeued = j.job.requeued();
     String next;
-    Instant notBefore = RestartBackoff.notBefore(now, rules.restartBackoff(), interruption);
-    if (interruption > rules.maxRestarts()) {
+    if (d.outcome() == RequeueDecision.Outcome.HOLD) {
       requeued = requeued.withRequest(requeued.request().withHold(true));
       held++;
       next = "held: interrupted more often than max-restarts (" + rules.maxRestarts() + ")";
-    } else if (notBefore == null) {
+    } else if (d.notBefore() == null) {
       next = "requeued";
     } else {
-      requeued = requeued.notBefore(notBefore);
-      wakeups.add(notBefore);
-      next = "requeued, not before " + at(notBefore);
+      requeued = requeued.notBefore(d.notBefore());
+      wakeups.add(d.notBefore());
+      next = "requeued, not before " + at(d.notBefore());
     }
     j.job = requeued;
     j.signalledAt = null;
-    j.stopAt = null;
     j.awaitingCall.clear();
     j.measureFrom = null;
-    j.requeuedAt = interruption > rules.maxRestarts() ? null : now;
+    j.requeuedAt = d.outcome() == RequeueDecision.Outcome.HOLD ? null : now;
     interruptionRequeues++;
     changed = true;
     events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");
-  }
-
-  /** The machine is gone: as in the controller, the fleet releases the node. */
-  private void machineTaken(SimNode n, Instant now) {
-    fleet.machineTaken(n.template.name(), "spot interruption: the machine is gone", now);
   }
 
   // ---------------------------------------------------------------- scheduling
@@ -818,8 +929,15 @@ public final class ElasticSimulation {
         next = min(next, n.notice.noticedAt());
       }
     }
-    for (SimJob j : stopping.values()) {
-      next = min(next, j.stopAt);
+    Instant drainNext = drains.nextDecision();
+    if (drainNext != null) {
+      next = min(next, drainNext);
+    }
+    for (SimJob j : running) {
+      Instant written = j.signalledAt == null ? null : checkpointWritten(j, now);
+      if (written != null) {
+        next = min(next, written);
+      }
     }
     if (!wakeups.isEmpty()) {
       next = min(next, wakeups.first());
@@ -834,6 +952,24 @@ public final class ElasticSimulation {
     long offset = Duration.between(start, next).toMillis();
     long ticks = Math.max(Duration.between(start, now).toMillis() / tickMs + 1, (offset + tickMs - 1) / tickMs);
     return start.plusMillis(ticks * tickMs);
+  }
+
+  /**
+   * When the next checkpoint of a signalled job is written (after {@code now}): the one it writes
+   * on the signal, if it honours it, or its next interval one (the drain stops it then); null for none.
+   */
+  private Instant checkpointWritten(SimJob j, Instant now) {
+    Checkpointing c = rules.jobs();
+    Instant next = null;
+    if (c.honoursSignal() && j.signalledAt.plus(c.writeTime()).isAfter(now)) {
+      next = j.signalledAt.plus(c.writeTime());
+    }
+    if (c.interval() != null) {
+      long done = Duration.between(j.job.startTime(), now).minus(c.writeTime()).toMillis();
+      long k = Math.max(0, Math.floorDiv(done, c.interval().toMillis()) + 1);
+      next = min(next, j.job.startTime().plus(c.interval().multipliedBy(k)).plus(c.writeTime()));
+    }
+    return next;
   }
 
   private static Instant min(Instant a, Instant b) {

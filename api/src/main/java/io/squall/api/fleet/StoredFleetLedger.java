@@ -114,12 +114,19 @@ public final class StoredFleetLedger implements FleetLedger {
 
   @Override
   public void instanceMade(Instance i, Instant now) {
-    if (instances.existsById(i.nodeName())) {
+    Optional<InstanceRow> recorded = instances.findById(i.nodeName());
+    if (recorded.isPresent() && recorded.get().instanceId().equals(i.id())) {
       return; // adopted after a restart: already recorded
     }
     Offering o = i.offering();
-    instances.save(new InstanceRow(i.nodeName(), i.id(), i.launchToken(), o.instanceType(), o.zone(),
-        o.capacityType().name(), o.pricePerHour(), now, null));
+    InstanceRow row = new InstanceRow(i.nodeName(), i.id(), i.launchToken(), o.instanceType(), o.zone(),
+        o.capacityType().name(), o.pricePerHour(), now, null);
+    // A machine that died while no controller ran is replaced: the node's row now names the new one.
+    if (recorded.isPresent()) {
+      instances.update(row);
+    } else {
+      instances.save(row);
+    }
   }
 
   @Override

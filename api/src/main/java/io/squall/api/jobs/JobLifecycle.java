@@ -19,7 +19,8 @@ import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
-import io.squall.core.spot.RestartBackoff;
+import io.squall.spot.drain.DrainRules;
+import io.squall.spot.drain.RequeueDecision;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -303,32 +304,35 @@ public final class JobLifecycle {
       return; // already being stopped for another reason (scancel, time limit): that wins
     }
     DrainingJobs.Drain drain = draining.of(j);
-    boolean pausedMeanwhile = drain != null && drain.hold();
-    if (Boolean.FALSE.equals(j.request().control().requeue())) {
+    DrainRules rules = policy.drainRules();
+    RequeueDecision d = RequeueDecision.afterInterruption(Boolean.FALSE.equals(j.request().control().requeue()),
+        earlierInterruptions, drain != null && drain.hold(), rules, b.now());
+    int restart = j.job().restartCount() + 1;
+    Job requeued = j.job().requeued();
+    String next = switch (d.outcome()) {
+      case END -> null;
+      case HOLD -> {
+        requeued = requeued.withRequest(requeued.request().withHold(true));
+        yield d.pastMaxRestarts(rules)
+            ? "requeued (restart " + restart + ") and held: interrupted " + d.interruption()
+                + (d.interruption() == 1 ? " time" : " times") + ", more than max-restarts (" + rules.maxRestarts()
+                + "); scontrol release runs it again"
+            : "requeued (restart " + restart + ") after an interruption, and held: it was paused meanwhile";
+      }
+      case REQUEUE -> {
+        if (d.notBefore() == null) {
+          yield "requeued (restart " + restart + ") after an interruption";
+        }
+        // Interrupted again and again, it waits longer each time, so a bad zone is not hammered.
+        requeued = requeued.notBefore(d.notBefore());
+        yield "requeued (restart " + restart + ") after an interruption, not before " + d.notBefore();
+      }
+    };
+    if (next == null) {
       release(b, j);
       b.update(j.withJob(j.job().finished(JobState.PREEMPTED, null, b.now())).ending(null, why));
       b.event(j.key(), JobState.PREEMPTED, why + " (--no-requeue: not requeued)");
       return;
-    }
-    int restart = j.job().restartCount() + 1;
-    int interruption = earlierInterruptions + 1;
-    Instant notBefore = RestartBackoff.notBefore(b.now(), policy.restartBackoff(), interruption);
-    Job requeued = j.job().requeued();
-    String next;
-    if (interruption > policy.maxRestarts()) {
-      requeued = requeued.withRequest(requeued.request().withHold(true));
-      next = "requeued (restart " + restart + ") and held: interrupted " + interruption
-          + (interruption == 1 ? " time" : " times") + ", more than max-restarts (" + policy.maxRestarts()
-          + "); scontrol release runs it again";
-    } else if (pausedMeanwhile) {
-      requeued = requeued.withRequest(requeued.request().withHold(true));
-      next = "requeued (restart " + restart + ") after an interruption, and held: it was paused meanwhile";
-    } else if (notBefore == null) {
-      next = "requeued (restart " + restart + ") after an interruption";
-    } else {
-      // Interrupted again and again, it waits longer each time, so a bad zone is not hammered.
-      requeued = requeued.notBefore(notBefore);
-      next = "requeued (restart " + restart + ") after an interruption, not before " + notBefore;
     }
     requeueAs(b, j, requeued, JobState.PREEMPTED, why, next);
   }

@@ -1,6 +1,7 @@
 package io.squall.api.spot;
 
 import io.squall.checkpoint.CheckpointFiles;
+import io.squall.spot.drain.DrainRules;
 import java.time.Duration;
 
 /**
@@ -22,6 +23,11 @@ public record CheckpointPolicy(String signal, String directory, String pattern, 
   /** The job's checkpoint directory. */
   public String directoryOf(String jobKey) {
     return CheckpointFiles.directoryOf(directory, jobKey);
+  }
+
+  /** The rules the drain and the requeue decision follow. */
+  public DrainRules drainRules() {
+    return new DrainRules(margin, maxRestarts, restartBackoff, checkpointWait);
   }
 
   /** Whether checkpoints lie on a filesystem (not an object store). */

@@ -23,7 +23,7 @@ import io.squall.core.provision.PowerAction;
 import io.squall.core.provision.PowerPlanner;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.Action;
-import io.squall.core.schedule.Plan;
+import io.squall.core.schedule.PlanApplication;
 import io.squall.core.schedule.Scheduler;
 import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.spot.Interruption;
@@ -706,17 +706,45 @@ public final class ElasticSimulation {
     }
     ClusterSnapshot snapshot = new ClusterSnapshot(snapshotNodes, partitions, qos, accounts, users, snapshotJobs,
         usage);
-    Plan plan = scheduler.cycle(snapshot, now);
-    for (Action a : plan.actions()) {
-      if (a instanceof Action.Start) {
-        start((Action.Start) a, now);
-      } else if (a instanceof Action.Timeout) {
-        SimJob j = jobs.get(a.job());
-        if (j != null && j.job.state().holdsResources()) {
-          end(j, JobState.TIMEOUT, now);
-        }
+    PlanApplication.apply(scheduler.cycle(snapshot, now), new PlanApplication.Ledger() {
+      @Override
+      public Job job(JobKey key) {
+        SimJob j = jobs.get(key);
+        return j == null ? null : j.job;
       }
-    }
+
+      @Override
+      public boolean usable(String node) {
+        SimNode n = nodes.get(node);
+        return n.up() || n.state.resumable();
+      }
+
+      @Override
+      public void start(Action.Start s) {
+        ElasticSimulation.this.start(s, now);
+      }
+
+      @Override
+      public void waiting(Action.Wait w) {
+        // the figures need no pending reasons
+      }
+
+      @Override
+      public void stop(Job job, JobState as, String why) {
+        SimJob j = jobs.get(job.key());
+        if (as != JobState.REQUEUED) {
+          end(j, as, now);
+          return;
+        }
+        running.remove(j);
+        for (GpuGrant g : j.job.allocation()) {
+          free(nodes.get(g.node()), j.job.key(), now);
+        }
+        j.job = j.job.requeued();
+        changed = true;
+        events.add(at(now) + " requeue " + job.key() + ": " + why);
+      }
+    });
     for (SimJob j : jobs.values()) {
       if (j.job.state() == JobState.PENDING) {
         j.seenByCycle = true;

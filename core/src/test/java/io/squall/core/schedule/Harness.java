@@ -4,7 +4,6 @@ import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
-import io.squall.core.model.PreemptMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -85,11 +84,23 @@ final class Harness {
     snapshot = snapshot.withJobs(jobs);
   }
 
+  /** The plan carried out by the production {@link PlanApplication} on the in-memory jobs. */
   private void apply(Plan plan) {
     Map<JobKey, Job> jobs = new LinkedHashMap<>();
     snapshot.jobs().forEach(j -> jobs.put(j.key(), j));
-    for (Action a : plan.actions()) {
-      if (a instanceof Action.Start s) {
+    PlanApplication.apply(plan, new PlanApplication.Ledger() {
+      @Override
+      public Job job(JobKey key) {
+        return jobs.get(key);
+      }
+
+      @Override
+      public boolean usable(String node) {
+        return snapshot.nodes().stream().anyMatch(n -> n.name().equals(node));
+      }
+
+      @Override
+      public void start(Action.Start s) {
         JobKey parent = JobKey.of(s.job().id());
         Job source = jobs.get(s.job().taskId() == null ? s.job() : parent);
         if (s.job().taskId() != null) {
@@ -104,14 +115,23 @@ final class Harness {
         } else {
           jobs.put(s.job(), source.started(s.job(), s.partition(), s.grants(), now));
         }
-      } else if (a instanceof Action.Timeout t) {
-        jobs.put(t.job(), jobs.get(t.job()).finished(JobState.TIMEOUT, null, now));
-      } else if (a instanceof Action.Preempt p) {
-        Job victim = jobs.get(p.job());
-        jobs.put(p.job(), p.mode() == PreemptMode.CANCEL ? victim.finished(JobState.CANCELLED, null, now)
-            : victim.preempting(now));
       }
-    }
+
+      @Override
+      public void waiting(Action.Wait w) {
+        // the harness keeps no reasons: the plans are recorded
+      }
+
+      @Override
+      public void stop(Job job, JobState as, String why) {
+        // Requeue-mode victims finish their grace time before they are requeued (finishDueJobs).
+        jobs.put(job.key(), switch (as) {
+          case REQUEUED -> job.preempting(now);
+          case PREEMPTED -> job.finished(JobState.CANCELLED, null, now);
+          default -> job.finished(as, null, now);
+        });
+      }
+    });
     snapshot = snapshot.withJobs(new ArrayList<>(jobs.values()));
   }
 }

@@ -1,0 +1,87 @@
+package io.squall.core.schedule;
+
+import io.squall.core.model.GpuGrant;
+import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
+import io.squall.core.model.PreemptMode;
+
+/**
+ * Carries a cycle's plan out, one engine for the controller, the simulator and the scheduler's
+ * test harness. The plan was made from a snapshot a moment ago, so each action is checked
+ * against the state as it is now: a job cancelled, held or started in between, or a node gone,
+ * makes its action a no-op, never a double start.
+ */
+public final class PlanApplication {
+  /** What a plan is carried out on. Called from one thread, within one change of the state. */
+  public interface Ledger {
+    /** The job (for an array task: its array) as it is now; null when it is gone. */
+    Job job(JobKey key);
+
+    /** Whether the node can take the job: up, or powered down or powering up (the job then configures). */
+    boolean usable(String node);
+
+    /** Starts the job on its grants (RUNNING, or CONFIGURING while powered-down nodes come up). */
+    void start(Action.Start start);
+
+    /** The job waits: its pending reason and expected start (a ledger may keep only changes). */
+    void waiting(Action.Wait wait);
+
+    /**
+     * Stops a job that holds its nodes.
+     *
+     * @param as TIMEOUT (time limit), PREEMPTED (preempted, cancel mode) or REQUEUED (preempted, requeue mode)
+     */
+    void stop(Job job, JobState as, String why);
+  }
+
+  private PlanApplication() {}
+
+  /** @return how many jobs started */
+  public static int apply(Plan plan, Ledger ledger) {
+    int started = 0;
+    for (Action a : plan.actions()) {
+      if (a instanceof Action.Start s) {
+        if (startable(ledger, s)) {
+          ledger.start(s);
+          started++;
+        }
+      } else if (a instanceof Action.Wait w) {
+        if (ledger.job(w.job()) != null) {
+          ledger.waiting(w);
+        }
+      } else if (a instanceof Action.Timeout t) {
+        Job j = ledger.job(t.job());
+        if (j != null && j.state().holdsResources()) {
+          ledger.stop(j, JobState.TIMEOUT, "time limit reached");
+        }
+      } else if (a instanceof Action.Preempt p) {
+        Job j = ledger.job(p.job());
+        if (j != null && j.state().holdsResources()) {
+          ledger.stop(j, p.mode() == PreemptMode.CANCEL ? JobState.PREEMPTED : JobState.REQUEUED,
+              "preempted by job " + p.forJob());
+        }
+      }
+      // CapacityDemand: no node of the partition, even powered up, could hold the job; it waits
+      // with reason Resources (elastic capacity comes from allocating powered-down nodes).
+    }
+    return started;
+  }
+
+  private static boolean startable(Ledger ledger, Action.Start s) {
+    JobKey key = s.job();
+    Job j = ledger.job(key.taskId() == null ? key : JobKey.of(key.id()));
+    if (j == null || j.state() != JobState.PENDING || j.request().control().hold()) {
+      return false;
+    }
+    if (key.taskId() != null && !j.pendingTasks().contains(key.taskId())) {
+      return false;
+    }
+    for (GpuGrant g : s.grants()) {
+      if (!ledger.usable(g.node())) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -25,12 +25,14 @@ class BenchInterruptionsTest {
     assertThat(r.err()).isEmpty();
     JsonNode line = lastLine(r.out());
     assertThat(line.fieldNames()).toIterable().containsExactly("interruptions", "requeued", "lost_gpu_hours",
-        "lost_gpu_hours_no_signal", "median_requeue_to_restart_s", "jobs_completed");
+        "lost_gpu_hours_no_signal", "median_requeue_to_restart_s", "median_restart_after_backoff_s",
+        "stranded_node_hours", "jobs_completed");
     assertThat(line.get("interruptions").asInt()).isPositive();
     assertThat(line.get("requeued").asInt()).isPositive();
     assertThat(line.get("lost_gpu_hours").asDouble()).isPositive()
         .isLessThanOrEqualTo(line.get("lost_gpu_hours_no_signal").asDouble());
-    assertThat(line.get("median_requeue_to_restart_s").asDouble()).isPositive();
+    assertThat(line.get("median_requeue_to_restart_s").asDouble()).isPositive()
+        .isGreaterThanOrEqualTo(line.get("median_restart_after_backoff_s").asDouble());
     assertThat(line.get("jobs_completed").asInt()).isBetween(1, 30);
     assertThat(r.out()).contains("setup: 30 Philly jobs (seed 1,", "on 32 p5.48xlarge nodes",
         "c calibrated so that run 1 sees 0.5 interruptions per spot node-hour",
@@ -48,7 +50,8 @@ class BenchInterruptionsTest {
     Cli.Result r = cli.run("bench", "interruptions", "--jobs", "20", "--nodes", "16", "--interruptions-per-hour", "0");
     assertThat(r.exit()).isZero();
     assertThat(lastLine(r.out()).toString()).isEqualTo("{\"interruptions\":0,\"requeued\":0,\"lost_gpu_hours\":0.0,"
-        + "\"lost_gpu_hours_no_signal\":0.0,\"median_requeue_to_restart_s\":0.0,\"jobs_completed\":20}");
+        + "\"lost_gpu_hours_no_signal\":0.0,\"median_requeue_to_restart_s\":0.0,"
+        + "\"median_restart_after_backoff_s\":0.0,\"stranded_node_hours\":0.0,\"jobs_completed\":20}");
   }
 
   @Test

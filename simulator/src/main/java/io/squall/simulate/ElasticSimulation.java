@@ -183,17 +183,29 @@ public final class ElasticSimulation {
    * @param requeueToRestartMs per interruption requeue whose job ran again: from the requeue to its
    *     next RUNNING, ascending
    * @param spotNodeHours spot instance time billed (the exposure to reclaims)
+   * @param restartAfterBackoffMs per interruption requeue whose job ran again: from when it might
+   *     start again (the requeue, or the end of its restart backoff) to its next RUNNING, ascending
+   * @param strandedNodeHours instance time of nodes that were up and held by a job waiting for its
+   *     other nodes, when the job did not then run on them (the allocation was given up, or the
+   *     gang moved): billed to nodes whose gang could not run
    */
   public record Result(int jobs, int jobsCompleted, long launchCalls, long failedLaunchCalls, long nodesLaunched,
       long spotNodesLaunched, long partialGangsBilled, int orphans, int jobsLaunchedFor, long medianTimeToLaunchCallMs,
       long maxTimeToLaunchCallMs, List<Long> timesToLaunchCallMs, double idleNodeHours, double billedNodeHours,
       double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
       List<String> events, int interruptions, int interruptionRequeues, int jobsHeld, double lostGpuHours,
-      List<Long> requeueToRestartMs, double spotNodeHours) {
+      List<Long> requeueToRestartMs, double spotNodeHours, List<Long> restartAfterBackoffMs,
+      double strandedNodeHours) {
     public Result {
       timesToLaunchCallMs = List.copyOf(timesToLaunchCallMs);
       events = List.copyOf(events);
       requeueToRestartMs = List.copyOf(requeueToRestartMs);
+      restartAfterBackoffMs = List.copyOf(restartAfterBackoffMs);
+    }
+
+    /** The lower median of {@link #restartAfterBackoffMs()}; 0 when no interrupted job ran again. */
+    public long medianRestartAfterBackoffMs() {
+      return restartAfterBackoffMs.isEmpty() ? 0 : restartAfterBackoffMs.get((restartAfterBackoffMs.size() - 1) / 2);
     }
 
     /** The lower median of {@link #requeueToRestartMs()}; 0 when no interrupted job ran again. */
@@ -213,6 +225,8 @@ public final class ElasticSimulation {
     Instant idleSince;
     /** The notice the cloud will give its instance; null for none. */
     Interruption notice;
+    /** Since when it is up and held by a job waiting for its other nodes; null when it is not. */
+    Instant strandedSince;
 
     SimNode(Node template) {
       this.template = template;
@@ -244,6 +258,8 @@ public final class ElasticSimulation {
     Instant signalledAt;
     /** When it was last requeued after an interruption, until it runs again; null otherwise. */
     Instant requeuedAt;
+    /** When a job requeued after an interruption may start again (its backoff's end); null otherwise. */
+    Instant mayStartAt;
     /** Interruptions that stopped it so far (what max-restarts counts, as in the controller). */
     int interruptions;
 
@@ -284,6 +300,8 @@ public final class ElasticSimulation {
   private Instant lastCycle;
   private boolean changed;
   private double idleSeconds;
+  private double strandedSeconds;
+  private final List<Long> restartAfterBackoffMs = new ArrayList<>();
   private long spotNodesLaunched;
   private int requeues;
   private int cycles;
@@ -408,10 +426,19 @@ public final class ElasticSimulation {
    * suspended after SuspendTime, as in the controller).
    */
   private void free(SimNode n, JobKey key, Instant at) {
+    unstrand(n, at);
     n.holders.remove(key);
     if (n.holders.isEmpty() && n.up()) {
       n.state = NodeState.IDLE;
       n.idleSince = at;
+    }
+  }
+
+  /** The node no longer waits, up, for a gang that did not run: its time so far was stranded. */
+  private void unstrand(SimNode n, Instant at) {
+    if (n.strandedSince != null) {
+      strandedSeconds += Duration.between(n.strandedSince, at).toMillis() / 1000.0;
+      n.strandedSince = null;
     }
   }
 
@@ -430,9 +457,14 @@ public final class ElasticSimulation {
   private void running(SimJob j, Instant now) {
     j.endsAt = now.plus(j.remaining);
     running.add(j);
+    for (GpuGrant g : j.job.allocation()) {
+      nodes.get(g.node()).strandedSince = null; // it ran: the wait was the gang assembling
+    }
     if (j.requeuedAt != null) {
       restartWaitsMs.add(Duration.between(j.requeuedAt, now).toMillis());
+      restartAfterBackoffMs.add(Duration.between(j.mayStartAt, now).toMillis());
       j.requeuedAt = null;
+      j.mayStartAt = null;
     }
   }
 
@@ -452,6 +484,7 @@ public final class ElasticSimulation {
         n.idleSince = booted;
       } else {
         n.state = NodeState.ALLOCATED;
+        n.strandedSince = booted;
       }
       changed = true;
       for (JobKey k : List.copyOf(n.holders)) {
@@ -684,6 +717,7 @@ public final class ElasticSimulation {
     j.awaitingCall.clear();
     j.measureFrom = null;
     j.requeuedAt = d.outcome() == RequeueDecision.Outcome.HOLD ? null : now;
+    j.mayStartAt = d.notBefore() == null ? now : d.notBefore();
     interruptionRequeues++;
     changed = true;
     events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");
@@ -770,6 +804,7 @@ public final class ElasticSimulation {
       if (n.up()) {
         endIdle(n, now);
         n.state = NodeState.ALLOCATED;
+        n.strandedSince = now;
       } else {
         allUp = false;
       }
@@ -851,6 +886,7 @@ public final class ElasticSimulation {
     @Override
     public void instanceGone(String node, Instance instance, Instant now) {
       SimNode n = nodes.get(node);
+      unstrand(n, now);
       n.instance = null;
       n.notice = null;
     }
@@ -861,6 +897,14 @@ public final class ElasticSimulation {
       if (n.state == NodeState.CLOUD) {
         n.state = NodeState.POWERING_UP;
       }
+    }
+
+    @Override
+    public void move(String node, String reason) {
+      SimNode n = nodes.get(node);
+      endIdle(n, clock.instant());
+      n.state = NodeState.POWERING_UP;
+      events.add(at(clock.instant()) + " move " + node + ": " + reason);
     }
 
     @Override
@@ -904,10 +948,12 @@ public final class ElasticSimulation {
       }
       for (JobKey k : requeue) {
         SimJob j = jobs.get(k);
+        running.remove(j);
         for (GpuGrant g : j.job.allocation()) {
           free(nodes.get(g.node()), k, now);
         }
         j.job = j.job.requeued();
+        j.signalledAt = null;
         j.awaitingCall.clear();
         j.measureFrom = null;
         requeues++;
@@ -1000,6 +1046,12 @@ public final class ElasticSimulation {
     return next;
   }
 
+  private static List<Long> sorted(List<Long> values) {
+    List<Long> out = new ArrayList<>(values);
+    out.sort(Comparator.naturalOrder());
+    return out;
+  }
+
   private static Instant min(Instant a, Instant b) {
     return a == null || b.isBefore(a) ? b : a;
   }
@@ -1032,6 +1084,7 @@ public final class ElasticSimulation {
         provider.instancesLaunched(), spotNodesLaunched, provider.partialGangInstances(), orphans,
         jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
-        lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600);
+        lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(restartAfterBackoffMs),
+        strandedSeconds / 3600);
   }
 }

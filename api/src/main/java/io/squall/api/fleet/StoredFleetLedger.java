@@ -157,6 +157,17 @@ public final class StoredFleetLedger implements FleetLedger {
   }
 
   @Override
+  public void move(String node, String reason) {
+    writer.write(b -> {
+      NodeStatus n = b.node(node);
+      b.update(new NodeStatus(n.node().withState(NodeState.POWERING_UP), reason, null, n.lastHeartbeat(), n.version()),
+          true);
+      return null;
+    }).join();
+    LOG.info("node {} moves: {}", node, reason);
+  }
+
+  @Override
   public boolean beginPowerDown(String node, String reason) {
     return writer.write(b -> {
       NodeStatus n = b.node(node);

@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param instanceTypes the instance types its nodes may be, in order of preference
  * @param zones the zones it may use, in order of preference; empty for every zone the provider offers
  * @param onDemandAfter with {@link SpotPolicy#SPOT_THEN_ON_DEMAND}: how long a launch waits for spot
- *     before on-demand is allowed
+ *     that exists but fails before on-demand is allowed (when no spot offering could be used at
+ *     all, on-demand is allowed at once)
  * @param maxSpotPricePerHour price cap for spot offerings in US dollars per node-hour; null for none
  * @param suspendTime how long a node sits idle before it is given back (Slurm's SuspendTime)
  * @param resumeTimeout how long a node may take from the resume decision to its agent's
@@ -20,7 +21,8 @@ import java.util.Objects;
  * @param unavailableFor how long an offering that failed for lack of capacity (or was just
  *     interrupted) is left alone
  * @param batchWindow how long resume requests are gathered so that a burst becomes few launch calls
- * @param maxLaunchAttempts launch calls one set of nodes may make before it is released
+ * @param maxLaunchAttempts launch calls one set of nodes may make that fail for other reasons than
+ *     capacity, price or quota (those move on to the next offering) before it is released
  * @param retryBackoff the wait after a failed launch call, doubled after each further failure
  */
 public record CapacityPolicy(List<String> instanceTypes, List<String> zones, SpotPolicy spot, Duration onDemandAfter,

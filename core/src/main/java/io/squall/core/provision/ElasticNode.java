@@ -2,6 +2,7 @@ package io.squall.core.provision;
 
 import io.squall.core.model.NodeState;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -10,18 +11,30 @@ import java.util.Objects;
  * @param placementGroup the Squall placement group (a gang's nodes share it)
  * @param since when the node entered its state or a job last took or left it (idle since, resume
  *     requested at, ...): the suspend and resume timers count from it
- * @param busy whether a job holds it (running or waiting for it to boot)
+ * @param jobs the jobs that hold it (running, or waiting for it to boot), in key order
  * @param launched whether a launch call made its instance (false while it waits for one)
  * @param zone the zone its instance runs in; null when it has none
  * @param attempts launch calls made for it since its resume was requested
  * @param retryAt no launch call before this instant (backoff after a failure); null for none
  */
 public record ElasticNode(String name, String partition, String placementGroup, NodeState state, Instant since,
-    boolean busy, boolean launched, String zone, int attempts, Instant retryAt) {
+    List<String> jobs, boolean launched, String zone, int attempts, Instant retryAt) {
   public ElasticNode {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(since, "since");
+    jobs = List.copyOf(jobs);
+  }
+
+  /** Whether a job holds it. */
+  public boolean busy() {
+    return !jobs.isEmpty();
+  }
+
+  /** Launched and not given back: it has (or is getting) a machine in {@link #zone()}. */
+  public boolean live() {
+    return launched && zone != null && state != NodeState.CLOUD && state != NodeState.DOWN
+        && state != NodeState.POWERING_DOWN;
   }
 
   /** Powering up and still without an instance: it needs a launch call. */

@@ -145,7 +145,7 @@ public final class FleetActuator {
   public void spotReclaimed(String node, String why, Instant now) {
     CapacityPolicy policy = policies.get(partitionOf(node));
     ledger.instanceOf(node).filter(i -> i.offering().capacityType() == CapacityType.SPOT)
-        .ifPresent(i -> book.markUnavailable(i.offering(), now.plus(policy.unavailableFor()), "interrupted: " + why));
+        .ifPresent(i -> book.markReclaimed(i.offering(), now.plus(policy.unavailableFor()), "interrupted: " + why));
   }
 
   /** An interruption took the node's machine: released (DOWN, its jobs requeued, its instance gone). */
@@ -211,7 +211,7 @@ public final class FleetActuator {
         downLongEnough.add(n.name());
         continue;
       }
-      out.add(new ElasticNode(n.name(), n.partition(), n.placementGroup(), n.state(), t.since, n.busy(), t.launched,
+      out.add(new ElasticNode(n.name(), n.partition(), n.placementGroup(), n.state(), t.since, n.jobs(), t.launched,
           t.zone, t.attempts, t.retryAt));
     }
     for (String node : downLongEnough) {
@@ -225,8 +225,20 @@ public final class FleetActuator {
   /** @return whether a launch failed so that another offering is worth trying at once */
   private boolean apply(PowerAction action, Instant now) {
     if (action instanceof PowerAction.Launch l) {
-      ledger.launchIntended(l, now); // durable before the call: a crash from here on is reconciled on start
-      return call(l, now);
+      ProviderException failure = launch(l, now);
+      return failure != null && failure.kind().tryAnotherOffering();
+    } else if (action instanceof PowerAction.Gang g) {
+      return launch(g, now);
+    } else if (action instanceof PowerAction.Move m) {
+      for (String node : m.nodes()) {
+        terminate(List.of(node), now);
+        ledger.move(node, m.reason());
+        Track t = track(node, now);
+        if (t != null) {
+          t.state = NodeState.POWERING_UP; // its jobs still hold it
+          t.since = now;
+        }
+      }
     } else if (action instanceof PowerAction.Resume r) {
       ledger.resume(r.node(), "resumed to keep MinNodes powered");
       changed(r.node(), NodeState.POWERING_UP, now);
@@ -242,8 +254,41 @@ public final class FleetActuator {
     return false;
   }
 
-  /** @return whether the call failed so that another offering is worth trying at once */
-  private boolean call(PowerAction.Launch l, Instant now) {
+  /** Records the intent, then calls; returns the failure, or null when the call made the instances. */
+  private ProviderException launch(PowerAction.Launch l, Instant now) {
+    ledger.launchIntended(l, now); // durable before the call: a crash from here on is reconciled on start
+    return call(l, now);
+  }
+
+  /**
+   * A gang across placement groups: one call per group. When one fails, the instances the
+   * calls before it made are terminated at once, so no part of the gang stays billed while it
+   * cannot run; the gang is tried again whole (elsewhere, when the failure was capacity).
+   *
+   * @return whether a call failed so that another offering is worth trying at once
+   */
+  private boolean launch(PowerAction.Gang g, Instant now) {
+    List<String> launched = new ArrayList<>();
+    for (PowerAction.Launch l : g.calls()) {
+      ProviderException failure = launch(l, now);
+      if (failure != null) {
+        terminate(launched, now);
+        for (String node : launched) {
+          Track t = tracks.get(node);
+          if (t != null) {
+            t.retryAt = PowerPlanner.retryAt(policies.get(l.partition()), Math.max(1, t.attempts), failure, now);
+          }
+        }
+        ledger.waiting(launched, "launch failed: " + failure.getMessage());
+        return failure.kind().tryAnotherOffering();
+      }
+      launched.addAll(l.nodes());
+    }
+    return false;
+  }
+
+  /** Calls the provider; returns the failure (learnt from), or null when the call made the instances. */
+  private ProviderException call(PowerAction.Launch l, Instant now) {
     List<NodeLaunch> nodes = new ArrayList<>();
     for (String name : l.nodes()) {
       Track t = track(name, now);
@@ -266,12 +311,16 @@ public final class FleetActuator {
         Track t = track(name, now);
         if (t != null) {
           t.launched = false;
-          t.attempts++;
+          // A failure another offering may not have (capacity, price, quota) is the fallback
+          // working, not an attempt used up: every allowed offering is tried before a release.
+          if (!e.kind().tryAnotherOffering()) {
+            t.attempts++;
+          }
           t.retryAt = PowerPlanner.retryAt(policy, t.attempts, e, now);
         }
       }
       ledger.waiting(l.nodes(), "launch failed: " + e.getMessage());
-      return e.kind().tryAnotherOffering();
+      return e;
     }
     for (Instance i : made) {
       ledger.instanceMade(i, now);
@@ -281,7 +330,7 @@ public final class FleetActuator {
       }
     }
     ledger.launchEnded(l, made, null, now);
-    return false;
+    return null;
   }
 
   /** Nodes that did not come up, or whose machine was taken: DOWN, their jobs requeued, their instances gone. */

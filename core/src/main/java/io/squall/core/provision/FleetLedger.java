@@ -67,6 +67,12 @@ public interface FleetLedger {
    */
   boolean beginPowerDown(String node, String reason);
 
+  /**
+   * The node's instance was terminated so that its gang can move to another zone: POWERING_UP
+   * again, waiting for the gang's launch, still held by its jobs.
+   */
+  void move(String node, String reason);
+
   /** The nodes' instances are gone: each node CLOUD, powered down and free to resume. */
   void poweredDown(List<String> nodes, String reason);
 

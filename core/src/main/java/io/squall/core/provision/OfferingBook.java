@@ -16,14 +16,33 @@ import java.util.Map;
  * <p>Not thread-safe: the power planner's owner calls it from one thread.
  */
 public final class OfferingBook {
-  private record Mark(Instant until, String reason) {}
+  /** @param reclaimed the cloud took machines of the offering back (rather than refusing a launch) */
+  private record Mark(Instant until, String reason, boolean reclaimed) {}
 
   private final Map<String, Mark> offerings = new HashMap<>();
   private final Map<CapacityType, Mark> capacityTypes = new HashMap<>();
 
-  /** Leaves {@code offering} alone until {@code until}, for {@code reason} (an interruption, say). */
+  /** Leaves {@code offering} alone until {@code until}, for {@code reason} (a failed launch). */
   public void markUnavailable(Offering offering, Instant until, String reason) {
-    offerings.merge(offering.key(), new Mark(until, reason), (a, b) -> a.until().isAfter(b.until()) ? a : b);
+    mark(offering, new Mark(until, reason, false));
+  }
+
+  /**
+   * The cloud is taking machines of {@code offering} back (a spot interruption): it is left alone
+   * until {@code until}, and counts as no spot at all for a replacement (see {@link #reclaimed}).
+   */
+  public void markReclaimed(Offering offering, Instant until, String reason) {
+    mark(offering, new Mark(until, reason, true));
+  }
+
+  private void mark(Offering offering, Mark mark) {
+    offerings.merge(offering.key(), mark, (a, b) -> a.until().isAfter(b.until()) ? a : b);
+  }
+
+  /** Whether the offering is left alone now because the cloud took its machines back. */
+  public boolean reclaimed(Offering offering, Instant now) {
+    Mark mark = offerings.get(offering.key());
+    return mark != null && mark.reclaimed() && now.isBefore(mark.until());
   }
 
   /**
@@ -36,7 +55,7 @@ public final class OfferingBook {
       case INSUFFICIENT_CAPACITY, PRICE_TOO_HIGH ->
           markUnavailable(offering, now.plus(policy.unavailableFor()), failure.getMessage());
       case QUOTA_EXCEEDED -> capacityTypes.put(offering.capacityType(),
-          new Mark(now.plus(policy.unavailableFor().multipliedBy(2)), failure.getMessage()));
+          new Mark(now.plus(policy.unavailableFor().multipliedBy(2)), failure.getMessage(), false));
       case THROTTLED, TRANSIENT, UNAUTHORIZED, NOT_FOUND, INVALID -> { }
     }
   }

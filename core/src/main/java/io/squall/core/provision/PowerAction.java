@@ -18,6 +18,32 @@ public sealed interface PowerAction {
     }
   }
 
+  /**
+   * One gang's launch across several placement groups: one call per group, all in one zone and
+   * capacity type. Every call succeeds or the instances of those that did are terminated at once
+   * and the gang is tried elsewhere: no gang runs across zones, or keeps part of itself billed
+   * while it cannot run.
+   */
+  record Gang(List<Launch> calls) implements PowerAction {
+    public Gang {
+      calls = List.copyOf(calls);
+      if (calls.size() < 2 || calls.stream().map(c -> c.offering().key()).distinct().count() != 1) {
+        throw new IllegalArgumentException("a gang launch is two calls or more, all with one offering");
+      }
+    }
+  }
+
+  /**
+   * Nodes whose machines run in a zone their gang is leaving (the replacement for an interrupted
+   * node goes to another zone): terminate their instances; they wait for the gang's launch again,
+   * still held by their jobs.
+   */
+  record Move(List<String> nodes, String reason) implements PowerAction {
+    public Move {
+      nodes = List.copyOf(nodes);
+    }
+  }
+
   /** Resume a powered-down node with no job, to keep the partition's minimum powered. */
   record Resume(String node) implements PowerAction {}
 

@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -156,38 +158,113 @@ public final class PowerPlanner {
     }
   }
 
+  /**
+   * Launch units: the waiting nodes that share a placement group or a job (a gang, or gangs
+   * batched into one group's call). A unit is one decision: one zone and one capacity type for
+   * all of it, made once its oldest node has waited the batch window and none of it backs off;
+   * one call per placement group ({@link PowerAction.Gang} when there are several).
+   *
+   * <p>A unit whose placement groups or jobs already have machines running is pinned to their
+   * zone, so that no gang runs across zones. When the best offering lies elsewhere (the pinned
+   * zone's spot was just reclaimed, say) and the pinned zone offers nothing of the same capacity
+   * type now, the unit moves instead of waiting: the machines of its own jobs are terminated and
+   * launched with it ({@link PowerAction.Move}), idle ones with no job are given back at once.
+   * A machine that runs other work keeps the unit where it is.
+   */
   private void launch(Instant now, String partition, List<ElasticNode> nodes, CapacityPolicy policy,
       List<Offering> offerings, OfferingBook book, List<PowerAction> out) {
-    Map<String, List<ElasticNode>> waiting = new TreeMap<>();
-    Map<String, String> zoneOfGroup = new TreeMap<>();
-    for (ElasticNode n : nodes) {
-      String group = n.placementGroup() == null ? "" : n.placementGroup();
-      if (n.awaitingLaunch()) {
-        waiting.computeIfAbsent(group, k -> new ArrayList<>()).add(n);
-      } else if (n.zone() != null && n.state() != NodeState.CLOUD) {
-        zoneOfGroup.putIfAbsent(group, n.zone());
-      }
-    }
-    for (Map.Entry<String, List<ElasticNode>> e : waiting.entrySet()) {
-      List<ElasticNode> group = e.getValue();
-      Instant oldest = group.stream().map(ElasticNode::since).min(Comparator.naturalOrder()).orElseThrow();
-      List<ElasticNode> ready = group.stream()
-          .filter(n -> n.retryAt() == null || !now.isBefore(n.retryAt()))
-          .toList();
-      if (ready.isEmpty() || now.isBefore(oldest.plus(policy.batchWindow()))) {
+    for (List<ElasticNode> unit : units(nodes)) {
+      Instant oldest = unit.stream().map(ElasticNode::since).min(Comparator.naturalOrder()).orElseThrow();
+      boolean backingOff = unit.stream().anyMatch(n -> n.retryAt() != null && now.isBefore(n.retryAt()));
+      if (backingOff || now.isBefore(oldest.plus(policy.batchWindow()))) {
         continue;
       }
-      List<String> names = ready.stream().map(ElasticNode::name).toList();
-      String zone = zoneOfGroup.get(e.getKey());
-      Offering offering = choose(now, oldest, policy, offerings, book, zone);
+      Set<String> jobs = new TreeSet<>();
+      Set<String> groups = new TreeSet<>();
+      unit.forEach(n -> {
+        jobs.addAll(n.jobs());
+        groups.add(group(n));
+      });
+      // Machines already running for the unit's groups or jobs; a draining one is leaving anyway.
+      List<ElasticNode> live = nodes.stream().filter(n -> !n.awaitingLaunch() && n.live()
+          && n.state() != NodeState.DRAINING
+          && (groups.contains(group(n)) || n.jobs().stream().anyMatch(jobs::contains))).toList();
+      String pinned = live.isEmpty() ? null : live.get(0).zone();
+      Offering best = choose(now, oldest, policy, offerings, book, null);
+      Offering inPin = pinned == null ? best : choose(now, oldest, policy, offerings, book, pinned);
+      Offering offering = inPin;
+      boolean move = false;
+      if (pinned != null && best != null && (inPin == null || inPin.capacityType() != best.capacityType())
+          && live.stream().allMatch(n -> n.busy() ? jobs.containsAll(n.jobs()) : n.state() == NodeState.IDLE)) {
+        offering = best;
+        move = true;
+      }
+      List<String> names = unit.stream().map(ElasticNode::name).toList();
       if (offering == null) {
-        out.add(new PowerAction.Wait(names, whyNone(now, policy, offerings, book, zone)));
+        out.add(new PowerAction.Wait(names, whyNone(now, policy, offerings, book, pinned)));
         continue;
       }
-      int attempt = ready.stream().mapToInt(ElasticNode::attempts).max().orElse(0) + 1;
-      String pg = e.getKey().isEmpty() ? null : cluster + "-" + e.getKey() + "-" + offering.zone();
-      String token = cluster + "-" + partition + "-" + names.get(0) + "-" + oldest.toEpochMilli() + "-" + attempt;
-      out.add(new PowerAction.Launch(partition, e.getKey().isEmpty() ? null : e.getKey(), names, offering, pg, token));
+      List<ElasticNode> toLaunch = new ArrayList<>(unit);
+      if (move) {
+        List<ElasticNode> moving = live.stream().filter(ElasticNode::busy).toList();
+        if (!moving.isEmpty()) {
+          out.add(new PowerAction.Move(moving.stream().map(ElasticNode::name).toList(),
+              "its gang moves to " + offering.key() + ": nothing of its kind in " + pinned + " now"));
+        }
+        live.stream().filter(n -> !n.busy()).forEach(n -> out.add(new PowerAction.Suspend(n.name())));
+        toLaunch.addAll(moving);
+      }
+      Map<String, List<String>> byGroup = new TreeMap<>();
+      toLaunch.stream().sorted(Comparator.comparing(ElasticNode::name))
+          .forEach(n -> byGroup.computeIfAbsent(group(n), k -> new ArrayList<>()).add(n.name()));
+      int attempt = unit.stream().mapToInt(ElasticNode::attempts).max().orElse(0) + 1;
+      List<PowerAction.Launch> calls = new ArrayList<>();
+      for (Map.Entry<String, List<String>> e : byGroup.entrySet()) {
+        String pg = e.getKey().isEmpty() ? null : cluster + "-" + e.getKey() + "-" + offering.zone();
+        // The offering is part of the token: a fallback call is a new request, not a retry of the failed one.
+        String token = cluster + "-" + partition + "-" + e.getValue().get(0) + "-" + oldest.toEpochMilli() + "-"
+            + attempt + "-" + offering.key();
+        calls.add(new PowerAction.Launch(partition, e.getKey().isEmpty() ? null : e.getKey(), e.getValue(), offering,
+            pg, token));
+      }
+      out.add(calls.size() == 1 ? calls.get(0) : new PowerAction.Gang(calls));
+    }
+  }
+
+  private static String group(ElasticNode n) {
+    return n.placementGroup() == null ? "" : n.placementGroup();
+  }
+
+  /** The waiting nodes, in units that share a placement group or a job; in order of their first node. */
+  private static List<List<ElasticNode>> units(List<ElasticNode> nodes) {
+    Map<String, String> parent = new TreeMap<>();
+    List<ElasticNode> waiting = nodes.stream().filter(ElasticNode::awaitingLaunch)
+        .sorted(Comparator.comparing(ElasticNode::name)).toList();
+    for (ElasticNode n : waiting) {
+      union(parent, "node:" + n.name(), "group:" + group(n));
+      n.jobs().forEach(j -> union(parent, "node:" + n.name(), "job:" + j));
+    }
+    Map<String, List<ElasticNode>> units = new java.util.LinkedHashMap<>();
+    for (ElasticNode n : waiting) {
+      units.computeIfAbsent(find(parent, "node:" + n.name()), k -> new ArrayList<>()).add(n);
+    }
+    return new ArrayList<>(units.values());
+  }
+
+  private static String find(Map<String, String> parent, String x) {
+    String root = x;
+    while (parent.containsKey(root) && !parent.get(root).equals(root)) {
+      root = parent.get(root);
+    }
+    parent.put(x, root);
+    return root;
+  }
+
+  private static void union(Map<String, String> parent, String a, String b) {
+    String ra = find(parent, a);
+    String rb = find(parent, b);
+    if (!ra.equals(rb)) {
+      parent.put(ra.compareTo(rb) < 0 ? rb : ra, ra.compareTo(rb) < 0 ? ra : rb);
     }
   }
 
@@ -198,29 +275,27 @@ public final class PowerPlanner {
    */
   static Offering choose(Instant now, Instant waitingSince, CapacityPolicy policy, List<Offering> offerings,
       OfferingBook book, String zone) {
-    return candidates(now, waitingSince, policy, offerings, zone).stream()
+    return candidates(now, waitingSince, policy, offerings, book, zone).stream()
         .filter(o -> book.available(o, now))
         .findFirst().orElse(null);
   }
 
   private static List<Offering> candidates(Instant now, Instant waitingSince, CapacityPolicy policy,
-      List<Offering> offerings, String zone) {
-    boolean anySpot = offerings.stream().anyMatch(o -> o.capacityType() == CapacityType.SPOT
-        && policy.instanceTypes().contains(o.instanceType()));
+      List<Offering> offerings, OfferingBook book, String zone) {
+    // on-demand-after is how long a gang waits for spot that exists but fails: when no spot
+    // offering could be used at all (none offered, all above the price cap, outside the allowed
+    // zones, or being taken back by the cloud right now), on-demand goes at once.
+    boolean usableSpot = offerings.stream().anyMatch(o -> o.capacityType() == CapacityType.SPOT
+        && allowed(o, policy, zone) && !book.reclaimed(o, now));
     boolean onDemandAllowed = switch (policy.spot()) {
       case SPOT -> false;
       case ON_DEMAND -> true;
-      case SPOT_THEN_ON_DEMAND -> !anySpot || !now.isBefore(waitingSince.plus(policy.onDemandAfter()));
+      case SPOT_THEN_ON_DEMAND -> !usableSpot || !now.isBefore(waitingSince.plus(policy.onDemandAfter()));
     };
     List<Offering> out = new ArrayList<>();
     for (Offering o : offerings) {
       boolean capacityOk = o.capacityType() == CapacityType.SPOT ? policy.spot() != SpotPolicy.ON_DEMAND : onDemandAllowed;
-      boolean priceOk = o.capacityType() != CapacityType.SPOT || policy.maxSpotPricePerHour() == null
-          || o.pricePerHour() <= policy.maxSpotPricePerHour();
-      if (capacityOk && priceOk && o.availability() != Availability.UNAVAILABLE
-          && policy.instanceTypes().contains(o.instanceType())
-          && (policy.zones().isEmpty() || policy.zones().contains(o.zone()))
-          && (zone == null || zone.equals(o.zone()))) {
+      if (capacityOk && allowed(o, policy, zone)) {
         out.add(o);
       }
     }
@@ -232,10 +307,23 @@ public final class PowerPlanner {
     return out;
   }
 
+  /**
+   * Whether the policy allows the offering for a group pinned to {@code zone} (null: none): its
+   * type and zone, the spot price cap, and whether the provider offers it at all.
+   */
+  private static boolean allowed(Offering o, CapacityPolicy policy, String zone) {
+    boolean priceOk = o.capacityType() != CapacityType.SPOT || policy.maxSpotPricePerHour() == null
+        || o.pricePerHour() <= policy.maxSpotPricePerHour();
+    return priceOk && o.availability() != Availability.UNAVAILABLE
+        && policy.instanceTypes().contains(o.instanceType())
+        && (policy.zones().isEmpty() || policy.zones().contains(o.zone()))
+        && (zone == null || zone.equals(o.zone()));
+  }
+
   /** The pending reason when no offering can be tried: the provider's last words if there are some. */
   private static String whyNone(Instant now, CapacityPolicy policy, List<Offering> offerings, OfferingBook book,
       String zone) {
-    for (Offering o : candidates(now, now.minus(policy.onDemandAfter()), policy, offerings, zone)) {
+    for (Offering o : candidates(now, now.minus(policy.onDemandAfter()), policy, offerings, book, zone)) {
       String why = book.why(o, now);
       if (why != null) {
         return "no capacity: " + o.key() + ": " + why;

@@ -14,6 +14,7 @@ import io.squall.core.provider.NodeProvider;
 import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderException;
 import io.squall.core.provider.SpotPrice;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ class FleetActuatorTest {
     final Map<String, NodeState> states = new TreeMap<>();
     final Map<String, List<String>> jobs = new TreeMap<>();
     final Map<String, Instance> instances = new TreeMap<>();
+    final Map<String, String> groups = new TreeMap<>();
     final List<String> log = new ArrayList<>();
 
     Ledger(String... nodes) {
@@ -56,7 +58,8 @@ class FleetActuatorTest {
 
     @Override
     public List<FleetNode> nodes() {
-      return states.keySet().stream().map(n -> new FleetNode(n, "gpu", "pg1", states.get(n), jobs.get(n))).toList();
+      return states.keySet().stream()
+          .map(n -> new FleetNode(n, "gpu", groups.getOrDefault(n, "pg1"), states.get(n), jobs.get(n))).toList();
     }
 
     @Override
@@ -94,6 +97,12 @@ class FleetActuatorTest {
     @Override
     public void resume(String node, String reason) {
       states.put(node, NodeState.POWERING_UP);
+    }
+
+    @Override
+    public void move(String node, String reason) {
+      states.put(node, NodeState.POWERING_UP);
+      log.add("move " + node);
     }
 
     @Override
@@ -136,6 +145,10 @@ class FleetActuatorTest {
     final Ledger ledger;
     final Deque<ProviderException> failures = new ArrayDeque<>();
     final List<Instance> terminated = new ArrayList<>();
+    List<Offering> catalogue = List.of(SPOT_A, SPOT_B, OD_A);
+    /** Offerings whose every launch fails for lack of capacity. */
+    final Set<String> noCapacity = new java.util.TreeSet<>();
+    final List<String> calls = new ArrayList<>();
     int made;
 
     Provider(Ledger ledger) {
@@ -149,12 +162,17 @@ class FleetActuatorTest {
 
     @Override
     public List<Offering> offerings(List<String> instanceTypes) {
-      return List.of(SPOT_A, SPOT_B, OD_A);
+      return catalogue;
     }
 
     @Override
     public List<Instance> launch(LaunchRequest request) {
       assertThat(ledger.log).last().isEqualTo("intent " + request.idempotencyToken());
+      calls.add(request.offering().key());
+      if (noCapacity.contains(request.offering().key())) {
+        throw new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY,
+            "InsufficientInstanceCapacity: " + request.offering().key());
+      }
       ProviderException failure = failures.poll();
       if (failure != null) {
         throw failure;
@@ -195,7 +213,8 @@ class FleetActuatorTest {
     fleet.tick(T0.plusMillis(250));
     assertThat(ledger.log).isEmpty(); // inside the batch window
     fleet.tick(T0.plusMillis(1250));
-    assertThat(ledger.log).containsExactly("intent c1-gpu-n1-" + T0.plusMillis(250).toEpochMilli() + "-1",
+    assertThat(ledger.log).containsExactly(
+        "intent c1-gpu-n1-" + T0.plusMillis(250).toEpochMilli() + "-1-p5.48xlarge/a/SPOT",
         "ended p5.48xlarge/a/SPOT made 2");
     assertThat(ledger.instances).containsOnlyKeys("n1", "n2");
     assertThat(ledger.instances.values()).allSatisfy(i -> assertThat(i.offering()).isEqualTo(SPOT_A));
@@ -291,5 +310,102 @@ class FleetActuatorTest {
     };
     new FleetActuator("c1", Map.of("gpu", policy), failing, ledger).tick(T0);
     assertThat(ledger.log).containsExactly("warn partition gpu: cannot list offerings: RequestLimitExceeded");
+  }
+
+  @Test
+  void capacityFailuresDoNotUseUpAttempts_everyAllowedOfferingIsTriedThenOnDemand() {
+    List<Offering> catalogue = new ArrayList<>();
+    for (String type : List.of("p5.48xlarge", "p5e.48xlarge")) {
+      for (String zone : List.of("z1", "z2", "z3", "z4", "z5")) {
+        catalogue.add(new Offering(type, zone, CapacityType.SPOT, 30, Availability.AVAILABLE));
+      }
+    }
+    catalogue.add(new Offering("p5.48xlarge", "z1", CapacityType.ON_DEMAND, 98, Availability.AVAILABLE));
+    provider.catalogue = catalogue;
+    catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT).forEach(o -> provider.noCapacity.add(o.key()));
+    CapacityPolicy twoTypes = new CapacityPolicy(List.of("p5.48xlarge", "p5e.48xlarge"), List.of(),
+        SpotPolicy.SPOT_THEN_ON_DEMAND, Duration.ofMinutes(5), null, Duration.ofMinutes(5), Duration.ofMinutes(10), 0,
+        Duration.ofMinutes(5), Duration.ofSeconds(1), 3, Duration.ofSeconds(10));
+    FleetActuator fleet = new FleetActuator("c1", Map.of("gpu", twoTypes), provider, ledger);
+    fleet.tick(T0);
+    ledger.allocate("1", "n1", "n2");
+    for (Instant t = T0.plusSeconds(1); !t.isAfter(T0.plusSeconds(1).plus(Duration.ofMinutes(5))); t = t.plusSeconds(1)) {
+      fleet.tick(t);
+    }
+    assertThat(provider.calls.subList(0, 10)).containsExactlyInAnyOrderElementsOf(
+        catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT).map(Offering::key).toList());
+    assertThat(ledger.log).noneMatch(l -> l.startsWith("release"));
+    assertThat(provider.calls).last().isEqualTo("p5.48xlarge/z1/ON_DEMAND");
+    assertThat(ledger.instances).containsOnlyKeys("n1", "n2");
+  }
+
+  @Test
+  void otherFailuresUseUpAttemptsAndTheNodesAreReleased() {
+    CapacityPolicy twoAttempts = new CapacityPolicy(List.of("p5.48xlarge"), List.of(), SpotPolicy.SPOT_THEN_ON_DEMAND,
+        Duration.ofMinutes(5), null, Duration.ofMinutes(5), Duration.ofMinutes(10), 0, Duration.ofMinutes(5),
+        Duration.ofSeconds(1), 2, Duration.ofSeconds(1));
+    FleetActuator fleet = new FleetActuator("c1", Map.of("gpu", twoAttempts), provider, ledger);
+    fleet.tick(T0);
+    ledger.allocate("1", "n1");
+    for (int i = 0; i < 2; i++) {
+      provider.failures.add(new ProviderException(ProviderException.Kind.TRANSIENT, "InternalError"));
+    }
+    for (Instant t = T0.plusSeconds(1); t.isBefore(T0.plusSeconds(10)); t = t.plusSeconds(1)) {
+      fleet.tick(t);
+    }
+    assertThat(provider.calls).hasSize(2);
+    assertThat(ledger.log).anyMatch(l -> l.startsWith("release [n1]: no launch succeeded in 2 attempts"));
+  }
+
+  @Test
+  void whenALaterCallOfAGangFailsTheInstancesOfTheEarlierOnesAreTerminatedAtOnce() {
+    Ledger ledger = new Ledger("a1", "b1");
+    ledger.groups.put("b1", "pg2");
+    Provider provider = new Provider(ledger) {
+      @Override
+      public List<Instance> launch(LaunchRequest request) {
+        if (request.placementGroup().contains("pg2") && request.offering().equals(SPOT_A)) {
+          calls.add(request.offering().key());
+          throw new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "no room in pg2's rack");
+        }
+        return super.launch(request);
+      }
+    };
+    FleetActuator fleet = new FleetActuator("c1", Map.of("gpu", policy), provider, ledger);
+    fleet.tick(T0);
+    ledger.allocate("1", "a1", "b1");
+    fleet.tick(T0.plusSeconds(1));
+    fleet.tick(T0.plusSeconds(2));
+    assertThat(provider.calls).containsExactly(SPOT_A.key(), SPOT_A.key(), SPOT_B.key(), SPOT_B.key());
+    assertThat(provider.terminated).extracting(Instance::nodeName).containsExactly("a1");
+    assertThat(ledger.instances.values()).extracting(i -> i.offering().key()).containsOnly(SPOT_B.key());
+    assertThat(ledger.instances).containsOnlyKeys("a1", "b1");
+  }
+
+  @Test
+  void anInterruptedGangsReplacementGoesToAnotherZoneAndItsSurvivorsMoveWithIt() {
+    Ledger ledger = new Ledger("n1", "n2", "n3");
+    Provider provider = new Provider(ledger);
+    FleetActuator fleet = new FleetActuator("c1", Map.of("gpu", policy), provider, ledger);
+    fleet.tick(T0);
+    ledger.allocate("1", "n1", "n2");
+    fleet.tick(T0.plusSeconds(1));
+    fleet.tick(T0.plusSeconds(2));
+    assertThat(ledger.instances.values()).extracting(i -> i.offering()).containsOnly(SPOT_A);
+    ledger.states.put("n1", NodeState.ALLOCATED);
+    ledger.states.put("n2", NodeState.ALLOCATED);
+    fleet.tick(T0.plusSeconds(200));
+    // n2's spot machine is reclaimed; the job is requeued and placed again on n1 and n3.
+    fleet.spotReclaimed("n2", "instance-action", T0.plusSeconds(300));
+    fleet.machineTaken("n2", "spot interruption", T0.plusSeconds(420));
+    ledger.allocate("1", "n1", "n3");
+    ledger.states.put("n1", NodeState.ALLOCATED);
+    fleet.tick(T0.plusSeconds(421));
+    fleet.tick(T0.plusSeconds(423));
+    // Spot in zone a is left alone and on-demand there is not allowed yet: the gang moves to b now.
+    assertThat(ledger.log).contains("move n1");
+    assertThat(ledger.instances).containsOnlyKeys("n1", "n3");
+    assertThat(ledger.instances.values()).extracting(i -> i.offering()).containsOnly(SPOT_B);
+    assertThat(provider.terminated).extracting(Instance::nodeName).contains("n1", "n2");
   }
 }

@@ -26,7 +26,8 @@ class PowerPlannerTest {
   private CapacityPolicy policy = CapacityPolicy.defaults("p5.48xlarge");
 
   private static ElasticNode node(String name, String group, NodeState state, Instant since) {
-    return new ElasticNode(name, "gpu", group, state, since, state == NodeState.POWERING_UP, false, null, 0, null);
+    return new ElasticNode(name, "gpu", group, state, since, state == NodeState.POWERING_UP ? List.of("job-" + name) : List.of(),
+        false, null, 0, null);
   }
 
   private List<PowerAction> plan(Instant now, List<ElasticNode> nodes) {
@@ -92,7 +93,7 @@ class PowerPlannerTest {
       }
       ProviderException ice = new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "no capacity");
       book.recordFailure(l.offering(), ice, t, policy);
-      gpu1[0] = new ElasticNode("gpu-1", "gpu", "pg1", NodeState.POWERING_UP, T0, true, false, null, 1,
+      gpu1[0] = new ElasticNode("gpu-1", "gpu", "pg1", NodeState.POWERING_UP, T0, List.of("1"), false, null, 1,
           PowerPlanner.retryAt(policy, 1, ice, t));
       return true;
     });
@@ -126,7 +127,7 @@ class PowerPlannerTest {
   @Test
   void aGroupThatRunsInAZoneStaysInIt() {
     List<ElasticNode> nodes = new ArrayList<>();
-    nodes.add(new ElasticNode("gpu-1", "gpu", "pg1", NodeState.IDLE, T0, true, true, "us-east-1a", 1, null));
+    nodes.add(new ElasticNode("gpu-1", "gpu", "pg1", NodeState.IDLE, T0, List.of("1"), true, "us-east-1a", 1, null));
     nodes.add(node("gpu-2", "pg1", NodeState.POWERING_UP, T0));
     assertThat(only(plan(T0.plusSeconds(2), nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(SPOT_A);
   }
@@ -137,7 +138,7 @@ class PowerPlannerTest {
     assertThat(PowerPlanner.retryAt(policy, 1, slow, T0)).isEqualTo(T0.plusSeconds(10));
     assertThat(PowerPlanner.retryAt(policy, 3, slow, T0)).isEqualTo(T0.plusSeconds(40));
     assertThat(PowerPlanner.retryAt(policy, 30, slow, T0)).isEqualTo(T0.plus(policy.unavailableFor()));
-    List<ElasticNode> backingOff = List.of(new ElasticNode("gpu-1", "gpu", "pg1", NodeState.POWERING_UP, T0, true,
+    List<ElasticNode> backingOff = List.of(new ElasticNode("gpu-1", "gpu", "pg1", NodeState.POWERING_UP, T0, List.of("1"),
         false, null, 1, T0.plusSeconds(10)));
     assertThat(only(plan(T0.plusSeconds(5), backingOff), PowerAction.Launch.class)).isEmpty();
     assertThat(only(plan(T0.plusSeconds(10), backingOff), PowerAction.Launch.class)).hasSize(1);
@@ -149,12 +150,12 @@ class PowerPlannerTest {
         Duration.ofMinutes(5), Duration.ofMinutes(10), 1, Duration.ofMinutes(5), Duration.ZERO, 2, Duration.ofSeconds(10));
     Instant now = T0.plus(Duration.ofMinutes(20));
     List<ElasticNode> nodes = List.of(
-        new ElasticNode("gpu-1", "gpu", "pg1", NodeState.IDLE, T0, false, true, "us-east-1a", 1, null),
-        new ElasticNode("gpu-2", "gpu", "pg1", NodeState.IDLE, T0.plusSeconds(60), false, true, "us-east-1a", 1, null),
-        new ElasticNode("gpu-3", "gpu", "pg1", NodeState.IDLE, now.minusSeconds(60), false, true, "us-east-1a", 1, null),
-        new ElasticNode("gpu-4", "gpu", "pg2", NodeState.POWERING_UP, now.minus(Duration.ofMinutes(10)), true, true,
+        new ElasticNode("gpu-1", "gpu", "pg1", NodeState.IDLE, T0, List.of(), true, "us-east-1a", 1, null),
+        new ElasticNode("gpu-2", "gpu", "pg1", NodeState.IDLE, T0.plusSeconds(60), List.of(), true, "us-east-1a", 1, null),
+        new ElasticNode("gpu-3", "gpu", "pg1", NodeState.IDLE, now.minusSeconds(60), List.of(), true, "us-east-1a", 1, null),
+        new ElasticNode("gpu-4", "gpu", "pg2", NodeState.POWERING_UP, now.minus(Duration.ofMinutes(10)), List.of("1"), true,
             "us-east-1b", 1, null),
-        new ElasticNode("gpu-5", "gpu", "pg2", NodeState.POWERING_UP, now, true, false, null, 2, null));
+        new ElasticNode("gpu-5", "gpu", "pg2", NodeState.POWERING_UP, now, List.of("1"), false, null, 2, null));
     List<PowerAction> actions = plan(now, nodes);
     assertThat(only(actions, PowerAction.Suspend.class)).extracting(PowerAction.Suspend::node)
         .containsExactly("gpu-1", "gpu-2");
@@ -171,5 +172,96 @@ class PowerPlannerTest {
         node("gpu-2", "pg1", NodeState.CLOUD, T0), node("gpu-3", "pg1", NodeState.CLOUD, T0)));
     assertThat(only(actions, PowerAction.Resume.class)).extracting(PowerAction.Resume::node)
         .containsExactly("gpu-1", "gpu-2");
+  }
+
+  @Test
+  void whenNoSpotOfferingCouldBeUsedAtAllOnDemandGoesAtOnce() {
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0));
+    Instant t = T0.plusSeconds(2);
+    // Every spot offering above the price cap.
+    CapacityPolicy capped = new CapacityPolicy(List.of("p5.48xlarge"), List.of(), SpotPolicy.SPOT_THEN_ON_DEMAND,
+        Duration.ofMinutes(5), 20.0, Duration.ofMinutes(5), Duration.ofMinutes(10), 0, Duration.ofMinutes(5),
+        Duration.ofSeconds(1), 8, Duration.ofSeconds(10));
+    assertThat(only(planner.plan(t, nodes, Map.of("gpu", capped), Map.of("gpu", OFFERINGS), book),
+        PowerAction.Launch.class).get(0).offering()).isEqualTo(OD_A);
+    // Spot offered only outside the allowed zones.
+    CapacityPolicy zoneA = new CapacityPolicy(List.of("p5.48xlarge"), List.of("us-east-1a"),
+        SpotPolicy.SPOT_THEN_ON_DEMAND, Duration.ofMinutes(5), null, Duration.ofMinutes(5), Duration.ofMinutes(10), 0,
+        Duration.ofMinutes(5), Duration.ofSeconds(1), 8, Duration.ofSeconds(10));
+    assertThat(only(planner.plan(t, nodes, Map.of("gpu", zoneA), Map.of("gpu", List.of(OD_A, SPOT_B)), book),
+        PowerAction.Launch.class).get(0).offering()).isEqualTo(OD_A);
+    // Spot not offered at all.
+    assertThat(only(planner.plan(t, nodes, Map.of("gpu", policy), Map.of("gpu", List.of(OD_A,
+        SPOT_A.withAvailability(Availability.UNAVAILABLE))), book), PowerAction.Launch.class).get(0).offering())
+        .isEqualTo(OD_A);
+    // Spot that exists but failed: the gang waits on-demand-after for it.
+    book.recordFailure(SPOT_A, new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "ICE"), t, policy);
+    book.recordFailure(SPOT_B, new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "ICE"), t, policy);
+    assertThat(only(plan(t, nodes), PowerAction.Launch.class)).isEmpty();
+  }
+
+  private static ElasticNode live(String name, String group, String zone, List<String> jobs) {
+    return new ElasticNode(name, "gpu", group, jobs.isEmpty() ? NodeState.IDLE : NodeState.ALLOCATED, T0, jobs, true,
+        zone, 0, null);
+  }
+
+  private static ElasticNode waiting(String name, String group, String job) {
+    return new ElasticNode(name, "gpu", group, NodeState.POWERING_UP, T0, List.of(job), false, null, 0, null);
+  }
+
+  @Test
+  void aReplacementWhoseZonesSpotWasReclaimedMovesItsGangToAnotherZoneInsteadOfWaiting() {
+    Instant t = T0.plusSeconds(2);
+    book.markReclaimed(SPOT_A, t.plusSeconds(300), "interrupted");
+    List<ElasticNode> nodes = List.of(waiting("gpu-1", "pg1", "7"), live("gpu-2", "pg1", "us-east-1a", List.of("7")),
+        live("gpu-3", "pg1", "us-east-1a", List.of("7")), live("gpu-4", "pg1", "us-east-1a", List.of()));
+    List<PowerAction> actions = plan(t, nodes);
+    assertThat(only(actions, PowerAction.Move.class)).singleElement()
+        .satisfies(m -> assertThat(m.nodes()).containsExactly("gpu-2", "gpu-3"));
+    // The idle survivor is not kept billed in the zone the group leaves.
+    assertThat(only(actions, PowerAction.Suspend.class)).extracting(PowerAction.Suspend::node).containsExactly("gpu-4");
+    PowerAction.Launch l = only(actions, PowerAction.Launch.class).get(0);
+    assertThat(l.nodes()).containsExactly("gpu-1", "gpu-2", "gpu-3");
+    assertThat(l.offering()).isEqualTo(SPOT_B);
+    assertThat(l.providerPlacementGroup()).isEqualTo("c1-pg1-us-east-1b");
+  }
+
+  @Test
+  void aGangStaysInItsZoneWhenItsZoneStillHasItsKindOrAMachineThereRunsOtherWork() {
+    Instant t = T0.plusSeconds(2);
+    List<ElasticNode> stay = List.of(waiting("gpu-1", "pg1", "7"), live("gpu-2", "pg1", "us-east-1a", List.of("7")));
+    assertThat(only(plan(t, stay), PowerAction.Launch.class).get(0).offering()).isEqualTo(SPOT_A);
+    assertThat(only(plan(t, stay), PowerAction.Move.class)).isEmpty();
+
+    // A machine of the group runs other work: the group stays. Its zone's spot is being taken
+    // back, so the replacement goes on-demand there at once rather than wait on-demand-after.
+    book.markReclaimed(SPOT_A, t.plusSeconds(300), "interrupted");
+    List<ElasticNode> busy = List.of(waiting("gpu-1", "pg1", "7"), live("gpu-2", "pg1", "us-east-1a", List.of("7")),
+        live("gpu-3", "pg1", "us-east-1a", List.of("8")));
+    List<PowerAction> actions = plan(t, busy);
+    assertThat(only(actions, PowerAction.Move.class)).isEmpty();
+    assertThat(only(actions, PowerAction.Launch.class)).singleElement()
+        .satisfies(l -> assertThat(l.offering()).isEqualTo(OD_A));
+
+    // Spot that failed a launch there (rather than being taken back) is waited for, on-demand-after.
+    OfferingBook failed = new OfferingBook();
+    failed.markUnavailable(SPOT_A, t.plusSeconds(300), "InsufficientInstanceCapacity");
+    List<PowerAction> waits = planner.plan(t, busy, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), failed);
+    assertThat(only(waits, PowerAction.Launch.class)).isEmpty();
+    assertThat(only(waits, PowerAction.Wait.class)).singleElement()
+        .satisfies(w -> assertThat(w.reason()).contains("InsufficientInstanceCapacity"));
+  }
+
+  @Test
+  void aGangAcrossPlacementGroupsIsOneLaunchDecision() {
+    Instant t = T0.plusSeconds(2);
+    List<PowerAction> actions = plan(t, List.of(waiting("gpu-1", "pg1", "7"), waiting("gpu-5", "pg2", "7"),
+        waiting("gpu-9", "pg3", "9")));
+    PowerAction.Gang gang = only(actions, PowerAction.Gang.class).get(0);
+    assertThat(gang.calls()).extracting(PowerAction.Launch::placementGroup).containsExactly("pg1", "pg2");
+    assertThat(gang.calls()).extracting(PowerAction.Launch::offering).containsOnly(SPOT_B);
+    assertThat(gang.calls()).extracting(PowerAction.Launch::idempotencyToken).doesNotHaveDuplicates();
+    assertThat(only(actions, PowerAction.Launch.class)).singleElement()
+        .satisfies(l -> assertThat(l.nodes()).containsExactly("gpu-9"));
   }
 }

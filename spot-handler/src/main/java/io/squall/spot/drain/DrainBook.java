@@ -20,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * requeued whole ({@link DrainLedger#interrupt}, deciding with {@link RequeueDecision}) as soon as
  * it has registered a checkpoint since the notice, or at the deadline minus its partition's
  * margin; a job still waiting for its nodes to boot is stopped at once. Once no job holds the
- * node and the machine's time has come, the machine is given up. A second notice for a node
+ * node any more, the machine is given up (not kept, billed, until its deadline). A second notice for a node
  * already being drained is handled once (a GONE one ends the wait). A user's checkpointed requeue
  * ({@link #pause}) signals the job and requeues it once it checkpointed, or after its partition's
  * checkpoint-wait.
@@ -219,7 +219,7 @@ public final class DrainBook {
 
   // ---------------------------------------------------------------- progress
 
-  /** Stops the jobs that are ready to go, requeues paused jobs, and gives machines up whose time has come. */
+  /** Stops the jobs that are ready to go, requeues paused jobs, and gives up machines no job needs any more. */
   public void tick(Instant now) {
     pauses.values().removeIf(p -> guarded("requeue of job " + p.run().job(), () -> progress(p, now)));
     drains.entrySet().removeIf(e -> guarded("drain of " + e.getKey(), () -> progress(e.getKey(), e.getValue(), now)));
@@ -258,7 +258,7 @@ public final class DrainBook {
     return Optional.empty();
   }
 
-  /** Stops the jobs that are ready to go; gives the machine up once all are stopped and its time has come. */
+  /** Stops the jobs that are ready to go; gives the machine up once all are stopped. */
   private boolean progress(String node, Drain drain, Instant now) {
     for (Iterator<Hit> it = drain.hits.iterator(); it.hasNext(); ) {
       Hit hit = it.next();
@@ -278,7 +278,10 @@ public final class DrainBook {
       }
     }
     boolean machineGone = drain.notice.kind() == Interruption.Kind.GONE || !now.isBefore(drain.notice.deadline());
-    if (drain.hits.isEmpty() && machineGone) {
+    if (drain.hits.isEmpty() && (machineGone || ledger.runsOn(node).isEmpty())) {
+      // Nothing left to save on it: given up now rather than at its deadline, so that it is not
+      // billed for nothing and its node can be launched again for the requeued gang. (A job
+      // another drain stops keeps it until then, or until its deadline.)
       ledger.releaseMachine(node, describe(drain.notice));
       return true;
     }

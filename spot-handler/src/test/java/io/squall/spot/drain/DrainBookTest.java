@@ -178,7 +178,7 @@ class DrainBookTest {
   }
 
   @Test
-  void aRunningJobIsSignalledAndStoppedOnceItCheckpointsThenTheMachineGoesAtItsDeadline() {
+  void aRunningJobIsSignalledAndStoppedOnceItCheckpointsThenItsMachineIsGivenUp() {
     ledger.place(running(J1, 8, T0.minusSeconds(600)), "n1", "n2");
     assertThat(book.notice(notice("n1", Interruption.Kind.TERMINATION, T0, Duration.ofSeconds(120)), T0))
         .isEqualTo(DrainBook.Handling.DRAINING);
@@ -194,13 +194,22 @@ class DrainBookTest {
     assertThat(ledger.records.get(1L)).isEqualTo("n1 1: checkpointed at step 7; requeued");
     assertThat(ledger.lost.get(1L)).isEqualTo(25.0 * 8); // from the checkpoint's state to the stop
     assertThat(ledger.draining).isEmpty();
-
-    book.tick(T0.plusSeconds(119));
-    assertThat(ledger.nodes).containsEntry("n1", NodeState.DRAINING);
-    assertThat(book.nextDecision()).isEqualTo(T0.plusSeconds(120));
-    book.tick(T0.plusSeconds(120));
+    // No job left on it: the machine is given up now, not billed until its deadline.
     assertThat(ledger.log).last().isEqualTo("release n1");
     assertThat(book.nextDecision()).isNull();
+  }
+
+  @Test
+  void aMachineAJobDrainedElsewhereStillHoldsIsGivenUpAtItsDeadline() {
+    ledger.place(running(J1, 16, T0.minusSeconds(100)), "n1", "n2");
+    book.notice(notice("n1", Interruption.Kind.TERMINATION, T0, Duration.ofSeconds(300)), T0);
+    book.notice(notice("n2", Interruption.Kind.TERMINATION, T0.plusSeconds(1), Duration.ofSeconds(120)),
+        T0.plusSeconds(1));
+    book.tick(T0.plusSeconds(2));
+    assertThat(ledger.log).doesNotContain("release n2"); // job 1 still runs on it, stopped by n1's drain
+    assertThat(book.nextDecision()).isEqualTo(T0.plusSeconds(121));
+    book.tick(T0.plusSeconds(121));
+    assertThat(ledger.log).contains("release n2");
   }
 
   @Test

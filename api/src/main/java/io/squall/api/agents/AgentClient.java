@@ -3,8 +3,10 @@ package io.squall.api.agents;
 import io.micronaut.json.JsonMapper;
 import jakarta.inject.Singleton;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -64,20 +66,37 @@ public final class AgentClient {
       if (r.statusCode() / 100 != 2) {
         throw new AgentUnreachable("agent at " + address + " answered " + r.statusCode() + ": " + r.body());
       }
-    } catch (IOException e) {
+    } catch (ConnectException | HttpConnectTimeoutException e) {
       throw new AgentUnreachable("agent at " + address + " unreachable: " + e.getMessage());
+    } catch (IOException e) {
+      // Sent, but no answer came back (the connection dropped, or the answer was late): the agent
+      // may well have taken it.
+      throw new AgentUnreachable("agent at " + address + " did not answer: " + e.getMessage(), true);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new AgentUnreachable("interrupted");
+      throw new AgentUnreachable("interrupted", true);
     }
   }
 
   /** An agent did not take a call. */
   public static final class AgentUnreachable extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    private final boolean mayHaveArrived;
 
+    /** The agent did not get the call (nothing listened), or refused it (it answered an error). */
     public AgentUnreachable(String message) {
+      this(message, false);
+    }
+
+    /** @param mayHaveArrived the call was sent and no answer came: the agent may have carried it out */
+    public AgentUnreachable(String message, boolean mayHaveArrived) {
       super(message);
+      this.mayHaveArrived = mayHaveArrived;
+    }
+
+    /** Whether the agent may have carried the call out (a launched job may run there). */
+    public boolean mayHaveArrived() {
+      return mayHaveArrived;
     }
   }
 

@@ -159,6 +159,14 @@ public final class JobLifecycle {
       try {
         agents.launch(node, addresses.get(node), launches.get(node));
       } catch (AgentClient.AgentUnreachable e) {
+        if (e.mayHaveArrived()) {
+          // The job may run there: starting it elsewhere now could run it twice. The node's
+          // reports decide: its heartbeat lists the job, or (its agent restarted and killed what
+          // its predecessor left, or it went silent) it is requeued after the node timeout.
+          LOG.warn("job {}: launch on {} may have reached it ({}); the node's reports will tell", job.key(), node,
+              e.getMessage());
+          return;
+        }
         LOG.warn("job {}: launch on {} failed: {}", job.key(), node, e.getMessage());
         launchFailed(job, node, e.getMessage());
         return;

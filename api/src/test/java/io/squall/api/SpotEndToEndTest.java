@@ -318,4 +318,38 @@ class SpotEndToEndTest {
       assertThat(h.post("alice-token", "/v1/nodes/cloud-1/interrupt", Map.of()).status()).isEqualTo(403);
     }
   }
+
+  @Test
+  void aPreemptedJobGetsItsCheckpointSignalAndGraceIsRequeuedSayingWhoPreemptedItAndResumes() throws Exception {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "local");
+    s.put("squall.partitions.low.nodes", "node-[1-2]");
+    s.put("squall.partitions.low.preempt-mode", "requeue");
+    s.put("squall.partitions.low.grace-time", "60s");
+    s.put("squall.partitions.high.nodes", "node-[1-2]");
+    s.put("squall.partitions.high.priority-tier", 2);
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      long low = h.submit(training("\n#SBATCH --partition=low"));
+      awaitState(h, low, "RUNNING");
+      Poll.until("a first checkpoint", LONG, () ->
+          h.get("alice-token", "/v1/jobs/" + low + "/checkpoints").json().get("checkpoints").size() > 0 ? true : null);
+      long high = h.submit("#!/bin/bash\n#SBATCH --partition=high\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:8\n"
+          + "#SBATCH --output=" + dir.resolve("high-%j.out") + "\nsleep 1\necho high done\n");
+
+      awaitState(h, high, "COMPLETED");
+      JsonNode done = awaitState(h, low, "COMPLETED");
+      String events = done.get("events").toString();
+      assertThat(done.get("restart_count").asInt()).as(events + " / " + h.job(high).get("events")).isEqualTo(1);
+      // Signalled, stopped at its checkpoint well within the 60 s grace, requeued saying by whom.
+      assertThat(events).contains("preempted by job " + high + ": checkpoint, then requeue within 60 s: SIGUSR1 sent",
+          "preempted by job " + high + "; checkpoint step", "after preemption");
+      List<String> states = done.get("events").findValuesAsText("state");
+      assertThat(states.get(states.indexOf("PREEMPTED") + 1)).isEqualTo("PENDING");
+      List<String> out = Files.readAllLines(dir.resolve("train-" + low + ".out"));
+      assertThat(out.get(0)).matches("restart 1: resuming from step [1-9][0-9]* \\(.*step-[0-9]+\\.ckpt\\)");
+      assertThat(out.get(out.size() - 1)).isEqualTo(uninterruptedLastLine());
+      // A preemption is no interruption: nothing recorded against max-restarts.
+      assertThat(interruptions(h, low)).isEmpty();
+    }
+  }
 }

@@ -29,6 +29,7 @@ import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.spot.Interruption;
 import io.squall.spot.drain.DrainBook;
 import io.squall.spot.drain.DrainLedger;
+import io.squall.spot.drain.DrainMark;
 import io.squall.spot.drain.DrainRules;
 import io.squall.spot.drain.JobRun;
 import io.squall.spot.drain.RequeueDecision;
@@ -607,7 +608,7 @@ public final class ElasticSimulation {
     }
 
     @Override
-    public void markDraining(JobRun run, String why, boolean byUser, boolean hold, int earlierInterruptions) {
+    public void markDraining(JobRun run, DrainMark mark) {
       // a simulated batch script does not exit of the signal: nothing to tell apart
     }
 
@@ -658,6 +659,24 @@ public final class ElasticSimulation {
       j.signalledAt = null;
       changed = true;
       events.add(at(now) + " requeued " + run.job() + ": " + why);
+    }
+
+    @Override
+    public void preempted(JobRun run, String why, boolean requeue) {
+      SimJob j = jobs.get(run.job());
+      Instant now = clock.instant();
+      if (!requeue) {
+        end(j, JobState.PREEMPTED, now);
+        return;
+      }
+      running.remove(j);
+      for (GpuGrant g : j.job.allocation()) {
+        free(nodes.get(g.node()), j.job.key(), now);
+      }
+      j.job = j.job.requeued();
+      j.signalledAt = null;
+      changed = true;
+      events.add(at(now) + " requeue " + run.job() + ": " + why);
     }
 
     @Override
@@ -766,17 +785,15 @@ public final class ElasticSimulation {
       @Override
       public void stop(Job job, JobState as, String why) {
         SimJob j = jobs.get(job.key());
-        if (as != JobState.REQUEUED) {
+        if (as == JobState.TIMEOUT) {
           end(j, as, now);
           return;
         }
-        running.remove(j);
-        for (GpuGrant g : j.job.allocation()) {
-          free(nodes.get(g.node()), j.job.key(), now);
-        }
-        j.job = j.job.requeued();
-        changed = true;
-        events.add(at(now) + " requeue " + job.key() + ": " + why);
+        // Preempted: as in the controller, the drain signals it and stops it within its grace time.
+        j.job = j.job.preempting(now);
+        int grace = partitions.stream().filter(p -> p.name().equals(job.partition()))
+            .mapToInt(Partition::graceTimeSeconds).findFirst().orElse(0);
+        drains.preempt(job.key(), as == JobState.REQUEUED, why, Duration.ofSeconds(grace), now);
       }
     });
     for (SimJob j : jobs.values()) {

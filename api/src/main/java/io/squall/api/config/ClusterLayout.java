@@ -61,7 +61,7 @@ public final class ClusterLayout {
       }
       Partition partition = Partition.of(p.getName(), names)
           .withLimits(p.getMaxTimeMinutes(), p.getDefaultTimeMinutes(), p.getMaxNodes())
-          .withPriority(p.getPriorityJobFactor(), p.getPriorityTier(), PreemptMode.REQUEUE, 0);
+          .withPriority(p.getPriorityJobFactor(), p.getPriorityTier(), preemptMode(p), graceSeconds(p));
       partitions.add(p.isDefault() || (!anyDefault && p == sorted.get(0)) ? partition.asDefault() : partition);
     }
     Set<String> accountNames = new TreeSet<>();
@@ -85,6 +85,26 @@ public final class ClusterLayout {
     Qos normal = Qos.normal();
     qos = Map.of(config.getDefaultQos(), new Qos(config.getDefaultQos(), normal.priority(), normal.preempt(),
         normal.preemptMode(), null, null));
+  }
+
+  /** Slurm's PreemptMode values Squall honours for a partition: OFF, REQUEUE, CANCEL. */
+  private static PreemptMode preemptMode(PartitionConfig p) {
+    String mode = p.getPreemptMode() == null ? "" : p.getPreemptMode().trim().toLowerCase(java.util.Locale.ROOT);
+    return switch (mode) {
+      case "off" -> PreemptMode.OFF;
+      case "requeue" -> PreemptMode.REQUEUE;
+      case "cancel" -> PreemptMode.CANCEL;
+      default -> throw new IllegalStateException("squall.partitions." + p.getName() + ".preempt-mode: '"
+          + p.getPreemptMode() + "' is not off, requeue or cancel");
+    };
+  }
+
+  private static int graceSeconds(PartitionConfig p) {
+    if (p.getGraceTime() == null || p.getGraceTime().isNegative() || p.getGraceTime().toSeconds() > Integer.MAX_VALUE) {
+      throw new IllegalStateException("squall.partitions." + p.getName() + ".grace-time: must be 0 or more, not "
+          + p.getGraceTime());
+    }
+    return (int) p.getGraceTime().toSeconds();
   }
 
   /** The instance type a provider's nodes are by default: its 8×H100 machine. */

@@ -27,6 +27,10 @@ public class PartitionConfig {
   private Integer defaultTimeMinutes;
   private Integer maxNodes;
   private int priorityTier = 1;
+  /** Slurm's PreemptMode for this partition's jobs: off (default, as in Slurm), requeue or cancel. */
+  private String preemptMode = "off";
+  /** Slurm's GraceTime: how long a preempted job has, from its checkpoint signal, to checkpoint. */
+  private Duration graceTime = Duration.ZERO;
   private int priorityJobFactor = 1;
   private boolean elastic;
   private List<String> instanceTypes = new ArrayList<>();
@@ -144,6 +148,22 @@ public class PartitionConfig {
 
   public void setMaxNodes(Integer maxNodes) {
     this.maxNodes = maxNodes;
+  }
+
+  public String getPreemptMode() {
+    return preemptMode;
+  }
+
+  public void setPreemptMode(String preemptMode) {
+    this.preemptMode = preemptMode;
+  }
+
+  public Duration getGraceTime() {
+    return graceTime;
+  }
+
+  public void setGraceTime(Duration graceTime) {
+    this.graceTime = graceTime;
   }
 
   public int getPriorityTier() {

@@ -19,6 +19,7 @@ import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
+import io.squall.spot.drain.DrainMark;
 import io.squall.spot.drain.DrainRules;
 import io.squall.spot.drain.RequeueDecision;
 import jakarta.inject.Singleton;
@@ -255,16 +256,18 @@ public final class JobLifecycle {
 
   /** The batch script exited: the job ends as its exit status (or its pending stop) says. */
   public void ended(Batch b, StoredJob j, int exitCode, Integer signal) {
-    DrainingJobs.Drain drain = draining.of(j);
+    DrainMark drain = draining.of(j);
     if (drain != null && j.ending() == null) {
-      // Signalled to checkpoint and gone (checkpointed and left, or died of the signal): requeued
+      // Signalled to checkpoint and gone (checkpointed and left, or died of the signal): handled
       // as the drain says, not ended.
       String why = drain.why() + "; the job exited " + exitCode + (signal == null ? "" : " (signal " + signal + ")")
           + " before it was stopped";
-      if (drain.byUser()) {
-        requeueCheckpointed(b, j, why, drain.hold());
-      } else {
-        interrupted(b, j, why, layout.checkpointPolicy(j.job().partition()), drain.earlierInterruptions());
+      switch (drain.kind()) {
+        case USER -> requeueCheckpointed(b, j, why, drain.hold());
+        case INTERRUPTION -> interrupted(b, j, why, layout.checkpointPolicy(j.job().partition()),
+            drain.earlierInterruptions());
+        case PREEMPTION_REQUEUE -> preempted(b, j, why, true);
+        case PREEMPTION_CANCEL -> preempted(b, j, why, false);
       }
       return;
     }
@@ -311,7 +314,7 @@ public final class JobLifecycle {
     if (!j.job().state().holdsResources() || j.ending() != null) {
       return; // already being stopped for another reason (scancel, time limit): that wins
     }
-    DrainingJobs.Drain drain = draining.of(j);
+    DrainMark drain = draining.of(j);
     DrainRules rules = policy.drainRules();
     RequeueDecision d = RequeueDecision.afterInterruption(Boolean.FALSE.equals(j.request().control().requeue()),
         earlierInterruptions, drain != null && drain.hold(), rules, b.now());
@@ -343,6 +346,27 @@ public final class JobLifecycle {
       return;
     }
     requeueAs(b, j, requeued, JobState.PREEMPTED, why, next);
+  }
+
+  /**
+   * A preempted job after its grace time (or its checkpoint): back to the queue whole (PREEMPTED
+   * then PENDING in its history, with who preempted it, one more restart, its age kept; not an
+   * interruption: max-restarts does not count it), or with {@code requeue} false (PreemptMode
+   * CANCEL, or {@code --no-requeue}) ended PREEMPTED. Every node of the gang is told to kill what
+   * is left of it.
+   */
+  public void preempted(Batch b, StoredJob j, String why, boolean requeue) {
+    if (!j.job().state().holdsResources() || j.ending() != null) {
+      return; // already being stopped for another reason (scancel, time limit): that wins
+    }
+    if (requeue && !Boolean.FALSE.equals(j.request().control().requeue())) {
+      requeueAs(b, j, j.job().requeued(), JobState.PREEMPTED, why,
+          "requeued (restart " + (j.job().restartCount() + 1) + ") after preemption");
+      return;
+    }
+    release(b, j);
+    b.update(j.withJob(j.job().finished(JobState.PREEMPTED, null, b.now())).ending(null, why));
+    b.event(j.key(), JobState.PREEMPTED, why);
   }
 
   /**

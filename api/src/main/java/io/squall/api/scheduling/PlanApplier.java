@@ -1,28 +1,39 @@
 package io.squall.api.scheduling;
 
+import io.squall.api.config.ClusterLayout;
 import io.squall.api.jobs.JobLifecycle;
+import io.squall.api.spot.InterruptionResponder;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StoredJob;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
+import io.squall.core.model.Partition;
 import io.squall.core.schedule.Action;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.PlanApplication;
+import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Applies a cycle's plan on the writer thread, in one batch: {@link PlanApplication} (the same
- * code the simulator runs) against the batch's state.
+ * code the simulator runs) against the batch's state. A preempted job is marked as being
+ * preempted (the scheduler counts its nodes free at the end of its grace time and picks no other
+ * victim for them), then handed to the drain: checkpoint signal, grace time, requeue or end.
  */
 @Singleton
 public final class PlanApplier {
   private final JobLifecycle lifecycle;
+  private final ClusterLayout layout;
+  private final Provider<InterruptionResponder> drains;
 
-  public PlanApplier(JobLifecycle lifecycle) {
+  public PlanApplier(JobLifecycle lifecycle, ClusterLayout layout, Provider<InterruptionResponder> drains) {
     this.lifecycle = lifecycle;
+    this.layout = layout;
+    this.drains = drains;
   }
 
   /** @return how many jobs started */
@@ -58,7 +69,15 @@ public final class PlanApplier {
 
       @Override
       public void stop(Job job, JobState as, String why) {
-        lifecycle.stop(b, b.job(job.key()), as, why);
+        StoredJob j = b.job(job.key());
+        if (as == JobState.TIMEOUT) {
+          lifecycle.stop(b, j, as, why);
+          return;
+        }
+        b.update(j.withJob(job.preempting(b.now())));
+        Duration grace = Duration.ofSeconds(layout.partitions().stream().filter(p -> p.name().equals(job.partition()))
+            .mapToInt(Partition::graceTimeSeconds).findFirst().orElse(0));
+        b.afterCommit(() -> drains.get().preempt(job.key(), as == JobState.REQUEUED, why, grace));
       }
     });
   }

@@ -42,6 +42,9 @@ public final class InterruptionResponder {
   /** A user's checkpointed requeue ({@code scontrol requeue}, {@code squall pause}). */
   private record Pause(JobKey job, boolean hold, String by) {}
 
+  /** A preemption the scheduler decided. */
+  private record Preemption(JobKey job, boolean requeue, String why, Duration grace) {}
+
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "squall-spot");
     t.setDaemon(true);
@@ -49,6 +52,7 @@ public final class InterruptionResponder {
   });
   private final ConcurrentLinkedQueue<Interruption> inbox = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Pause> pauseInbox = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Preemption> preemptionInbox = new ConcurrentLinkedQueue<>();
   private final StateWriter writer;
   private final InterruptionRepository interruptions;
   private final StoredDrainLedger ledger;
@@ -118,6 +122,15 @@ public final class InterruptionResponder {
     pauseInbox.add(new Pause(job, hold, by));
   }
 
+  /**
+   * A preempted running job ({@link DrainBook#preempt}): checkpoint signal, then stopped and
+   * requeued (or ended) once it checkpoints or its grace time is over. Thread-safe; handled
+   * within a tick.
+   */
+  public void preempt(JobKey job, boolean requeue, String why, Duration grace) {
+    preemptionInbox.add(new Preemption(job, requeue, why, grace));
+  }
+
   /** Lets the current tick finish (an interrupt could land in a database write). */
   @PreDestroy
   public void close() throws InterruptedException {
@@ -137,6 +150,13 @@ public final class InterruptionResponder {
           book.pause(p.job(), p.hold(), p.by(), clock.instant());
         } catch (RuntimeException e) {
           LOG.warn("requeue of job {} failed", p.job(), e);
+        }
+      }
+      for (Preemption p = preemptionInbox.poll(); p != null; p = preemptionInbox.poll()) {
+        try {
+          book.preempt(p.job(), p.requeue(), p.why(), p.grace(), clock.instant());
+        } catch (RuntimeException e) {
+          LOG.warn("preemption of job {} failed", p.job(), e);
         }
       }
       book.tick(clock.instant());

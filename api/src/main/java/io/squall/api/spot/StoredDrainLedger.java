@@ -18,6 +18,7 @@ import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
 import io.squall.core.spot.Interruption;
 import io.squall.spot.drain.DrainLedger;
+import io.squall.spot.drain.DrainMark;
 import io.squall.spot.drain.DrainRules;
 import io.squall.spot.drain.JobRun;
 import jakarta.inject.Singleton;
@@ -147,8 +148,8 @@ public final class StoredDrainLedger implements DrainLedger {
   }
 
   @Override
-  public void markDraining(JobRun run, String why, boolean byUser, boolean hold, int earlierInterruptions) {
-    draining.add(run.job(), new DrainingJobs.Drain(why, byUser, hold, earlierInterruptions, run.restartCount()));
+  public void markDraining(JobRun run, DrainMark mark) {
+    draining.add(run.job(), mark, run.restartCount());
   }
 
   @Override
@@ -193,6 +194,17 @@ public final class StoredDrainLedger implements DrainLedger {
       StoredJob current = b.job(run.job());
       if (sameRun(current, run.restartCount())) {
         lifecycle.requeueCheckpointed(b, current, why, hold);
+      }
+      return null;
+    }).join();
+  }
+
+  @Override
+  public void preempted(JobRun run, String why, boolean requeue) {
+    writer.write(b -> {
+      StoredJob current = b.job(run.job());
+      if (sameRun(current, run.restartCount())) {
+        lifecycle.preempted(b, current, why, requeue);
       }
       return null;
     }).join();

@@ -5,6 +5,7 @@ import io.squall.checkpoint.LostWork;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.NodeState;
 import io.squall.core.spot.Interruption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -23,7 +24,7 @@ import java.util.function.BooleanSupplier;
  * node any more, the machine is given up (not kept, billed, until its deadline). A second notice for a node
  * already being drained is handled once (a GONE one ends the wait). A user's checkpointed requeue
  * ({@link #pause}) signals the job and requeues it once it checkpointed, or after its partition's
- * checkpoint-wait.
+ * checkpoint-wait; so does a preemption ({@link #preempt}) within its grace time.
  *
  * <p>Not thread-safe: one thread calls every method (the controller's responder thread, or the
  * simulation loop). Time comes only from the {@code now} arguments. A step whose ledger call
@@ -64,8 +65,11 @@ public final class DrainBook {
     }
   }
 
-  /** A user's checkpointed requeue under way: signalled at {@code since}, requeued by {@code stopBy} at the latest. */
-  private record Pausing(JobRun run, boolean hold, String by, Instant since, Instant stopBy) {}
+  /**
+   * A run signalled at {@code since} that is stopped once it checkpoints, at {@code stopBy} at the
+   * latest: a user's checkpointed requeue or pause, or a preemption in its grace time.
+   */
+  private record Stopping(JobRun run, DrainMark mark, Instant since, Instant stopBy) {}
 
   /**
    * A job of a drain rebuilt after a controller restart.
@@ -76,7 +80,7 @@ public final class DrainBook {
 
   private final DrainLedger ledger;
   private final Map<String, Drain> drains = new TreeMap<>();
-  private final Map<JobKey, Pausing> pauses = new TreeMap<>();
+  private final Map<JobKey, Stopping> stopping = new TreeMap<>();
 
   public DrainBook(DrainLedger ledger) {
     this.ledger = ledger;
@@ -143,7 +147,7 @@ public final class DrainBook {
       boolean signal = run.running() && notice.kind() != Interruption.Kind.GONE;
       if (signal) {
         // Known as draining before the signal can kill it: its exit then counts as interrupted.
-        ledger.markDraining(run, why, false, false, earlier);
+        ledger.markDraining(run, new DrainMark(why, DrainMark.Kind.INTERRUPTION, false, earlier));
         ledger.signal(run, why);
         stopBy = latest(stopBy, notice, run);
       }
@@ -172,7 +176,7 @@ public final class DrainBook {
     List<Hit> hits = new ArrayList<>();
     Instant stopBy = now;
     for (Restored r : jobs) {
-      ledger.markDraining(r.run(), why, false, false, r.earlierInterruptions());
+      ledger.markDraining(r.run(), new DrainMark(why, DrainMark.Kind.INTERRUPTION, false, r.earlierInterruptions()));
       hits.add(new Hit(r.run(), r.recordId(), r.earlierInterruptions(), r.run().running(), why));
       stopBy = latest(stopBy, notice, r.run());
     }
@@ -190,7 +194,7 @@ public final class DrainBook {
    * afterwards if asked. A repeated request while one is under way changes nothing.
    */
   public void pause(JobKey job, boolean hold, String by, Instant now) {
-    if (pauses.containsKey(job)) {
+    if (stopping.containsKey(job)) {
       return;
     }
     Optional<JobRun> current = ledger.currentRun(job);
@@ -202,7 +206,7 @@ public final class DrainBook {
     if (drained.isPresent()) {
       if (hold) {
         Hit h = drained.get();
-        ledger.markDraining(run, h.why(), false, true, h.earlierInterruptions());
+        ledger.markDraining(run, new DrainMark(h.why(), DrainMark.Kind.INTERRUPTION, true, h.earlierInterruptions()));
       }
       return;
     }
@@ -211,17 +215,45 @@ public final class DrainBook {
       ledger.requeueCheckpointed(run, why + " (nothing ran yet)", hold);
       return;
     }
-    // Known as draining before the signal can kill it: its exit then counts as requeued.
-    ledger.markDraining(run, why, true, hold, 0);
-    ledger.signal(run, why + ": checkpoint, then requeue");
-    pauses.put(job, new Pausing(run, hold, by, now, now.plus(ledger.rules(run.partition()).checkpointWait())));
+    signal(run, new DrainMark(why, DrainMark.Kind.USER, hold, 0), why + ": checkpoint, then requeue",
+        ledger.rules(run.partition()).checkpointWait(), now);
+  }
+
+  /**
+   * A running job preempted for a higher tier's job (Slurm's PreemptMode REQUEUE or CANCEL with
+   * GraceTime): it gets its checkpoint signal now and is stopped as soon as it registers a
+   * checkpoint, at the end of {@code grace} at the latest; then requeued ({@code requeue}) or
+   * ended PREEMPTED, its history saying {@code why} (who preempted it). A job not running yet is
+   * stopped at once; one a drain is stopping already is left to it.
+   */
+  public void preempt(JobKey job, boolean requeue, String why, Duration grace, Instant now) {
+    Optional<JobRun> current = ledger.currentRun(job);
+    if (stopping.containsKey(job) || current.isEmpty() || hitOf(current.get()).isPresent()) {
+      return;
+    }
+    JobRun run = current.get();
+    if (!run.running()) {
+      ledger.preempted(run, why, requeue);
+      return;
+    }
+    signal(run, new DrainMark(why, requeue ? DrainMark.Kind.PREEMPTION_REQUEUE : DrainMark.Kind.PREEMPTION_CANCEL,
+        false, 0), why + ": checkpoint, then " + (requeue ? "requeue" : "end") + " within " + grace.toSeconds() + " s",
+        grace, now);
+  }
+
+  /** Signals a run that is stopped once it checkpoints, or after {@code wait}. */
+  private void signal(JobRun run, DrainMark mark, String signalWhy, Duration wait, Instant now) {
+    // Known as draining before the signal can kill it: its exit then counts as the mark says.
+    ledger.markDraining(run, mark);
+    ledger.signal(run, signalWhy);
+    stopping.put(run.job(), new Stopping(run, mark, now, now.plus(wait)));
   }
 
   // ---------------------------------------------------------------- progress
 
   /** Stops the jobs that are ready to go, requeues paused jobs, and gives up machines no job needs any more. */
   public void tick(Instant now) {
-    pauses.values().removeIf(p -> guarded("requeue of job " + p.run().job(), () -> progress(p, now)));
+    stopping.values().removeIf(p -> guarded("stop of job " + p.run().job(), () -> progress(p, now)));
     drains.entrySet().removeIf(e -> guarded("drain of " + e.getKey(), () -> progress(e.getKey(), e.getValue(), now)));
   }
 
@@ -235,7 +267,7 @@ public final class DrainBook {
     for (Drain d : drains.values()) {
       next = min(next, d.hits.isEmpty() ? d.notice.deadline() : d.stopBy);
     }
-    for (Pausing p : pauses.values()) {
+    for (Stopping p : stopping.values()) {
       next = min(next, p.stopBy());
     }
     return next;
@@ -243,7 +275,7 @@ public final class DrainBook {
 
   /** Whether the run is being drained (a node of its interrupted, or a user's requeue). */
   public boolean isDraining(JobRun run) {
-    Pausing p = pauses.get(run.job());
+    Stopping p = stopping.get(run.job());
     return hitOf(run).isPresent() || (p != null && p.run().restartCount() == run.restartCount());
   }
 
@@ -306,21 +338,27 @@ public final class DrainBook {
         + " GPU-seconds lost");
   }
 
-  /** Requeues a paused job once it checkpointed or its wait is over; true when the pause is done. */
-  private boolean progress(Pausing p, Instant now) {
+  /** Stops a signalled job once it checkpointed or its wait is over; true when done. */
+  private boolean progress(Stopping p, Instant now) {
     JobRun run = p.run();
     if (!ledger.status(run.job(), run.restartCount()).going()) {
       ledger.unmarkDraining(run.job(), run.restartCount());
-      return true; // it left on its own (and was requeued as its drain said), ended, or is being stopped
+      return true; // it left on its own (and was handled as its mark said), ended, or is being stopped
     }
     Optional<Checkpoint> latest = ledger.latestCheckpoint(run);
     boolean checkpointed = latest.isPresent() && latest.get().takenSince(p.since());
     if (!checkpointed && now.isBefore(p.stopBy())) {
       return false;
     }
-    ledger.requeueCheckpointed(run, (p.hold() ? "paused" : "requeued") + " by " + p.by()
-        + (checkpointed ? " after checkpoint step " + latest.get().step() : " (no checkpoint within checkpoint-wait)"),
-        p.hold());
+    DrainMark m = p.mark();
+    switch (m.kind()) {
+      case USER -> ledger.requeueCheckpointed(run, m.why() + (checkpointed ? " after checkpoint step "
+          + latest.get().step() : " (no checkpoint within checkpoint-wait)"), m.hold());
+      case PREEMPTION_REQUEUE, PREEMPTION_CANCEL -> ledger.preempted(run, m.why() + (checkpointed
+          ? "; checkpoint step " + latest.get().step() + " registered" : "; grace time over"),
+          m.kind() == DrainMark.Kind.PREEMPTION_REQUEUE);
+      case INTERRUPTION -> throw new IllegalStateException("interruptions are drains, not stops");
+    }
     ledger.unmarkDraining(run.job(), run.restartCount());
     return true;
   }

@@ -60,11 +60,9 @@ public interface DrainLedger {
 
   /**
    * The run is being drained: if its batch script exits before the drain stops it, it is handled
-   * as the drain would (requeued, held with {@code hold}), not ended.
-   *
-   * @param byUser a user's checkpointed requeue, not an interruption
+   * as {@code mark} says, not ended.
    */
-  void markDraining(JobRun run, String why, boolean byUser, boolean hold, int earlierInterruptions);
+  void markDraining(JobRun run, DrainMark mark);
 
   /** The run is no longer being drained. */
   void unmarkDraining(JobKey job, int restartCount);
@@ -84,6 +82,13 @@ public interface DrainLedger {
 
   /** A user's checkpointed requeue: back to the queue (held with {@code hold}), REQUEUED in its history. */
   void requeueCheckpointed(JobRun run, String why, boolean hold);
+
+  /**
+   * A preempted run's grace is over (or it checkpointed): the gang is stopped on every node and
+   * the job requeued ({@code requeue}, PREEMPTED then PENDING in its history, not counted as an
+   * interruption) or ended PREEMPTED. Does nothing when the run has ended meanwhile.
+   */
+  void preempted(JobRun run, String why, boolean requeue);
 
   /** The machine's time has come and no job holds it any more: the node is given up. */
   void releaseMachine(String node, String why);

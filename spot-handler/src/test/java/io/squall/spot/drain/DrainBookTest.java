@@ -108,8 +108,8 @@ class DrainBookTest {
     }
 
     @Override
-    public void markDraining(JobRun run, String why, boolean byUser, boolean hold, int earlierInterruptions) {
-      draining.put(run.job(), (byUser ? "user" : "interruption") + (hold ? ", hold" : ""));
+    public void markDraining(JobRun run, DrainMark mark) {
+      draining.put(run.job(), mark.kind().name().toLowerCase(java.util.Locale.ROOT) + (mark.hold() ? ", hold" : ""));
     }
 
     @Override
@@ -133,6 +133,12 @@ class DrainBookTest {
     @Override
     public void requeueCheckpointed(JobRun run, String why, boolean hold) {
       log.add("requeue " + run.job() + ": " + why + (hold ? " (held)" : ""));
+      end(run.job());
+    }
+
+    @Override
+    public void preempted(JobRun run, String why, boolean requeue) {
+      log.add((requeue ? "preempt-requeue " : "preempt-cancel ") + run.job() + ": " + why);
       end(run.job());
     }
 
@@ -362,5 +368,42 @@ class DrainBookTest {
     RequeueDecision paused = RequeueDecision.afterInterruption(false, 0, true, RULES, T0);
     assertThat(paused.outcome()).isEqualTo(RequeueDecision.Outcome.HOLD);
     assertThat(paused.pastMaxRestarts(RULES)).isFalse();
+  }
+
+  @Test
+  void aPreemptedJobIsSignalledAndRequeuedOnceItCheckpointsWithinItsGraceTime() {
+    ledger.place(running(J1, 8, T0.minusSeconds(100)), "n1");
+    book.preempt(J1, true, "preempted by job 9", Duration.ofSeconds(60), T0);
+    assertThat(ledger.log).containsExactly("signal 1");
+    assertThat(ledger.draining).containsEntry(J1, "preemption_requeue");
+    assertThat(book.nextDecision()).isEqualTo(T0.plusSeconds(60));
+    book.tick(T0.plusSeconds(5));
+    assertThat(ledger.log).hasSize(1);
+    ledger.checkpoints.put(J1, new Checkpoint(4, "/c/4", T0.plusSeconds(6)));
+    book.tick(T0.plusSeconds(7));
+    assertThat(ledger.log).last().isEqualTo("preempt-requeue 1: preempted by job 9; checkpoint step 4 registered");
+    assertThat(ledger.draining).isEmpty();
+  }
+
+  @Test
+  void aPreemptedJobWithoutACheckpointEndsAtTheEndOfItsGraceTimeAndOneNotRunningAtOnce() {
+    ledger.place(running(J1, 8, T0), "n1");
+    ledger.place(new JobRun(J2, 0, "gpu", false, null, 8), "n2");
+    book.preempt(J1, false, "preempted by job 9", Duration.ofSeconds(60), T0);
+    book.preempt(J2, true, "preempted by job 9", Duration.ofSeconds(60), T0);
+    assertThat(ledger.log).contains("preempt-requeue 2: preempted by job 9");
+    book.tick(T0.plusSeconds(59));
+    assertThat(ledger.log).noneMatch(l -> l.startsWith("preempt-cancel"));
+    book.tick(T0.plusSeconds(60));
+    assertThat(ledger.log).contains("preempt-cancel 1: preempted by job 9; grace time over");
+  }
+
+  @Test
+  void aJobAnInterruptionDrainsIsLeftToThatDrainWhenPreempted() {
+    ledger.place(running(J1, 8, T0), "n1");
+    book.notice(notice("n1", Interruption.Kind.TERMINATION, T0, Duration.ofSeconds(120)), T0);
+    book.preempt(J1, true, "preempted by job 9", Duration.ofSeconds(60), T0.plusSeconds(1));
+    assertThat(ledger.log).filteredOn(l -> l.startsWith("signal")).hasSize(1);
+    assertThat(ledger.draining).containsEntry(J1, "interruption");
   }
 }

@@ -128,7 +128,7 @@ final class InterruptionBench {
     line.put("lost_gpu_hours", round2(a.lostGpuHours()));
     line.put("lost_gpu_hours_no_signal", round2(b.lostGpuHours()));
     line.put("median_requeue_to_restart_s", round2(a.medianRequeueToRestartMs() / 1000.0));
-    line.put("median_restart_after_backoff_s", round2(a.medianRestartAfterBackoffMs() / 1000.0));
+    line.put("median_first_restart_s", round2(a.medianFirstRestartMs() / 1000.0));
     line.put("stranded_node_hours", round2(a.strandedNodeHours()));
     line.put("jobs_completed", a.jobsCompleted());
     out.println(Json.write(line));
@@ -226,11 +226,11 @@ final class InterruptionBench {
   private static String describe(String what, ElasticSimulation.Result r) {
     double perNodeHour = perSpotNodeHour(r);
     return String.format(Locale.ROOT, "%s: %d of %d jobs completed, %d held after %d restarts; %d interruptions "
-        + "in %.1f spot node-hours (%.3f per node-hour), %d requeues, median requeue to restart %.1f s (%.1f s from the "
-        + "end of its restart backoff); lost %.2f GPU-hours; makespan %s; billed %.1f node-hours, $%.0f, of which %.2f "
+        + "in %.1f spot node-hours (%.3f per node-hour), %d requeues, median requeue to restart %.1f s (%.1f s after a "
+        + "first interruption); lost %.2f GPU-hours; makespan %s; billed %.1f node-hours, $%.0f, of which %.2f "
         + "node-hours to nodes whose gang could not run%s", what, r.jobsCompleted(), r.jobs(),
         r.jobsHeld(), RULES.maxRestarts(), r.interruptions(), r.spotNodeHours(), perNodeHour, r.interruptionRequeues(),
-        r.medianRequeueToRestartMs() / 1000.0, r.medianRestartAfterBackoffMs() / 1000.0, r.lostGpuHours(),
+        r.medianRequeueToRestartMs() / 1000.0, r.medianFirstRestartMs() / 1000.0, r.lostGpuHours(),
         r.makespan(), r.billedNodeHours(), r.billedDollars(), r.strandedNodeHours(),
         r.finished() ? "" : " (stopped at the time limit)");
   }

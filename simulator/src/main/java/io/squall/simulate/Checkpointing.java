@@ -10,8 +10,8 @@ import java.util.Objects;
  * checkpoints are written while training goes on (asynchronous checkpointing), so they do not
  * lengthen a run; the checkpoint a job writes on its signal is its last act before it is stopped.
  *
- * @param honoursSignal whether the job, on the checkpoint signal, writes a checkpoint at once
- *     and is stopped as soon as it is written
+ * @param honoursSignal whether the job, on the checkpoint signal, writes a checkpoint at once (the
+ *     drain stops it as soon as it is written)
  * @param writeTime how long writing one checkpoint takes
  * @param interval the job also writes one every {@code interval} of a run, counted from the run's
  *     start (a restart restores the last checkpoint and starts counting again); null for never
@@ -32,19 +32,6 @@ public record Checkpointing(boolean honoursSignal, Duration writeTime, Duration 
   /** Jobs that ignore the signal and checkpoint only every {@code interval}. */
   public static Checkpointing everyInterval(Duration interval, Duration writeTime) {
     return new Checkpointing(false, writeTime, Objects.requireNonNull(interval, "interval"));
-  }
-
-  /**
-   * When a job signalled at {@code signalled} is stopped: once its checkpoint is written, if it
-   * honours the signal and the write ends by {@code latest}; else at {@code latest} (the notice's
-   * deadline minus the margin, or the signal itself when that is already past).
-   */
-  public Instant stopAt(Instant signalled, Instant latest) {
-    Instant written = signalled.plus(writeTime);
-    if (honoursSignal && !written.isAfter(latest)) {
-      return written;
-    }
-    return latest.isBefore(signalled) ? signalled : latest;
   }
 
   /**

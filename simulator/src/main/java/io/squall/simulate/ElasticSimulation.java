@@ -60,25 +60,26 @@ import java.util.TreeSet;
  *       when a job holds them, else IDLE), and a CONFIGURING job whose nodes are all up starts
  *       RUNNING then; a job whose begin time (restart backoff) has come wakes the scheduler;</li>
  *   <li>spot interruptions, when the provider takes instances back ({@link SimulatedProvider#reclaims}),
- *       handled as the production controller handles them ({@code InterruptionResponder} and
- *       {@code JobLifecycle#interrupted} in the api module): a node whose instance's notice is due is
- *       drained (DRAINING: no new work, never suspended); each RUNNING job on it gets its checkpoint
- *       signal at once and is stopped as soon as its checkpoint is written, or at the notice's
- *       deadline minus {@link InterruptionRules#margin()}, as its {@link Checkpointing} allows; a
- *       CONFIGURING job on it is requeued at once. A stopped job is requeued whole (same id, restart
- *       count + 1, age kept, its other nodes freed) and restarts from its newest checkpoint: the
- *       GPU time from that checkpoint's state to the stop is lost work. From its second restart on
- *       it may not start before {@link InterruptionRules#restartBackoff()} doubled per restart after
- *       the second; past {@link InterruptionRules#maxRestarts()} it is held (and nobody releases it).
- *       The notice marks the node's offering unavailable ({@link FleetActuator#spotReclaimed}, as in
- *       the controller, so replacements go to another zone, or on-demand once the policy allows). At the deadline, once no job holds the
- *       node, the machine goes and the node is released as below;</li>
+ *       handled by the controller's own drain engine ({@link DrainBook}, {@link RequeueDecision}): a
+ *       node whose instance's notice is due is drained (DRAINING: no new work, never suspended);
+ *       each RUNNING job on it gets its checkpoint signal at once and is stopped as soon as a
+ *       checkpoint taken since the notice is written, or at the notice's deadline minus
+ *       {@link InterruptionRules#margin()}, as its {@link Checkpointing} allows; a CONFIGURING job on
+ *       it is requeued at once. A stopped job is requeued whole (same id, restart count + 1, age
+ *       kept, its other nodes freed) and restarts from its newest checkpoint: the GPU time from that
+ *       checkpoint's state to the stop is lost work. From its second restart on it may not start
+ *       before {@link InterruptionRules#restartBackoff()} doubled per restart after the second; past
+ *       {@link InterruptionRules#maxRestarts()} it is held (and nobody releases it). The notice
+ *       marks the node's offering as reclaimed ({@link FleetActuator#spotReclaimed}, so replacements
+ *       go to another zone, or on-demand at once). Once no job is left on the node, the machine
+ *       goes and the node is released as below;</li>
  *   <li>a scheduler cycle runs when something changed since the last one (a submission, an end,
- *       a boot, a requeue) and at least {@link Setup#schedulerInterval()} has passed since it. A
- *       Start on nodes that are all up runs the job at once; a Start that includes powered-down
+ *       a boot, a requeue) and at least {@link Setup#schedulerInterval()} has passed since it; its
+ *       plan is carried out by the controller's {@link PlanApplication}. A Start on nodes that are all up runs the job at once; a Start that includes powered-down
  *       (CLOUD) or powering-up nodes makes the job CONFIGURING, holding them, and each CLOUD node
- *       POWERING_UP (resume requested now, waiting for a launch call). Timeouts end jobs;
- *       preemption and capacity demand have no effect here (one tier, one partition);</li>
+ *       POWERING_UP (resume requested now, waiting for a launch call). Timeouts end jobs; a
+ *       preempted job goes to the drain engine as in the controller (one tier, one partition: none
+ *       here); capacity demand has no effect;</li>
  *   <li>the fleet engine ticks: the controller's own {@link FleetActuator} (power planner,
  *       launch calls with capacity fallback in the same tick, suspends, releases, DOWN nodes
  *       powered down after {@link PowerPlanner#DOWN_FOR}) against this simulation's memory instead
@@ -184,8 +185,8 @@ public final class ElasticSimulation {
    * @param requeueToRestartMs per interruption requeue whose job ran again: from the requeue to its
    *     next RUNNING, ascending
    * @param spotNodeHours spot instance time billed (the exposure to reclaims)
-   * @param restartAfterBackoffMs per interruption requeue whose job ran again: from when it might
-   *     start again (the requeue, or the end of its restart backoff) to its next RUNNING, ascending
+   * @param firstRestartMs per requeue after a job's first interruption (no restart backoff) whose
+   *     job ran again: from the requeue to its next RUNNING, ascending
    * @param strandedNodeHours instance time of nodes that were up and held by a job waiting for its
    *     other nodes, when the job did not then run on them (the allocation was given up, or the
    *     gang moved): billed to nodes whose gang could not run
@@ -195,18 +196,18 @@ public final class ElasticSimulation {
       long maxTimeToLaunchCallMs, List<Long> timesToLaunchCallMs, double idleNodeHours, double billedNodeHours,
       double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
       List<String> events, int interruptions, int interruptionRequeues, int jobsHeld, double lostGpuHours,
-      List<Long> requeueToRestartMs, double spotNodeHours, List<Long> restartAfterBackoffMs,
+      List<Long> requeueToRestartMs, double spotNodeHours, List<Long> firstRestartMs,
       double strandedNodeHours) {
     public Result {
       timesToLaunchCallMs = List.copyOf(timesToLaunchCallMs);
       events = List.copyOf(events);
       requeueToRestartMs = List.copyOf(requeueToRestartMs);
-      restartAfterBackoffMs = List.copyOf(restartAfterBackoffMs);
+      firstRestartMs = List.copyOf(firstRestartMs);
     }
 
-    /** The lower median of {@link #restartAfterBackoffMs()}; 0 when no interrupted job ran again. */
-    public long medianRestartAfterBackoffMs() {
-      return restartAfterBackoffMs.isEmpty() ? 0 : restartAfterBackoffMs.get((restartAfterBackoffMs.size() - 1) / 2);
+    /** The lower median of {@link #firstRestartMs()}; 0 when no job interrupted once ran again. */
+    public long medianFirstRestartMs() {
+      return firstRestartMs.isEmpty() ? 0 : firstRestartMs.get((firstRestartMs.size() - 1) / 2);
     }
 
     /** The lower median of {@link #requeueToRestartMs()}; 0 when no interrupted job ran again. */
@@ -259,8 +260,8 @@ public final class ElasticSimulation {
     Instant signalledAt;
     /** When it was last requeued after an interruption, until it runs again; null otherwise. */
     Instant requeuedAt;
-    /** When a job requeued after an interruption may start again (its backoff's end); null otherwise. */
-    Instant mayStartAt;
+    /** Whether it was last requeued after its first interruption (no backoff). */
+    boolean firstRestart;
     /** Interruptions that stopped it so far (what max-restarts counts, as in the controller). */
     int interruptions;
 
@@ -302,7 +303,7 @@ public final class ElasticSimulation {
   private boolean changed;
   private double idleSeconds;
   private double strandedSeconds;
-  private final List<Long> restartAfterBackoffMs = new ArrayList<>();
+  private final List<Long> firstRestartMs = new ArrayList<>();
   private long spotNodesLaunched;
   private int requeues;
   private int cycles;
@@ -463,9 +464,10 @@ public final class ElasticSimulation {
     }
     if (j.requeuedAt != null) {
       restartWaitsMs.add(Duration.between(j.requeuedAt, now).toMillis());
-      restartAfterBackoffMs.add(Duration.between(j.mayStartAt, now).toMillis());
+      if (j.firstRestart) {
+        firstRestartMs.add(Duration.between(j.requeuedAt, now).toMillis());
+      }
       j.requeuedAt = null;
-      j.mayStartAt = null;
     }
   }
 
@@ -736,7 +738,7 @@ public final class ElasticSimulation {
     j.awaitingCall.clear();
     j.measureFrom = null;
     j.requeuedAt = d.outcome() == RequeueDecision.Outcome.HOLD ? null : now;
-    j.mayStartAt = d.notBefore() == null ? now : d.notBefore();
+    j.firstRestart = d.interruption() == 1;
     interruptionRequeues++;
     changed = true;
     events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");
@@ -751,7 +753,7 @@ public final class ElasticSimulation {
     List<Node> snapshotNodes = new ArrayList<>(nodes.size());
     for (SimNode n : nodes.values()) {
       NodeState s = n.up() ? (n.holders.isEmpty() ? NodeState.IDLE : NodeState.ALLOCATED) : n.state;
-      snapshotNodes.add(n.template.withState(s));
+      snapshotNodes.add(n.template.withState(s).withZone(n.instance == null ? null : n.instance.offering().zone()));
     }
     List<Job> snapshotJobs = new ArrayList<>(jobs.size());
     for (SimJob j : jobs.values()) {
@@ -1101,7 +1103,7 @@ public final class ElasticSimulation {
         provider.instancesLaunched(), spotNodesLaunched, provider.partialGangInstances(), orphans,
         jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
-        lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(restartAfterBackoffMs),
+        lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(firstRestartMs),
         strandedSeconds / 3600);
   }
 }

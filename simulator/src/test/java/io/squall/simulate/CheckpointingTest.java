@@ -17,24 +17,19 @@ class CheckpointingTest {
   }
 
   @Test
-  void aJobThatHonoursTheSignalIsStoppedOnceItsCheckpointIsWrittenAndKeepsTheStateAtTheSignal() {
-    assertThat(ON_SIGNAL.stopAt(at("PT40M"), at("PT41M50S"))).isEqualTo(at("PT40M30S"));
+  void aJobThatHonoursTheSignalKeepsTheStateAtTheSignalOnceItsCheckpointIsWritten() {
     assertThat(ON_SIGNAL.savedAt(START, at("PT40M"), at("PT40M30S"))).isEqualTo(at("PT40M"));
-    // No time to write it before the latest stop: stopped then, with the interval checkpoint of 30 min.
-    assertThat(ON_SIGNAL.stopAt(at("PT40M"), at("PT40M20S"))).isEqualTo(at("PT40M20S"));
+    // Stopped before it is written: the interval checkpoint of 30 min counts.
     assertThat(ON_SIGNAL.savedAt(START, at("PT40M"), at("PT40M20S"))).isEqualTo(at("PT30M"));
   }
 
   @Test
-  void aJobThatIgnoresItRunsToTheLatestStopAndKeepsItsLastWrittenIntervalCheckpoint() {
-    assertThat(EVERY_30_MIN.stopAt(at("PT40M"), at("PT41M50S"))).isEqualTo(at("PT41M50S"));
+  void aJobThatIgnoresItKeepsItsLastWrittenIntervalCheckpoint() {
     assertThat(EVERY_30_MIN.savedAt(START, at("PT40M"), at("PT41M50S"))).isEqualTo(at("PT30M"));
     // The checkpoint of 60 min is not written until 60:30: the one of 30 min counts.
     assertThat(EVERY_30_MIN.savedAt(START, at("PT59M"), at("PT60M20S"))).isEqualTo(at("PT30M"));
     assertThat(EVERY_30_MIN.savedAt(START, at("PT59M"), at("PT60M30S"))).isEqualTo(at("PT60M"));
     // Before the first one: back to the run's start (the state it restored).
     assertThat(EVERY_30_MIN.savedAt(START, at("PT10M"), at("PT11M50S"))).isEqualTo(START);
-    // A latest stop already past stops at once.
-    assertThat(EVERY_30_MIN.stopAt(at("PT40M"), at("PT39M"))).isEqualTo(at("PT40M"));
   }
 }

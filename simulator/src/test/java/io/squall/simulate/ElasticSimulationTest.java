@@ -2,8 +2,6 @@ package io.squall.simulate;
 
 import static io.squall.simulate.ElasticFixtures.BOOT;
 import static io.squall.simulate.ElasticFixtures.CATALOGUE;
-import static io.squall.simulate.ElasticFixtures.OD_AZ1;
-import static io.squall.simulate.ElasticFixtures.SPOT_AZ1;
 import static io.squall.simulate.ElasticFixtures.SPOT_AZ3;
 import static io.squall.simulate.ElasticFixtures.T0;
 import static io.squall.simulate.ElasticFixtures.at;

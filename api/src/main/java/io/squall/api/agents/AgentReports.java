@@ -56,7 +56,8 @@ public final class AgentReports {
       Node reported = new Node(r.name(), r.gpus(), r.gpuType() == null ? configured.gpuType() : r.gpuType(),
           r.cpus() > 0 ? r.cpus() : configured.cpus(), r.memoryMb() > 0 ? r.memoryMb() : configured.memoryMb(),
           r.features() == null || r.features().isEmpty() ? configured.features() : Set.copyOf(r.features()), group,
-          known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state());
+          known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state(),
+          known.node().zone()); // where the fleet launched its machine
       b.update(new NodeStatus(reported, null, r.address(), b.now(), known.version()), true);
       for (StoredJob j : b.jobsHolding(r.name())) {
         if (j.job().state() == JobState.CONFIGURING) {

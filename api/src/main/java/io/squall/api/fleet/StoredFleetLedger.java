@@ -114,6 +114,7 @@ public final class StoredFleetLedger implements FleetLedger {
 
   @Override
   public void instanceMade(Instance i, Instant now) {
+    zone(i.nodeName(), i.offering() == null ? null : i.offering().zone());
     Optional<InstanceRow> recorded = instances.findById(i.nodeName());
     if (recorded.isPresent() && recorded.get().instanceId().equals(i.id())) {
       return; // adopted after a restart: already recorded
@@ -143,6 +144,19 @@ public final class StoredFleetLedger implements FleetLedger {
   @Override
   public void instanceGone(String node, Instance instance, Instant now) {
     instances.findById(node).filter(row -> row.instanceId().equals(instance.id())).ifPresent(instances::delete);
+    zone(node, null);
+  }
+
+  /** Tells the scheduler where the node's machine runs (a gang's nodes must share a zone); kept in memory only. */
+  private void zone(String node, String zone) {
+    writer.write(b -> {
+      NodeStatus n = b.node(node);
+      if (n != null && !java.util.Objects.equals(n.node().zone(), zone)) {
+        b.update(new NodeStatus(n.node().withZone(zone), n.reason(), n.address(), n.lastHeartbeat(), n.version()),
+            false);
+      }
+      return null;
+    }).join();
   }
 
   @Override

@@ -24,7 +24,6 @@ import io.squall.spot.drain.DrainRules;
 import io.squall.spot.drain.RequeueDecision;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;

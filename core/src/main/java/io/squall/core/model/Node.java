@@ -6,9 +6,11 @@ import java.util.Set;
  * A node with its GPUs, CPUs, memory and features.
  *
  * @param placementGroup the fast-fabric group (cluster placement group, leaf switch or block)
+ * @param zone the zone its machine runs in, when it is a cloud node that has one now (null for
+ *     static nodes and powered-down ones): a gang's nodes must share it
  */
 public record Node(String name, int gpus, String gpuType, int cpus, long memoryMb,
-    Set<String> features, String placementGroup, NodeState state) {
+    Set<String> features, String placementGroup, NodeState state, String zone) {
   /** GPU indices are tracked in a 64-bit mask. */
   public static final int MAX_GPUS = 64;
 
@@ -19,7 +21,18 @@ public record Node(String name, int gpus, String gpuType, int cpus, long memoryM
     }
   }
 
+  /** A node whose machine runs in no particular zone (static, or powered down). */
+  public Node(String name, int gpus, String gpuType, int cpus, long memoryMb, Set<String> features,
+      String placementGroup, NodeState state) {
+    this(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, state, null);
+  }
+
   public Node withState(NodeState newState) {
-    return new Node(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, newState);
+    return new Node(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, newState, zone);
+  }
+
+  /** The node with its machine in {@code newZone} (null: none). */
+  public Node withZone(String newZone) {
+    return new Node(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, state, newZone);
   }
 }

@@ -139,8 +139,9 @@ public final class FleetActuator {
 
   /**
    * A notice says the node's machine is being reclaimed: a spot offering is short from now on,
-   * so it is left alone for its partition's unavailable-for (replacements go elsewhere). An
-   * on-demand machine that failed says nothing of capacity.
+   * so it is left alone for its partition's unavailable-for and counts as no spot at all for a
+   * replacement (which goes to another zone, or on-demand at once). An on-demand machine that
+   * failed says nothing of capacity.
    */
   public void spotReclaimed(String node, String why, Instant now) {
     CapacityPolicy policy = policies.get(partitionOf(node));

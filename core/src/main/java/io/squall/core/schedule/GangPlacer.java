@@ -12,7 +12,8 @@ import java.util.TreeSet;
  * Chooses nodes for a gang: all of them or none, on one placement group when one has room
  * (the fullest group that still fits, to keep large groups free for large gangs), else on the
  * fewest groups. Single-node jobs go where the fewest GPUs stay free (best fit), so that small
- * jobs pack and whole nodes stay available for gangs.
+ * jobs pack and whole nodes stay available for gangs. A gang's nodes whose machines have a zone
+ * share it (powered-down nodes have none: the fleet launches them in the gang's zone).
  */
 final class GangPlacer {
   private static final int MAX_START_CANDIDATES = 8;
@@ -116,18 +117,33 @@ final class GangPlacer {
       // Nodes with counted features first, so "a*2" is met when it can be.
       order.sort(Comparator.comparingInt(i -> hasCounted(i, r.counts()) ? 0 : 1));
     }
+    // A gang never runs across zones: the first node whose machine has a zone sets the gang's.
+    String zone = chosen.stream().map(this::zoneOf).filter(z -> z != null).findFirst().orElse(null);
+    for (int i : chosen) {
+      String z = zoneOf(i);
+      if (z != null && !z.equals(zone)) {
+        return null; // required nodes in two zones
+      }
+    }
     for (int i : order) {
       if (chosen.size() >= n) {
         break;
       }
-      if (!required.contains(i)) {
-        chosen.add(i);
+      String z = zoneOf(i);
+      if (required.contains(i) || (z != null && zone != null && !z.equals(zone))) {
+        continue;
       }
+      chosen.add(i);
+      zone = zone == null ? z : zone;
     }
     if (chosen.size() < n || groupsUsed(chosen) > r.maxGroups() || !countsMet(chosen, r.counts())) {
       return null;
     }
     return chosen.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private String zoneOf(int i) {
+    return table.nodes.get(i).zone();
   }
 
   /** The group with the fewest fitting nodes that still holds n of them; -1 if none does. */

@@ -448,4 +448,24 @@ class SchedulerScenarioTest {
         .isEqualTo(a.actions().stream().filter(x -> !(x instanceof Action.Wait)).toList());
     assertThat(Set.copyOf(b.waits())).isEqualTo(Set.copyOf(a.waits()));
   }
+
+  @Test
+  void aGangNeverRunsAcrossZones() {
+    // One placement group, its machines in two zones (a replacement went elsewhere), two powered down.
+    List<Node> base = nodes("gpu", 6, 6);
+    List<Node> nodes = List.of(base.get(0).withZone("az1"), base.get(1).withZone("az1"), base.get(2).withZone("az2"),
+        base.get(3).withZone("az2"), base.get(4).withState(io.squall.core.model.NodeState.CLOUD),
+        base.get(5).withState(io.squall.core.model.NodeState.CLOUD));
+    List<Partition> gpu = List.of(Partition.of("gpu", names(nodes)).asDefault());
+    Plan two = scheduler.cycle(snapshot(nodes, gpu, List.of(job(1, "-N 2 --gres=gpu:8"))), T0);
+    assertThat(two.of(Action.Start.class)).singleElement().satisfies(st -> assertThat(st.grants())
+        .extracting(GpuGrant::node).containsExactlyInAnyOrder("gpu001", "gpu002"));
+    // Four nodes: two up in one zone and the two powered down (launched in that zone), never az1 with az2.
+    Plan four = scheduler.cycle(snapshot(nodes, gpu, List.of(job(2, "-N 4 --gres=gpu:8"))), T0);
+    assertThat(four.of(Action.Start.class)).singleElement().satisfies(st -> assertThat(st.grants())
+        .extracting(GpuGrant::node).doesNotContain("gpu003", "gpu004").contains("gpu005", "gpu006"));
+    // Five cannot be had without mixing zones: it waits.
+    Plan five = scheduler.cycle(snapshot(nodes, gpu, List.of(job(3, "-N 5 --gres=gpu:8"))), T0);
+    assertThat(five.of(Action.Start.class)).isEmpty();
+  }
 }

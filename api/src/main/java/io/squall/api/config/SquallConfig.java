@@ -17,6 +17,12 @@ public class SquallConfig {
   private Duration heartbeatInterval = Duration.ofSeconds(5);
   private Duration nodeTimeout = Duration.ofSeconds(30);
   private Duration reconcileInterval = Duration.ofSeconds(30);
+  /**
+   * {@code auto}: the service's periodic work (scheduler, fleet, interruptions) runs on the wall
+   * clock. {@code manual}: nothing runs by itself; the clock is a manual one and tests call
+   * {@code Ticker.tick()} (service tests that drive time instead of sleeping).
+   */
+  private String ticks = "auto";
   private String provider = "local";
   private String defaultQos = "normal";
 
@@ -112,6 +118,19 @@ public class SquallConfig {
   }
 
   /** How often the elastic fleet compares the provider's instances with its records (machines gone without notice). */
+  public String getTicks() {
+    return ticks;
+  }
+
+  public void setTicks(String ticks) {
+    this.ticks = ticks;
+  }
+
+  /** Whether time is driven by hand (tests). */
+  public boolean manualTicks() {
+    return "manual".equals(ticks);
+  }
+
   public Duration getReconcileInterval() {
     return reconcileInterval;
   }

@@ -26,41 +26,33 @@ import io.squall.core.provision.FleetActuator;
 import io.squall.core.provision.PowerAction;
 import io.squall.core.provision.Reconciliation;
 import io.squall.core.spot.Interruption;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Provider;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The controller's elastic fleet: the engine ({@link FleetActuator}, shared with the simulator)
- * ticked on one thread ({@code squall-fleet}) against the {@link StoredFleetLedger}, plus what
- * only a controller that can crash needs: on start, reconciliation of the provider's instances
- * with what was recorded (adopt, terminate orphans, retry or drop unfinished launch intents), and
- * every reconcile interval, instances that vanished without notice and where instances sit in the
- * network.
+ * against the {@link StoredFleetLedger}, ticked by the {@code Ticker}, plus what only a controller
+ * that can crash needs: at its first tick, reconciliation of the provider's instances with what
+ * was recorded (adopt, terminate orphans, retry or drop unfinished launch intents), and every
+ * reconcile interval, instances that vanished without notice and where instances sit in the
+ * network. Notices from the drain reach it through an inbox and are handled at its next tick, on
+ * the ticker's thread like everything else here.
  */
 @Context
 public final class ElasticFleet implements ApplicationEventListener<ServerStartupEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(ElasticFleet.class);
-  static final Duration TICK = Duration.ofMillis(250);
 
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "squall-fleet");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ConcurrentLinkedQueue<Consumer<Instant>> inbox = new ConcurrentLinkedQueue<>();
   private final NodeProvider provider;
   private final ClusterLayout layout;
   private final SquallConfig config;
@@ -68,12 +60,13 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private final StoredFleetLedger ledger;
   private final LaunchIntentRepository intents;
   private final InstanceRepository instances;
-  private final InstantSource clock;
   private final SquallMetrics metrics;
   /** Lazily: the responder gives machines back through this fleet. */
   private final Provider<InterruptionResponder> interruptions;
   private final FleetActuator actuator;
   private final boolean elastic;
+  private volatile boolean started;
+  private boolean reconciled;
   private Instant lastCheck;
   /** Instances missing from the provider's last list: gone if still missing from the next. */
   private Set<String> missing = Set.of();
@@ -83,7 +76,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private String layoutFailure;
 
   public ElasticFleet(Providers providers, ClusterLayout layout, SquallConfig config, StateWriter writer,
-      StoredFleetLedger ledger, LaunchIntentRepository intents, InstanceRepository instances, InstantSource clock,
+      StoredFleetLedger ledger, LaunchIntentRepository intents, InstanceRepository instances,
       SquallMetrics metrics, Provider<InterruptionResponder> interruptions) {
     this.provider = providers.provider();
     this.interruptions = interruptions;
@@ -93,7 +86,6 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     this.ledger = ledger;
     this.intents = intents;
     this.instances = instances;
-    this.clock = clock;
     this.metrics = metrics;
     this.elastic = !layout.policies().isEmpty();
     this.actuator = new FleetActuator(config.getClusterName(), layout.policies(), provider, ledger);
@@ -109,27 +101,13 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     }
     EmbeddedServer server = event.getSource();
     ledger.controllerUrl("http://127.0.0.1:" + server.getPort());
-    executor.execute(this::reconcile);
-    executor.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  /**
-   * Lets the current tick finish before the application (and its database) goes: an interrupt
-   * could land in the middle of a database write, and H2 closes its file on an interrupted write.
-   * A tick stuck on a provider call gets 30 s.
-   */
-  @PreDestroy
-  public void close() throws InterruptedException {
-    executor.shutdown();
-    if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
-      executor.shutdownNow();
-    }
+    started = true;
   }
 
   // ---------------------------------------------------------------- reconciliation
 
   /** Adopts what was ours, terminates orphans, retries or drops unfinished launch intents. */
-  private void reconcile() {
+  private void reconcile(Instant now) {
     try {
       // A static node's machine (a local agent a restarted controller adopted) is NodeFleet's, not an orphan.
       List<Instance> listed = provider.list(config.getClusterName()).stream()
@@ -152,7 +130,6 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         }
       }
       Reconciliation.Result r = Reconciliation.reconcile(listed, recorded, pending, wanted);
-      Instant now = clock.instant();
       for (Instance i : r.adopt()) {
         ledger.instanceMade(i, now);
         if (rows.containsKey(i.launchToken())) {
@@ -268,9 +245,23 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
 
   // ---------------------------------------------------------------- ticking
 
-  private void tick() {
+  /**
+   * Reconciles (the first time), handles the drain's notices, checks for vanished instances and
+   * the network layout every reconcile interval, then runs the engine. Called by the ticker from
+   * one thread; does nothing until the server listens (launched agents need its address).
+   */
+  public void tick(Instant now) {
+    if (!elastic || !started) {
+      return;
+    }
+    if (!reconciled) {
+      reconciled = true;
+      reconcile(now);
+    }
+    for (Consumer<Instant> task = inbox.poll(); task != null; task = inbox.poll()) {
+      task.accept(now);
+    }
     try {
-      Instant now = clock.instant();
       if (lastCheck == null || !now.isBefore(lastCheck.plus(config.getReconcileInterval()))) {
         lastCheck = now;
         List<InstanceRow> recorded = new ArrayList<>();
@@ -286,12 +277,12 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
 
   /**
    * A notice says the node's machine is being reclaimed ({@link FleetActuator#spotReclaimed}).
-   * Runs on the fleet's thread; returns at once.
+   * Handled at the fleet's next tick; returns at once. Thread-safe.
    */
   public void spotReclaimed(String node, String why) {
-    executor.execute(() -> {
+    inbox.add(now -> {
       try {
-        actuator.spotReclaimed(node, why, clock.instant());
+        actuator.spotReclaimed(node, why, now);
       } catch (RuntimeException e) {
         LOG.warn("node {}: marking its interrupted offering failed", node, e);
       }
@@ -299,13 +290,13 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   }
 
   /**
-   * An interruption took the node's machine ({@link FleetActuator#machineTaken}). Runs on the
-   * fleet's thread; returns at once.
+   * An interruption took the node's machine ({@link FleetActuator#machineTaken}). Handled at the
+   * fleet's next tick; returns at once. Thread-safe.
    */
   public void machineTaken(String node, String why) {
-    executor.execute(() -> {
+    inbox.add(now -> {
       try {
-        actuator.machineTaken(node, why, clock.instant());
+        actuator.machineTaken(node, why, now);
       } catch (RuntimeException e) {
         LOG.warn("node {}: giving up its interrupted machine failed", node, e);
       }

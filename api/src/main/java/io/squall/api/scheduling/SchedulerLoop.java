@@ -66,9 +66,11 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
     this.layout = layout;
     this.metrics = metrics;
     this.clock = clock;
-    long period = config.getSchedulerInterval().toMillis();
-    executor.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
-    wakeup.attach(this::wake);
+    if (!config.manualTicks()) {
+      long period = config.getSchedulerInterval().toMillis();
+      executor.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+      wakeup.attach(this::wake);
+    }
   }
 
   /**
@@ -87,7 +89,8 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
     }
   }
 
-  private void tick() {
+  /** Node timeouts, then a cycle; every scheduler-interval (or by hand with {@code squall.ticks: manual}). */
+  public void tick() {
     try {
       reports.checkTimeouts().get();
     } catch (Exception e) {

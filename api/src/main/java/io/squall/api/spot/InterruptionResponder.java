@@ -11,25 +11,21 @@ import io.squall.core.model.JobKey;
 import io.squall.core.model.NodeState;
 import io.squall.core.spot.Interruption;
 import io.squall.spot.drain.DrainBook;
-import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What the controller does about interruption notices, from whichever source (node agents, the
- * cloud's event queue, reconciliation, an operator), and about users' checkpointed requeues
- * ({@code scontrol requeue}, {@code squall pause}): the drain engine ({@link DrainBook}, shared with
- * the simulator) ticked on one thread ({@code squall-spot}, every 250 ms) against the
- * {@link StoredDrainLedger}. Notices and requests arrive from any thread into inboxes.
+ * cloud's event queue, reconciliation, an operator), about users' checkpointed requeues
+ * ({@code scontrol requeue}, {@code squall pause}) and about preemptions: the drain engine
+ * ({@link DrainBook}, shared with the simulator) against the {@link StoredDrainLedger}, ticked by
+ * the {@code Ticker}. Notices and requests arrive from any thread into inboxes and are handled at
+ * the next tick.
  *
  * <p>Drains survive a controller restart: they are rebuilt from the interruption record for the
  * nodes still DRAINING.
@@ -37,7 +33,6 @@ import org.slf4j.LoggerFactory;
 @Context
 public final class InterruptionResponder {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptionResponder.class);
-  static final Duration TICK = Duration.ofMillis(250);
 
   /** A user's checkpointed requeue ({@code scontrol requeue}, {@code squall pause}). */
   private record Pause(JobKey job, boolean hold, String by) {}
@@ -45,11 +40,6 @@ public final class InterruptionResponder {
   /** A preemption the scheduler decided. */
   private record Preemption(JobKey job, boolean requeue, String why, Duration grace) {}
 
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "squall-spot");
-    t.setDaemon(true);
-    return t;
-  });
   private final ConcurrentLinkedQueue<Interruption> inbox = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Pause> pauseInbox = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Preemption> preemptionInbox = new ConcurrentLinkedQueue<>();
@@ -57,25 +47,16 @@ public final class InterruptionResponder {
   private final InterruptionRepository interruptions;
   private final StoredDrainLedger ledger;
   private final SquallMetrics metrics;
-  private final InstantSource clock;
   private final DrainBook book;
+  private boolean restored;
 
   public InterruptionResponder(StateWriter writer, InterruptionRepository interruptions, StoredDrainLedger ledger,
-      SquallMetrics metrics, InstantSource clock) {
+      SquallMetrics metrics) {
     this.writer = writer;
     this.interruptions = interruptions;
     this.ledger = ledger;
     this.metrics = metrics;
-    this.clock = clock;
     this.book = new DrainBook(ledger);
-    executor.execute(() -> {
-      try {
-        restore();
-      } catch (RuntimeException e) {
-        LOG.warn("restoring drains failed", e);
-      }
-    });
-    executor.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -83,8 +64,7 @@ public final class InterruptionResponder {
    * rebuilt from the interruption record, so that their jobs are still stopped in time and their
    * machines given up. (Users' checkpointed requeues are not kept: a user asks again.)
    */
-  private void restore() {
-    Instant now = clock.instant();
+  private void restore(Instant now) {
     for (NodeStatus n : writer.state().nodes()) {
       if (n.state() != NodeState.DRAINING) {
         continue;
@@ -131,43 +111,46 @@ public final class InterruptionResponder {
     preemptionInbox.add(new Preemption(job, requeue, why, grace));
   }
 
-  /** Lets the current tick finish (an interrupt could land in a database write). */
-  @PreDestroy
-  public void close() throws InterruptedException {
-    executor.shutdown();
-    if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
-      executor.shutdownNow();
+  /**
+   * Restores the drains under way (the first time), takes in what arrived, then moves the drains
+   * on. Called by the ticker from one thread.
+   */
+  public void tick(Instant now) {
+    if (!restored) {
+      restored = true;
+      try {
+        restore(now);
+      } catch (RuntimeException e) {
+        LOG.warn("restoring drains failed", e);
+      }
     }
-  }
-
-  private void tick() {
     try {
       for (Interruption n = inbox.poll(); n != null; n = inbox.poll()) {
-        handle(n);
+        handle(n, now);
       }
       for (Pause p = pauseInbox.poll(); p != null; p = pauseInbox.poll()) {
         try {
-          book.pause(p.job(), p.hold(), p.by(), clock.instant());
+          book.pause(p.job(), p.hold(), p.by(), now);
         } catch (RuntimeException e) {
           LOG.warn("requeue of job {} failed", p.job(), e);
         }
       }
       for (Preemption p = preemptionInbox.poll(); p != null; p = preemptionInbox.poll()) {
         try {
-          book.preempt(p.job(), p.requeue(), p.why(), p.grace(), clock.instant());
+          book.preempt(p.job(), p.requeue(), p.why(), p.grace(), now);
         } catch (RuntimeException e) {
           LOG.warn("preemption of job {} failed", p.job(), e);
         }
       }
-      book.tick(clock.instant());
+      book.tick(now);
     } catch (RuntimeException e) {
       LOG.warn("interruption handling failed; will try again", e);
     }
   }
 
-  private void handle(Interruption notice) {
+  private void handle(Interruption notice, Instant now) {
     try {
-      DrainBook.Handling h = book.notice(notice, clock.instant());
+      DrainBook.Handling h = book.notice(notice, now);
       if (h != DrainBook.Handling.NOT_OURS) {
         metrics.interruption(notice.source().name(), notice.kind().name());
       }

@@ -2,15 +2,19 @@ package io.squall.api.web;
 
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Primary;
+import io.squall.api.config.SquallConfig;
 import jakarta.inject.Singleton;
 import java.time.InstantSource;
 
-/** The controller's clock, injected everywhere so tests can replace it. */
+/**
+ * The controller's clock, injected everywhere: the system's, or with {@code squall.ticks: manual}
+ * a {@link ManualClock} that tests move.
+ */
 @Factory
 public class ClockFactory {
   @Singleton
   @Primary
-  InstantSource clock() {
-    return InstantSource.system();
+  InstantSource clock(SquallConfig config) {
+    return config.manualTicks() ? new ManualClock(InstantSource.system().instant()) : InstantSource.system();
   }
 }

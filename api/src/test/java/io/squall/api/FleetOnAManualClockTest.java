@@ -1,0 +1,106 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.squall.api.scheduling.Ticker;
+import io.squall.api.web.ManualClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The service's elastic fleet and job lifecycle driven by hand ({@code squall.ticks: manual}): the
+ * test moves the controller's clock and ticks, so ten minutes of resume timeout take no time and
+ * nothing is slept or polled. The local nodes "boot" for an hour: their agents never register
+ * within the test.
+ */
+class FleetOnAManualClockTest {
+  @TempDir Path dir;
+
+  private Map<String, Object> settings() {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "local");
+    s.put("squall.ticks", "manual");
+    s.put("squall.partitions.gpu.nodes", "cloud-[1-2]");
+    s.put("squall.partitions.gpu.elastic", true);
+    s.put("squall.partitions.gpu.placement-groups", 2);
+    s.put("squall.local.boot-delay", "1h");
+    return s;
+  }
+
+  @Test
+  void aNodeNotUpWithinResumeTimeoutIsReleasedItsJobRequeuedAndItComesBackAfterItsTimeDown() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      Ticker ticker = c.bean(Ticker.class);
+      ManualClock clock = (ManualClock) c.bean(InstantSource.class);
+      long job = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=" + dir.resolve("out") + "\nhostname\n");
+
+      ticker.tick(); // the cycle allocates a powered-down node; the fleet waits the batch window
+      assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
+      String node = h.job(job).get("nodes").asText();
+      assertThat(h.nodeState(node)).isEqualTo("POWERING_UP");
+      assertThat(h.get("admin-token", "/v1/launches").json().get("launches")).isEmpty();
+
+      clock.advance(Duration.ofSeconds(1));
+      ticker.tick(); // the batch window is over: one launch call, recorded first
+      JsonNode launches = h.get("admin-token", "/v1/launches").json().get("launches");
+      assertThat(launches).hasSize(1);
+      assertThat(launches.get(0).get("state").asText()).isEqualTo("LAUNCHED");
+      assertThat(launches.get(0).get("nodes").asText()).isEqualTo(node);
+
+      clock.advance(Duration.ofMinutes(10).minusSeconds(2));
+      ticker.tick();
+      assertThat(h.nodeState(node)).isEqualTo("POWERING_UP"); // a second before ResumeTimeout, counted from the resume
+
+      clock.advance(Duration.ofSeconds(1));
+      ticker.tick(); // ResumeTimeout (10 min): released, its job requeued, its instance terminated
+      assertThat(h.nodeState(node)).isEqualTo("DOWN");
+      JsonNode requeued = h.job(job);
+      assertThat(requeued.get("state").asText()).isEqualTo("PENDING");
+      assertThat(requeued.get("restart_count").asInt()).isEqualTo(1);
+      assertThat(requeued.get("events").toString()).contains("not up within ResumeTimeout (10 min)");
+      assertThat(h.get("admin-token", "/v1/instances").json().get("instances")).isEmpty();
+
+      clock.advance(Duration.ofSeconds(5));
+      ticker.tick(); // DOWN for 5 s, then powered down; the job is allocated again
+      assertThat(h.nodeState(node)).isEqualTo("CLOUD");
+      assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
+    }
+  }
+
+  @Test
+  void aNoticeForABootingNodeRequeuesItsJobAtOnceAndGivesTheMachineUp() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      Ticker ticker = c.bean(Ticker.class);
+      ManualClock clock = (ManualClock) c.bean(InstantSource.class);
+      long job = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=" + dir.resolve("out") + "\nhostname\n");
+      ticker.tick();
+      clock.advance(Duration.ofSeconds(1));
+      ticker.tick(); // launched, booting
+      String node = h.job(job).get("nodes").asText();
+      Http.Answer a = h.post("admin-token", "/v1/nodes/" + node + "/interrupt", Map.of("notice_seconds", 120));
+      assertThat(a.status()).as(a.body()).isEqualTo(202);
+
+      clock.advance(Duration.ofSeconds(1));
+      ticker.tick(); // drained; the job had not started: requeued at once; no job left: the machine goes now
+      JsonNode requeued = h.job(job);
+      assertThat(requeued.get("state").asText()).isIn("PENDING", "CONFIGURING");
+      assertThat(requeued.get("restart_count").asInt()).isEqualTo(1);
+      assertThat(requeued.get("events").toString()).contains("it had not started");
+      assertThat(h.nodeState(node)).isEqualTo("DOWN");
+      JsonNode hit = h.get("admin-token", "/v1/interruptions?job=" + job).json().get("interruptions").get(0);
+      assertThat(hit.get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
+      assertThat(hit.get("lost_gpu_hours").asDouble()).isZero();
+
+      clock.advance(Duration.ofSeconds(5));
+      ticker.tick();
+      assertThat(h.nodeState(node)).isEqualTo("CLOUD");
+      assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
+    }
+  }
+}

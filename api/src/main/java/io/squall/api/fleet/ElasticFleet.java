@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * was recorded (adopt, terminate orphans, retry or drop unfinished launch intents), and every
  * reconcile interval, instances that vanished without notice and where instances sit in the
  * network. Notices from the drain reach it through an inbox and are handled at its next tick, on
- * the ticker's thread like everything else here.
+ * the fleet's thread (the ticker's) like everything else here.
  */
 @Context
 public final class ElasticFleet implements ApplicationEventListener<ServerStartupEvent> {

@@ -17,23 +17,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One clock source for the service's periodic decisions: every 250 ms, on one thread
- * ({@code squall-ticks}), the drain ({@link InterruptionResponder#tick}) then the elastic fleet
- * ({@link ElasticFleet#tick}) at the same instant of the controller's clock. With
- * {@code squall.ticks: manual} nothing ticks by itself (nor does the scheduler loop): a test moves
- * the {@code ManualClock} and calls {@link #tick()}, which runs a scheduler cycle too, so that
- * service tests drive time instead of sleeping and polling.
+ * One clock source for the service's periodic decisions: every 250 ms the drain
+ * ({@link InterruptionResponder#tick}) and the elastic fleet ({@link ElasticFleet#tick}) tick at
+ * the controller's clock, each on its own thread ({@code squall-spot}, {@code squall-fleet}) so that
+ * a slow provider call never delays stopping a job before its machine goes; what one tells the
+ * other goes through inboxes. With {@code squall.ticks: manual} nothing ticks by itself (nor does
+ * the scheduler loop): a test moves the {@code ManualClock} and calls {@link #tick()}, which runs a
+ * scheduler cycle, the drain and the fleet in turn at one instant, so that service tests drive
+ * time instead of sleeping and polling.
  */
 @Context
 public final class Ticker implements ApplicationEventListener<ServerStartupEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(Ticker.class);
   static final Duration PERIOD = Duration.ofMillis(250);
 
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "squall-ticks");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService spot = thread("squall-spot");
+  private final ScheduledExecutorService fleetThread = thread("squall-fleet");
   private final InterruptionResponder drains;
   private final ElasticFleet fleet;
   private final SchedulerLoop scheduler;
@@ -49,10 +48,20 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
     this.manual = config.manualTicks();
   }
 
+  private static ScheduledExecutorService thread(String name) {
+    return Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
   @Override
   public void onApplicationEvent(ServerStartupEvent event) {
     if (!manual) {
-      executor.scheduleWithFixedDelay(() -> step(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
+      spot.scheduleWithFixedDelay(() -> drains(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
+          TimeUnit.MILLISECONDS);
+      fleetThread.scheduleWithFixedDelay(() -> fleet(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
           TimeUnit.MILLISECONDS);
     }
   }
@@ -66,15 +75,20 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
       throw new IllegalStateException("ticks are automatic (squall.ticks: auto)");
     }
     scheduler.tick();
-    step(clock.instant());
+    Instant now = clock.instant();
+    drains(now);
+    fleet(now);
   }
 
-  private void step(Instant now) {
+  private void drains(Instant now) {
     try {
       drains.tick(now);
     } catch (RuntimeException e) {
       LOG.warn("interruption handling failed; will try again", e);
     }
+  }
+
+  private void fleet(Instant now) {
     try {
       fleet.tick(now);
     } catch (RuntimeException e) {
@@ -89,9 +103,12 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
    */
   @PreDestroy
   public void close() throws InterruptedException {
-    executor.shutdown();
-    if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
-      executor.shutdownNow();
+    spot.shutdown();
+    fleetThread.shutdown();
+    for (ScheduledExecutorService e : new ScheduledExecutorService[] {spot, fleetThread}) {
+      if (!e.awaitTermination(30, TimeUnit.SECONDS)) {
+        e.shutdownNow();
+      }
     }
   }
 }

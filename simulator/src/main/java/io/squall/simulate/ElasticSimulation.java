@@ -634,7 +634,6 @@ public final class ElasticSimulation {
       Instant now = clock.instant();
       String what;
       if (run.running()) {
-        running.remove(j);
         Instant saved = rules.jobs().savedAt(run.started(), j.signalledAt, now);
         Duration kept = Duration.between(run.started(), saved);
         j.remaining = j.remaining.minus(kept);
@@ -652,14 +651,8 @@ public final class ElasticSimulation {
     public void requeueCheckpointed(JobRun run, String why, boolean hold) {
       SimJob j = jobs.get(run.job());
       Instant now = clock.instant();
-      running.remove(j);
-      for (GpuGrant g : j.job.allocation()) {
-        free(nodes.get(g.node()), j.job.key(), now);
-      }
       Job requeued = j.job.requeued();
-      j.job = hold ? requeued.withRequest(requeued.request().withHold(true)) : requeued;
-      j.signalledAt = null;
-      changed = true;
+      backToQueue(j, hold ? requeued.withRequest(requeued.request().withHold(true)) : requeued, now);
       events.add(at(now) + " requeued " + run.job() + ": " + why);
     }
 
@@ -671,13 +664,7 @@ public final class ElasticSimulation {
         end(j, JobState.PREEMPTED, now);
         return;
       }
-      running.remove(j);
-      for (GpuGrant g : j.job.allocation()) {
-        free(nodes.get(g.node()), j.job.key(), now);
-      }
-      j.job = j.job.requeued();
-      j.signalledAt = null;
-      changed = true;
+      backToQueue(j, j.job.requeued(), now);
       events.add(at(now) + " requeue " + run.job() + ": " + why);
     }
 
@@ -715,9 +702,6 @@ public final class ElasticSimulation {
    */
   private void requeue(SimJob j, Instant now, RequeueDecision d, String why) {
     JobKey k = j.job.key();
-    for (GpuGrant g : j.job.allocation()) {
-      free(nodes.get(g.node()), k, now);
-    }
     int restart = j.job.restartCount() + 1;
     j.interruptions = d.interruption();
     Job requeued = j.job.requeued();
@@ -733,15 +717,24 @@ public final class ElasticSimulation {
       wakeups.add(d.notBefore());
       next = "requeued, not before " + at(d.notBefore());
     }
+    backToQueue(j, requeued, now);
+    j.requeuedAt = d.outcome() == RequeueDecision.Outcome.HOLD ? null : now;
+    j.firstRestart = d.interruption() == 1;
+    interruptionRequeues++;
+    events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");
+  }
+
+  /** The job leaves its nodes (an up node with no job left is idle) and waits in the queue as {@code requeued}. */
+  private void backToQueue(SimJob j, Job requeued, Instant now) {
+    running.remove(j);
+    for (GpuGrant g : j.job.allocation()) {
+      free(nodes.get(g.node()), j.job.key(), now);
+    }
     j.job = requeued;
     j.signalledAt = null;
     j.awaitingCall.clear();
     j.measureFrom = null;
-    j.requeuedAt = d.outcome() == RequeueDecision.Outcome.HOLD ? null : now;
-    j.firstRestart = d.interruption() == 1;
-    interruptionRequeues++;
     changed = true;
-    events.add(at(now) + " interrupted " + k + ": " + why + "; " + next + " (restart " + restart + ")");
   }
 
   // ---------------------------------------------------------------- scheduling
@@ -967,14 +960,7 @@ public final class ElasticSimulation {
       }
       for (JobKey k : requeue) {
         SimJob j = jobs.get(k);
-        running.remove(j);
-        for (GpuGrant g : j.job.allocation()) {
-          free(nodes.get(g.node()), k, now);
-        }
-        j.job = j.job.requeued();
-        j.signalledAt = null;
-        j.awaitingCall.clear();
-        j.measureFrom = null;
+        backToQueue(j, j.job.requeued(), now);
         requeues++;
         events.add(at(now) + " requeue " + k + ": " + reason);
       }

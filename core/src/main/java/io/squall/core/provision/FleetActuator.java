@@ -37,6 +37,7 @@ public final class FleetActuator {
 
   /** What the actuator remembers of a node between ticks. */
   private static final class Track {
+    final String partition;
     NodeState state;
     List<String> jobs;
     Instant since;
@@ -45,7 +46,8 @@ public final class FleetActuator {
     int attempts;
     Instant retryAt;
 
-    Track(NodeState state, List<String> jobs, Instant since) {
+    Track(String partition, NodeState state, List<String> jobs, Instant since) {
+      this.partition = partition;
       this.state = state;
       this.jobs = jobs;
       this.since = since;
@@ -73,7 +75,6 @@ public final class FleetActuator {
   private final PowerPlanner planner;
   private final OfferingBook book = new OfferingBook();
   private final Map<String, Track> tracks = new TreeMap<>();
-  private final Map<String, String> partitions = new TreeMap<>();
   private final Map<String, List<Offering>> offerings = new TreeMap<>();
   private Instant offeringsAt;
 
@@ -106,7 +107,7 @@ public final class FleetActuator {
     Instant next = null;
     for (Map.Entry<String, Track> e : tracks.entrySet()) {
       Track t = e.getValue();
-      CapacityPolicy policy = policies.get(partitions.get(e.getKey()));
+      CapacityPolicy policy = policies.get(t.partition);
       Instant at = switch (t.state) {
         case POWERING_UP -> t.launched ? t.since.plus(policy.resumeTimeout()) : now;
         case IDLE -> t.jobs.isEmpty() ? t.since.plus(policy.suspendTime()) : null;
@@ -144,7 +145,11 @@ public final class FleetActuator {
    * failed says nothing of capacity.
    */
   public void spotReclaimed(String node, String why, Instant now) {
-    CapacityPolicy policy = policies.get(partitionOf(node));
+    Track t = track(node, now);
+    if (t == null) {
+      return; // no elastic node
+    }
+    CapacityPolicy policy = policies.get(t.partition);
     ledger.instanceOf(node).filter(i -> i.offering().capacityType() == CapacityType.SPOT)
         .ifPresent(i -> book.markReclaimed(i.offering(), now.plus(policy.unavailableFor()), "interrupted: " + why));
   }
@@ -170,22 +175,13 @@ public final class FleetActuator {
     offeringsAt = now;
   }
 
-  private String partitionOf(String node) {
-    String p = partitions.get(node);
-    if (p == null) {
-      ledger.nodes().forEach(n -> partitions.put(n.name(), n.partition()));
-      p = partitions.get(node);
-    }
-    return p;
-  }
-
+  /** What is remembered of the node; null when it is no elastic node. Nodes not observed yet are looked up. */
   private Track track(String node, Instant now) {
     Track t = tracks.get(node);
     if (t == null) {
       for (FleetLedger.FleetNode n : ledger.nodes()) {
         if (n.name().equals(node)) {
-          partitions.put(node, n.partition());
-          t = new Track(n.state(), n.jobs(), now);
+          t = new Track(n.partition(), n.state(), n.jobs(), now);
           tracks.put(node, t);
         }
       }
@@ -198,8 +194,7 @@ public final class FleetActuator {
     List<ElasticNode> out = new ArrayList<>();
     List<String> downLongEnough = new ArrayList<>();
     for (FleetLedger.FleetNode n : ledger.nodes()) {
-      partitions.put(n.name(), n.partition());
-      Track t = tracks.computeIfAbsent(n.name(), k -> new Track(n.state(), n.jobs(), now));
+      Track t = tracks.computeIfAbsent(n.name(), k -> new Track(n.partition(), n.state(), n.jobs(), now));
       if (t.state != n.state() || !t.jobs.equals(n.jobs())) {
         t.state = n.state();
         t.jobs = n.jobs();

@@ -25,10 +25,6 @@ public interface FleetLedger {
     public FleetNode {
       jobs = List.copyOf(jobs);
     }
-
-    public boolean busy() {
-      return !jobs.isEmpty();
-    }
   }
 
   /** Every node of the elastic partitions, in name order. */

@@ -4,6 +4,7 @@ import io.squall.core.sbatch.Constraint;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -117,29 +118,36 @@ final class GangPlacer {
       // Nodes with counted features first, so "a*2" is met when it can be.
       order.sort(Comparator.comparingInt(i -> hasCounted(i, r.counts()) ? 0 : 1));
     }
-    // A gang never runs across zones: the first node whose machine has a zone sets the gang's.
-    String zone = chosen.stream().map(this::zoneOf).filter(z -> z != null).findFirst().orElse(null);
-    for (int i : chosen) {
-      String z = zoneOf(i);
-      if (z != null && !z.equals(zone)) {
-        return null; // required nodes in two zones
+    // A gang never runs across zones: it is tried in each zone its candidates' machines run in,
+    // in their order (nodes without a zone, powered down, go with any), the first that holds it wins.
+    Set<String> zones = new LinkedHashSet<>();
+    chosen.stream().map(this::zoneOf).filter(z -> z != null).forEach(zones::add);
+    if (zones.size() > 1) {
+      return null; // required nodes in two zones
+    }
+    if (zones.isEmpty()) {
+      order.stream().map(this::zoneOf).filter(z -> z != null).forEach(zones::add);
+    }
+    List<String> tries = new ArrayList<>(zones);
+    if (tries.isEmpty()) {
+      tries.add(null);
+    }
+    for (String zone : tries) {
+      List<Integer> pick = new ArrayList<>(chosen);
+      for (int i : order) {
+        if (pick.size() >= n) {
+          break;
+        }
+        String z = zoneOf(i);
+        if (!required.contains(i) && (z == null || z.equals(zone))) {
+          pick.add(i);
+        }
+      }
+      if (pick.size() == n && groupsUsed(pick) <= r.maxGroups() && countsMet(pick, r.counts())) {
+        return pick.stream().mapToInt(Integer::intValue).toArray();
       }
     }
-    for (int i : order) {
-      if (chosen.size() >= n) {
-        break;
-      }
-      String z = zoneOf(i);
-      if (required.contains(i) || (z != null && zone != null && !z.equals(zone))) {
-        continue;
-      }
-      chosen.add(i);
-      zone = zone == null ? z : zone;
-    }
-    if (chosen.size() < n || groupsUsed(chosen) > r.maxGroups() || !countsMet(chosen, r.counts())) {
-      return null;
-    }
-    return chosen.stream().mapToInt(Integer::intValue).toArray();
+    return null;
   }
 
   private String zoneOf(int i) {

@@ -464,6 +464,13 @@ class SchedulerScenarioTest {
     Plan four = scheduler.cycle(snapshot(nodes, gpu, List.of(job(2, "-N 4 --gres=gpu:8"))), T0);
     assertThat(four.of(Action.Start.class)).singleElement().satisfies(st -> assertThat(st.grants())
         .extracting(GpuGrant::node).doesNotContain("gpu003", "gpu004").contains("gpu005", "gpu006"));
+    // Three fit only in az2: found there, though az1's node comes first.
+    List<Node> oneAndThree = List.of(base.get(0).withZone("az1"), base.get(1).withZone("az2"),
+        base.get(2).withZone("az2"), base.get(3).withZone("az2"));
+    Plan three = scheduler.cycle(snapshot(oneAndThree, List.of(Partition.of("gpu", names(oneAndThree)).asDefault()),
+        List.of(job(4, "-N 3 --gres=gpu:8"))), T0);
+    assertThat(three.of(Action.Start.class)).singleElement().satisfies(st -> assertThat(st.grants())
+        .extracting(GpuGrant::node).containsExactlyInAnyOrder("gpu002", "gpu003", "gpu004"));
     // Five cannot be had without mixing zones: it waits.
     Plan five = scheduler.cycle(snapshot(nodes, gpu, List.of(job(3, "-N 5 --gres=gpu:8"))), T0);
     assertThat(five.of(Action.Start.class)).isEmpty();

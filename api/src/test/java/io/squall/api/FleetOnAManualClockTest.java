@@ -31,13 +31,17 @@ class FleetOnAManualClockTest {
     return s;
   }
 
+  private long submitOneNodeJob(Http h) {
+    return h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=" + dir.resolve("out") + "\nhostname\n");
+  }
+
   @Test
   void aNodeNotUpWithinResumeTimeoutIsReleasedItsJobRequeuedAndItComesBackAfterItsTimeDown() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
       Ticker ticker = c.bean(Ticker.class);
       ManualClock clock = (ManualClock) c.bean(InstantSource.class);
-      long job = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=" + dir.resolve("out") + "\nhostname\n");
+      long job = submitOneNodeJob(h);
 
       ticker.tick(); // the cycle allocates a powered-down node; the fleet waits the batch window
       assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
@@ -78,7 +82,7 @@ class FleetOnAManualClockTest {
       Http h = new Http(c.url());
       Ticker ticker = c.bean(Ticker.class);
       ManualClock clock = (ManualClock) c.bean(InstantSource.class);
-      long job = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=" + dir.resolve("out") + "\nhostname\n");
+      long job = submitOneNodeJob(h);
       ticker.tick();
       clock.advance(Duration.ofSeconds(1));
       ticker.tick(); // launched, booting

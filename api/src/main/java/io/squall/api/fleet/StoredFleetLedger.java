@@ -29,6 +29,7 @@ import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -136,7 +137,7 @@ public final class StoredFleetLedger implements FleetLedger {
         null, row.launchToken(), offeringOf(row), InstanceState.RUNNING));
   }
 
-  static Offering offeringOf(InstanceRow row) {
+  private static Offering offeringOf(InstanceRow row) {
     return new Offering(row.instanceType(), row.zone(), CapacityType.valueOf(row.capacityType()), row.pricePerHour(),
         Availability.AVAILABLE);
   }
@@ -151,7 +152,7 @@ public final class StoredFleetLedger implements FleetLedger {
   private void zone(String node, String zone) {
     writer.write(b -> {
       NodeStatus n = b.node(node);
-      if (n != null && !java.util.Objects.equals(n.node().zone(), zone)) {
+      if (n != null && !Objects.equals(n.node().zone(), zone)) {
         b.update(new NodeStatus(n.node().withZone(zone), n.reason(), n.address(), n.lastHeartbeat(), n.version()),
             false);
       }

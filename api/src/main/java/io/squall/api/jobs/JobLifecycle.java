@@ -143,10 +143,8 @@ public final class JobLifecycle {
       writer.write(b -> {
         StoredJob j = b.job(job.key());
         if (j != null && j.job().state().holdsResources()) {
-          release(b, j);
           String why = "launch could not be prepared: " + e.getMessage();
-          b.update(j.withJob(j.job().finished(JobState.FAILED, null, b.now())).ending(null, why));
-          b.event(j.key(), JobState.FAILED, why);
+          end(b, j, JobState.FAILED, why, why);
         }
         return null;
       });
@@ -339,9 +337,7 @@ public final class JobLifecycle {
       }
     };
     if (next == null) {
-      release(b, j);
-      b.update(j.withJob(j.job().finished(JobState.PREEMPTED, null, b.now())).ending(null, why));
-      b.event(j.key(), JobState.PREEMPTED, why + " (--no-requeue: not requeued)");
+      end(b, j, JobState.PREEMPTED, why, why + " (--no-requeue: not requeued)");
       return;
     }
     requeueAs(b, j, requeued, JobState.PREEMPTED, why, next);
@@ -363,9 +359,7 @@ public final class JobLifecycle {
           "requeued (restart " + (j.job().restartCount() + 1) + ") after preemption");
       return;
     }
-    release(b, j);
-    b.update(j.withJob(j.job().finished(JobState.PREEMPTED, null, b.now())).ending(null, why));
-    b.event(j.key(), JobState.PREEMPTED, why);
+    end(b, j, JobState.PREEMPTED, why, why);
   }
 
   /**
@@ -388,12 +382,17 @@ public final class JobLifecycle {
   /** The job's nodes failed under it: requeue it unless it asked not to be (--no-requeue), else NODE_FAIL. */
   public void nodeFailed(Batch b, StoredJob j, String why) {
     if (Boolean.FALSE.equals(j.request().control().requeue())) {
-      release(b, j);
-      b.update(j.withJob(j.job().finished(JobState.NODE_FAIL, null, b.now())).ending(null, why));
-      b.event(j.key(), JobState.NODE_FAIL, why);
+      end(b, j, JobState.NODE_FAIL, why, why);
     } else {
       requeue(b, j, why);
     }
+  }
+
+  /** Ends a job without an exit status of its own: its nodes released, its history saying {@code event}. */
+  private void end(Batch b, StoredJob j, JobState state, String why, String event) {
+    release(b, j);
+    b.update(j.withJob(j.job().finished(state, null, b.now())).ending(null, why));
+    b.event(j.key(), state, event);
   }
 
   /** Charges the job's GPU time to fair-share and tells its nodes to clean up. */

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,15 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class InterruptionResponder {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptionResponder.class);
 
-  /** A user's checkpointed requeue ({@code scontrol requeue}, {@code squall pause}). */
-  private record Pause(JobKey job, boolean hold, String by) {}
-
-  /** A preemption the scheduler decided. */
-  private record Preemption(JobKey job, boolean requeue, String why, Duration grace) {}
-
-  private final ConcurrentLinkedQueue<Interruption> inbox = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<Pause> pauseInbox = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<Preemption> preemptionInbox = new ConcurrentLinkedQueue<>();
+  /** What arrived from other threads, in order, to be handled at the next tick at its instant. */
+  private final ConcurrentLinkedQueue<Consumer<Instant>> inbox = new ConcurrentLinkedQueue<>();
   private final StateWriter writer;
   private final InterruptionRepository interruptions;
   private final StoredDrainLedger ledger;
@@ -91,7 +85,7 @@ public final class InterruptionResponder {
 
   /** Takes a notice in; it is handled on the responder's thread within a tick. Thread-safe. */
   public void submit(Interruption notice) {
-    inbox.add(notice);
+    inbox.add(now -> handle(notice, now));
   }
 
   /**
@@ -99,7 +93,7 @@ public final class InterruptionResponder {
    * handled within a tick.
    */
   public void requeueCheckpointed(JobKey job, boolean hold, String by) {
-    pauseInbox.add(new Pause(job, hold, by));
+    inbox.add(now -> step("requeue of job " + job, () -> book.pause(job, hold, by, now)));
   }
 
   /**
@@ -108,7 +102,7 @@ public final class InterruptionResponder {
    * within a tick.
    */
   public void preempt(JobKey job, boolean requeue, String why, Duration grace) {
-    preemptionInbox.add(new Preemption(job, requeue, why, grace));
+    inbox.add(now -> step("preemption of job " + job, () -> book.preempt(job, requeue, why, grace, now)));
   }
 
   /**
@@ -118,38 +112,16 @@ public final class InterruptionResponder {
   public void tick(Instant now) {
     if (!restored) {
       restored = true;
-      try {
-        restore(now);
-      } catch (RuntimeException e) {
-        LOG.warn("restoring drains failed", e);
-      }
+      step("restoring drains", () -> restore(now));
     }
-    try {
-      for (Interruption n = inbox.poll(); n != null; n = inbox.poll()) {
-        handle(n, now);
-      }
-      for (Pause p = pauseInbox.poll(); p != null; p = pauseInbox.poll()) {
-        try {
-          book.pause(p.job(), p.hold(), p.by(), now);
-        } catch (RuntimeException e) {
-          LOG.warn("requeue of job {} failed", p.job(), e);
-        }
-      }
-      for (Preemption p = preemptionInbox.poll(); p != null; p = preemptionInbox.poll()) {
-        try {
-          book.preempt(p.job(), p.requeue(), p.why(), p.grace(), now);
-        } catch (RuntimeException e) {
-          LOG.warn("preemption of job {} failed", p.job(), e);
-        }
-      }
-      book.tick(now);
-    } catch (RuntimeException e) {
-      LOG.warn("interruption handling failed; will try again", e);
+    for (Consumer<Instant> task = inbox.poll(); task != null; task = inbox.poll()) {
+      task.accept(now);
     }
+    step("moving the drains on", () -> book.tick(now));
   }
 
   private void handle(Interruption notice, Instant now) {
-    try {
+    step("notice " + notice, () -> {
       DrainBook.Handling h = book.notice(notice, now);
       if (h != DrainBook.Handling.NOT_OURS) {
         metrics.interruption(notice.source().name(), notice.kind().name());
@@ -157,8 +129,15 @@ public final class InterruptionResponder {
       if (h == DrainBook.Handling.REPEATED) {
         metrics.duplicateInterruption();
       }
+    });
+  }
+
+  /** One step; its failure is logged and costs nothing else (a failed request is not kept: asked again). */
+  private static void step(String what, Runnable step) {
+    try {
+      step.run();
     } catch (RuntimeException e) {
-      LOG.warn("notice {} failed", notice, e);
+      LOG.warn("{} failed", what, e);
     }
   }
 }

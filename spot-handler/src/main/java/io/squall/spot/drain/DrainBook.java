@@ -43,12 +43,8 @@ public final class DrainBook {
     DRAINING
   }
 
-  /**
-   * A job to stop after its node's interruption, being drained since its notice.
-   *
-   * @param signalled whether it was sent its checkpoint signal (it ran, and the machine was not gone already)
-   */
-  private record Hit(JobRun run, long recordId, int earlierInterruptions, boolean signalled, String why) {}
+  /** A job to stop after its node's interruption, being drained since its notice as {@code mark} says. */
+  private record Hit(JobRun run, long recordId, DrainMark mark) {}
 
   /** A node being drained. */
   private static final class Drain {
@@ -143,20 +139,20 @@ public final class DrainBook {
         ledger.record(node, notice, run.job(), "already being drained: stopped by that drain", now);
         continue;
       }
-      int earlier = ledger.earlierInterruptions(run.job(), notice.noticedAt());
-      boolean signal = run.running() && notice.kind() != Interruption.Kind.GONE;
-      if (signal) {
+      DrainMark mark = new DrainMark(why, DrainMark.Kind.INTERRUPTION, false,
+          ledger.earlierInterruptions(run.job(), notice.noticedAt()));
+      if (run.running() && notice.kind() != Interruption.Kind.GONE) {
         // Known as draining before the signal can kill it: its exit then counts as interrupted.
-        ledger.markDraining(run, new DrainMark(why, DrainMark.Kind.INTERRUPTION, false, earlier));
+        ledger.markDraining(run, mark);
         ledger.signal(run, why);
         stopBy = latest(stopBy, notice, run);
       }
-      hits.add(new Hit(run, ledger.record(node, notice, run.job(), null, now), earlier, signal, why));
+      hits.add(new Hit(run, ledger.record(node, notice, run.job(), null, now), mark));
     }
     if (runs.isEmpty()) {
       ledger.record(node, notice, null, "no job on the node", now);
     }
-    ledger.note("node " + node + " " + what + ": draining; " + hits.size() + " job(s) signalled, stopped by "
+    ledger.note("node " + node + " " + what + ": draining; " + hits.size() + " job(s) to stop, by "
         + stopBy + " at the latest");
     return new Drain(notice, now, stopBy, hits);
   }
@@ -176,8 +172,9 @@ public final class DrainBook {
     List<Hit> hits = new ArrayList<>();
     Instant stopBy = now;
     for (Restored r : jobs) {
-      ledger.markDraining(r.run(), new DrainMark(why, DrainMark.Kind.INTERRUPTION, false, r.earlierInterruptions()));
-      hits.add(new Hit(r.run(), r.recordId(), r.earlierInterruptions(), r.run().running(), why));
+      DrainMark mark = new DrainMark(why, DrainMark.Kind.INTERRUPTION, false, r.earlierInterruptions());
+      ledger.markDraining(r.run(), mark);
+      hits.add(new Hit(r.run(), r.recordId(), mark));
       stopBy = latest(stopBy, notice, r.run());
     }
     drains.put(node, new Drain(notice, notice.noticedAt(), stopBy, hits));
@@ -205,8 +202,7 @@ public final class DrainBook {
     Optional<Hit> drained = hitOf(run);
     if (drained.isPresent()) {
       if (hold) {
-        Hit h = drained.get();
-        ledger.markDraining(run, new DrainMark(h.why(), DrainMark.Kind.INTERRUPTION, true, h.earlierInterruptions()));
+        ledger.markDraining(run, drained.get().mark().held());
       }
       return;
     }
@@ -274,7 +270,7 @@ public final class DrainBook {
   }
 
   /** Whether the run is being drained (a node of its interrupted, or a user's requeue). */
-  public boolean isDraining(JobRun run) {
+  private boolean isDraining(JobRun run) {
     Stopping p = stopping.get(run.job());
     return hitOf(run).isPresent() || (p != null && p.run().restartCount() == run.restartCount());
   }
@@ -327,7 +323,7 @@ public final class DrainBook {
         : !hit.run().running() ? "; it had not started" : "; no checkpoint by the deadline";
     double lost = lost(hit, latest, now);
     DrainLedger.RunStatus after = ledger.interrupt(hit.run(), "node " + node + " " + describe(drain.notice) + how,
-        hit.earlierInterruptions(), lost);
+        hit.mark().earlierInterruptions(), lost);
     if (!after.interrupted()) {
       finish(hit, after.outcome(), null, now); // it ended just before
       return;

@@ -168,7 +168,12 @@ final class Cycle {
 
   /**
    * A pending job that nothing but resources and priority holds back. Ordered as Slurm orders its
-   * queue: higher PriorityTier first, then higher priority, then job id.
+   * queue (higher PriorityTier first, then higher priority, then job id), except that within a
+   * tier a requeued job goes before the jobs that have not run yet. Slurm resets a requeued job's
+   * submit time instead; on rented machines the requeue is nearly always a machine taken away
+   * (spot interruption, node failure, preemption), and a gang that had started, and may have a
+   * checkpoint to resume from, should not wait for hours behind fresh work while its nodes'
+   * replacements boot.
    */
   private record Candidate(Job job, List<Partition> partitions, List<GangShape> shapes,
       List<List<Attempt>> attempts, long priority, int tier) implements Comparable<Candidate> {
@@ -177,10 +182,17 @@ final class Cycle {
       if (tier != o.tier) {
         return Integer.compare(o.tier, tier);
       }
+      if (resuming() != o.resuming()) {
+        return resuming() ? -1 : 1;
+      }
       if (priority != o.priority) {
         return Long.compare(o.priority, priority);
       }
       return job.key().compareTo(o.job.key());
+    }
+
+    boolean resuming() {
+      return job.restartCount() > 0;
     }
   }
 

@@ -215,6 +215,27 @@ class SchedulerScenarioTest {
         .isEqualTo(PendingReason.BEGIN_TIME);
   }
 
+  /**
+   * A requeued job (its machine was taken, it was preempted) had started once and may resume from
+   * a checkpoint: it goes before fresh work of its tier, whatever their priorities, but not before
+   * a higher tier.
+   */
+  @Test
+  void aRequeuedJobResumesBeforeFreshWorkOfItsTierButNotBeforeAHigherTier() {
+    Job requeued = running(1, "--gres=gpu:8 --priority=10", T0.minusSeconds(600), wholeNodes("gpu001")).requeued();
+    Job fresh = job(2, "--gres=gpu:8 --priority=1000", T0.minusSeconds(3600));
+    Plan plan = scheduler.cycle(simple(1, 1, List.of(requeued, fresh)), T0);
+    assertThat(plan.starts()).extracting(Action.Start::job).containsExactly(JobKey.of(1));
+
+    List<Node> nodes = nodes("gpu", 1, 1);
+    Partition low = Partition.of("spot", names(nodes)).withPriority(1, 1, PreemptMode.OFF, 0);
+    Partition high = Partition.of("gpu", names(nodes)).asDefault().withPriority(1, 2, PreemptMode.OFF, 0);
+    Job requeuedLow = running(3, "-p spot --gres=gpu:8", T0.minusSeconds(600), wholeNodes("gpu001")).requeued();
+    Job freshHigh = job(4, "--gres=gpu:8", T0);
+    plan = scheduler.cycle(snapshot(nodes, List.of(low, high), List.of(requeuedLow, freshHigh)), T0);
+    assertThat(plan.starts()).extracting(Action.Start::job).containsExactly(JobKey.of(4));
+  }
+
   @Test
   void partitionsRefuseAccountsAndQosTheyDoNotAllow() {
     List<Node> nodes = nodes("gpu", 1, 1);

@@ -27,14 +27,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs scheduling cycles: every {@code squall.scheduler-interval}, and soon after anything that
- * may let a job start (a submission, a job ending, a release). The plan is computed off the
- * writer thread from a consistent snapshot, then applied by the writer, so submissions are not
- * held up by planning.
+ * Runs scheduling cycles: {@link #tick(Instant)} when the {@link Ticker} says (every {@code
+ * squall.scheduler-interval}, or by hand with {@code squall.ticks: manual}), and on its own thread
+ * soon after anything that may let a job start (a submission, a job ending, a release). One cycle
+ * at a time. The plan is computed off the writer thread from a consistent snapshot, then applied
+ * by the writer, so submissions are not held up by planning.
  */
 @Context
 public final class SchedulerLoop implements ApplicationEventListener<ShutdownEvent> {
@@ -46,6 +48,8 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
   });
   private static final long MIN_GAP_MS = 100;
   private final AtomicBoolean wakePending = new AtomicBoolean();
+  /** Ticks and wake-ups come on different threads: two cycles at once would plan from one snapshot twice. */
+  private final ReentrantLock cycling = new ReentrantLock();
   private volatile long lastCycleNanos;
   private final Scheduler scheduler;
   private final StateWriter writer;
@@ -55,6 +59,7 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
   private final SquallMetrics metrics;
   private final InstantSource clock;
   private final Wakeup wakeup;
+  private final boolean manual;
 
   public SchedulerLoop(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
       SquallMetrics metrics, InstantSource clock, SquallConfig config, Wakeup wakeup, Scheduler scheduler) {
@@ -66,9 +71,8 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
     this.layout = layout;
     this.metrics = metrics;
     this.clock = clock;
-    if (!config.manualTicks()) {
-      long period = config.getSchedulerInterval().toMillis();
-      executor.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    this.manual = config.manualTicks();
+    if (!manual) {
       wakeup.attach(this::wake);
     }
   }
@@ -76,38 +80,42 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
   /**
    * Asks for a cycle soon; many wakes before it runs make one cycle, and cycles are at least
    * {@link #MIN_GAP_MS} apart (Slurm's sched_min_interval) so a burst of submissions is not
-   * slowed down by planning after each one.
+   * slowed down by planning after each one. Not with manual ticks: then only the test cycles.
    */
   void wake() {
-    if (!executor.isShutdown() && wakePending.compareAndSet(false, true)) {
+    if (!manual && !executor.isShutdown() && wakePending.compareAndSet(false, true)) {
       long sinceLast = System.nanoTime() - lastCycleNanos;
       long delay = Math.max(5, MIN_GAP_MS - sinceLast / 1_000_000);
       executor.schedule(() -> {
         wakePending.set(false);
-        cycle();
+        cycle(clock.instant());
       }, delay, TimeUnit.MILLISECONDS);
     }
   }
 
-  /** Node timeouts, then a cycle; every scheduler-interval (or by hand with {@code squall.ticks: manual}). */
-  public void tick() {
+  /** Node timeouts, then a cycle at {@code now}. */
+  public void tick(Instant now) {
     try {
       reports.checkTimeouts().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
     } catch (Exception e) {
       LOG.warn("node timeout check failed", e);
     }
-    cycle();
+    cycle(now);
   }
 
-  /** One cycle: snapshot, plan, apply. */
-  void cycle() {
-    lastCycleNanos = System.nanoTime();
+  /** One cycle at {@code now}: snapshot, plan, apply. */
+  void cycle(Instant now) {
+    cycling.lock();
     try {
-      Instant began = clock.instant();
+      lastCycleNanos = System.nanoTime();
+      long began = System.nanoTime();
       ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get();
-      Plan plan = scheduler.cycle(snapshot, clock.instant());
+      Plan plan = scheduler.cycle(snapshot, now);
       int started = writer.write(b -> applier.apply(b, plan)).get();
-      metrics.cycleTook(Duration.between(began, clock.instant()));
+      metrics.cycleTook(Duration.ofNanos(System.nanoTime() - began));
       publishGauges(writer.state());
       if (started > 0) {
         // Started jobs may have been array tasks with more behind them: look again at once.
@@ -117,6 +125,8 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
       Thread.currentThread().interrupt();
     } catch (Exception e) {
       LOG.error("scheduling cycle failed", e);
+    } finally {
+      cycling.unlock();
     }
   }
 

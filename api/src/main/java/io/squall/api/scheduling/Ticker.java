@@ -17,12 +17,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One clock source for the service's periodic decisions: every 250 ms the drain
- * ({@link InterruptionResponder#tick}) and the elastic fleet ({@link ElasticFleet#tick}) tick at
- * the controller's clock, each on its own thread ({@code squall-spot}, {@code squall-fleet}) so that
- * a slow provider call never delays stopping a job before its machine goes; what one tells the
- * other goes through inboxes. With {@code squall.ticks: manual} nothing ticks by itself (nor does
- * the scheduler loop): a test moves the {@code ManualClock} and calls {@link #tick()}, which runs a
+ * One clock source for the service's periodic decisions, each at the controller's clock on its
+ * own thread: a scheduler cycle ({@link SchedulerLoop#tick}) every {@code
+ * squall.scheduler-interval}, and every 250 ms the drain ({@link InterruptionResponder#tick}) and
+ * the elastic fleet ({@link ElasticFleet#tick}). Separate threads, so that a slow provider call
+ * never delays stopping a job before its machine goes, nor a cycle; what one tells another goes
+ * through inboxes (and the scheduler's wake-ups). With {@code squall.ticks: manual} nothing ticks
+ * by itself: a test moves the {@code ManualClock} and calls {@link #tick()}, which runs a
  * scheduler cycle, the drain and the fleet in turn at one instant, so that service tests drive
  * time instead of sleeping and polling.
  */
@@ -31,6 +32,7 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
   private static final Logger LOG = LoggerFactory.getLogger(Ticker.class);
   static final Duration PERIOD = Duration.ofMillis(250);
 
+  private final ScheduledExecutorService schedulerThread = thread("squall-scheduler-tick");
   private final ScheduledExecutorService spot = thread("squall-spot");
   private final ScheduledExecutorService fleetThread = thread("squall-fleet");
   private final InterruptionResponder drains;
@@ -38,6 +40,7 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
   private final SchedulerLoop scheduler;
   private final InstantSource clock;
   private final boolean manual;
+  private final Duration schedulerInterval;
 
   public Ticker(InterruptionResponder drains, ElasticFleet fleet, SchedulerLoop scheduler, InstantSource clock,
       SquallConfig config) {
@@ -46,6 +49,7 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
     this.scheduler = scheduler;
     this.clock = clock;
     this.manual = config.manualTicks();
+    this.schedulerInterval = config.getSchedulerInterval();
   }
 
   private static ScheduledExecutorService thread(String name) {
@@ -59,6 +63,9 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
   @Override
   public void onApplicationEvent(ServerStartupEvent event) {
     if (!manual) {
+      long interval = schedulerInterval.toMillis();
+      schedulerThread.scheduleWithFixedDelay(() -> scheduler(clock.instant()), interval, interval,
+          TimeUnit.MILLISECONDS);
       spot.scheduleWithFixedDelay(() -> drains(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
           TimeUnit.MILLISECONDS);
       fleetThread.scheduleWithFixedDelay(() -> fleet(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
@@ -74,10 +81,18 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
     if (!manual) {
       throw new IllegalStateException("ticks are automatic (squall.ticks: auto)");
     }
-    scheduler.tick();
     Instant now = clock.instant();
+    scheduler(now);
     drains(now);
     fleet(now);
+  }
+
+  private void scheduler(Instant now) {
+    try {
+      scheduler.tick(now);
+    } catch (RuntimeException e) {
+      LOG.warn("scheduler tick failed; will try again", e);
+    }
   }
 
   private void drains(Instant now) {
@@ -103,9 +118,11 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
    */
   @PreDestroy
   public void close() throws InterruptedException {
-    spot.shutdown();
-    fleetThread.shutdown();
-    for (ScheduledExecutorService e : new ScheduledExecutorService[] {spot, fleetThread}) {
+    ScheduledExecutorService[] threads = {schedulerThread, spot, fleetThread};
+    for (ScheduledExecutorService e : threads) {
+      e.shutdown();
+    }
+    for (ScheduledExecutorService e : threads) {
       if (!e.awaitTermination(30, TimeUnit.SECONDS)) {
         e.shutdownNow();
       }

@@ -217,13 +217,15 @@ public final class PowerPlanner {
       Map<String, List<String>> byGroup = new TreeMap<>();
       toLaunch.stream().sorted(Comparator.comparing(ElasticNode::name))
           .forEach(n -> byGroup.computeIfAbsent(group(n), k -> new ArrayList<>()).add(n.name()));
-      int attempt = unit.stream().mapToInt(ElasticNode::attempts).max().orElse(0) + 1;
       List<PowerAction.Launch> calls = new ArrayList<>();
       for (Map.Entry<String, List<String>> e : byGroup.entrySet()) {
         String pg = e.getKey().isEmpty() ? null : cluster + "-" + e.getKey() + "-" + offering.zone();
-        // The offering is part of the token: a fallback call is a new request, not a retry of the failed one.
+        // Every decision is a new request, never a retry of an answered one: the offering makes a
+        // fallback in the same tick differ, the instant a later call (a capacity failure uses no
+        // attempt, so the same offering may well be tried again once it is no longer left alone).
+        // Only a restart retries a call, with its recorded token.
         String token = cluster + "-" + partition + "-" + e.getValue().get(0) + "-" + oldest.toEpochMilli() + "-"
-            + attempt + "-" + offering.key();
+            + now.toEpochMilli() + "-" + offering.key();
         calls.add(new PowerAction.Launch(partition, e.getKey().isEmpty() ? null : e.getKey(), e.getValue(), offering,
             pg, token));
       }

@@ -214,7 +214,8 @@ class FleetActuatorTest {
     assertThat(ledger.log).isEmpty(); // inside the batch window
     fleet.tick(T0.plusMillis(1250));
     assertThat(ledger.log).containsExactly(
-        "intent c1-gpu-n1-" + T0.plusMillis(250).toEpochMilli() + "-1-p5.48xlarge/a/SPOT",
+        "intent c1-gpu-n1-" + T0.plusMillis(250).toEpochMilli() + "-" + T0.plusMillis(1250).toEpochMilli()
+            + "-p5.48xlarge/a/SPOT",
         "ended p5.48xlarge/a/SPOT made 2");
     assertThat(ledger.instances).containsOnlyKeys("n1", "n2");
     assertThat(ledger.instances.values()).allSatisfy(i -> assertThat(i.offering()).isEqualTo(SPOT_A));

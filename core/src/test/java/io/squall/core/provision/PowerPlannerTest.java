@@ -63,6 +63,7 @@ class PowerPlannerTest {
     Instant t = T0.plusSeconds(2);
     ProviderException ice = new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY,
         "InsufficientInstanceCapacity: no p5 in us-east-1b");
+    PowerAction.Launch first = only(plan(t, nodes), PowerAction.Launch.class).get(0);
     book.recordFailure(SPOT_B, ice, t, policy);
     assertThat(PowerPlanner.retryAt(policy, 1, ice, t)).isEqualTo(t);
     assertThat(only(plan(t, nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(SPOT_A);
@@ -73,9 +74,12 @@ class PowerPlannerTest {
     // Once the spot wait is over, on-demand is allowed.
     assertThat(only(plan(T0.plus(policy.onDemandAfter()), nodes), PowerAction.Launch.class).get(0).offering())
         .isEqualTo(OD_A);
-    // And after unavailableFor the spot offerings are tried again.
-    assertThat(only(plan(t.plus(policy.unavailableFor()), nodes), PowerAction.Launch.class).get(0).offering())
-        .isEqualTo(SPOT_B);
+    // And after unavailableFor the spot offerings are tried again, as a new request: the failed
+    // call used no attempt, yet its idempotency token must not come back (the service stores
+    // each intent under its token, and EC2 would answer a reused ClientToken with the old call).
+    PowerAction.Launch again = only(plan(t.plus(policy.unavailableFor()), nodes), PowerAction.Launch.class).get(0);
+    assertThat(again.offering()).isEqualTo(SPOT_B).isEqualTo(first.offering());
+    assertThat(again.idempotencyToken()).isNotEqualTo(first.idempotencyToken());
   }
 
   @Test

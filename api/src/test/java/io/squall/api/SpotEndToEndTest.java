@@ -1,13 +1,17 @@
 package io.squall.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.squall.api.scheduling.Ticker;
+import io.squall.api.web.ManualClock;
 import io.squall.core.hostlist.Hostlist;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,37 +161,69 @@ class SpotEndToEndTest {
     }
   }
 
+  /**
+   * On a manual clock, so the loss is exact: the gang runs 20 s of controller time, gets a 3 s
+   * notice, ignores the signal and is stopped at the deadline less the 2 s margin, 21 s after it
+   * started: 16 GPUs x 21 s lost. The test waits only for the real agents and the job's processes.
+   */
   @Test
   void aJobWithoutCheckpointsRestartsFromScratchAndItsLossIsRecorded() throws Exception {
-    try (Controllers.Running c = Controllers.start(settings())) {
+    Map<String, Object> s = settings();
+    s.put("squall.ticks", "manual");
+    s.put("squall.node-timeout", "5m"); // 20 s pass at once: heartbeats are not what is tested
+    try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
+      Ticker ticker = c.bean(Ticker.class);
+      ManualClock clock = (ManualClock) c.bean(InstantSource.class);
       // Ignores the signal, writes no checkpoint: all it did is lost.
       long id = h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=" + dir.resolve("plain.out")
           + "\ntrap '' USR1\necho \"run $SLURM_RESTART_COUNT from '${SQUALL_RESTORE_FROM}'\"\n"
           + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 60; fi\n");
-      JsonNode running = awaitState(h, id, "RUNNING");
-      Thread.sleep(1500);
+      JsonNode running = tickUntil(ticker, clock, "the gang running", () -> {
+        JsonNode j = h.job(id);
+        return j.get("state").asText().equals("RUNNING") ? j : null;
+      });
+      Instant started = Instant.parse(running.get("start_time").asText());
+      clock.advance(Duration.between(clock.instant(), started.plusSeconds(20)));
       interrupt(h, nodesOf(running).get(0), 3);
-      JsonNode done = awaitState(h, id, "COMPLETED");
+      ticker.tick(); // the drain signals the job; it must stop 1 s from now (the 3 s notice less the margin)
+      assertThat(h.jobState(id)).as(h.job(id).toString()).isEqualTo("RUNNING");
+      clock.advance(Duration.ofSeconds(1));
+      ticker.tick(); // stopped without a checkpoint, requeued
+      assertThat(h.job(id).get("restart_count").asInt()).isEqualTo(1);
+      JsonNode hit = interruptions(h, id).get(0);
+      assertThat(hit.get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
+      assertThat(hit.get("lost_gpu_hours").asDouble()).isCloseTo(16 * 21 / 3600.0, within(1e-6));
+
+      JsonNode done = tickUntil(ticker, clock, "the job to complete", () -> {
+        JsonNode j = h.job(id);
+        return j.get("state").asText().equals("COMPLETED") ? j : null;
+      });
       assertThat(done.get("restart_count").asInt()).isEqualTo(1);
       assertThat(Files.readString(dir.resolve("plain.out"))).isEqualTo("run 1 from ''\n");
-      JsonNode hit = Poll.until("the interruption's outcome", LONG, () -> {
-        JsonNode row = interruptions(h, id).get(0);
-        return row.get("outcome").isNull() ? null : row;
-      });
-      assertThat(hit.get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
-      // 16 GPUs for at least the 1.5 s it ran before the notice and the second until the deadline's margin.
-      assertThat(hit.get("lost_gpu_hours").asDouble()).isGreaterThan(16 * 1.5 / 3600);
       // And in accounting (sacct's job record).
       JsonNode acct = h.get("alice-token", "/v1/accounting?job=" + id).json().get("jobs").get(0);
-      assertThat(acct.get("lost_gpu_hours").asDouble()).isGreaterThan(0);
+      assertThat(acct.get("lost_gpu_hours").asDouble()).isCloseTo(16 * 21 / 3600.0, within(1e-3)); // shown to 3 places
       // And as metrics: the notice by source and kind, the lost GPU time.
       String metrics = h.get("admin-token", "/prometheus").body();
       assertThat(metrics).containsPattern("squall_interruptions_total\\{kind=\"TERMINATION\",source=\"OPERATOR\"} 1\\.0");
       assertThat(metrics.lines().filter(l -> l.startsWith("squall_interruptions_lost_gpu_seconds_total"))
           .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum())
-          .isGreaterThan(16 * 1.5);
+          .isCloseTo(16 * 21, within(1e-6));
     }
+  }
+
+  /**
+   * Waits for what real processes do (agents registering, jobs running and ending) on a manual
+   * clock: each probe first moves the controller's time on by the probe's own 100 ms and ticks, so
+   * batch windows pass and heartbeats stay fresh, and nothing is decided by the wall clock.
+   */
+  private static <T> T tickUntil(Ticker ticker, ManualClock clock, String what, java.util.function.Supplier<T> probe) {
+    return Poll.until(what, LONG, () -> {
+      clock.advance(Duration.ofMillis(100));
+      ticker.tick();
+      return probe.get();
+    });
   }
 
   @Test

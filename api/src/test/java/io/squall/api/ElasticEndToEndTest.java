@@ -83,8 +83,7 @@ class ElasticEndToEndTest {
       ticker.tick();
       assertThat(h.nodeState("cloud-1")).isEqualTo("IDLE");
       clock.advance(Duration.ofMillis(1));
-      ticker.tick(); // suspended; the local provider stops the agents
-      ticker.tick(); // powered down
+      ticker.tick(); // suspended: instances terminated (the agents stopped), nodes powered down
       assertThat(List.of("cloud-1", "cloud-2", "cloud-3", "cloud-4")).allSatisfy(n ->
           assertThat(h.nodeState(n)).isEqualTo("CLOUD"));
       assertThat(h.get("admin-token", "/v1/instances").json().get("instances")).isEmpty();

@@ -110,8 +110,8 @@ public final class SchedulerLoop implements ApplicationEventListener<ShutdownEve
   void cycle(Instant now) {
     cycling.lock();
     try {
-      lastCycleNanos = System.nanoTime();
       long began = System.nanoTime();
+      lastCycleNanos = began;
       ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get();
       Plan plan = scheduler.cycle(snapshot, now);
       int started = writer.write(b -> applier.apply(b, plan)).get();

@@ -3,12 +3,9 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.squall.api.scheduling.Ticker;
-import io.squall.api.web.ManualClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +32,7 @@ class ElasticEndToEndTest {
     s.put("squall.partitions.gpu.elastic", true);
     s.put("squall.ticks", "manual");
     s.put("squall.partitions.gpu.suspend-time", "3s");
-    s.put("squall.partitions.gpu.batch-window", "500ms");
+    s.put("squall.partitions.gpu.batch-window", BATCH_WINDOW.toMillis() + "ms");
     s.put("squall.local.zones", zones);
     s.put("squall.local.no-capacity-zones", noCapacity);
     return s;
@@ -47,13 +44,7 @@ class ElasticEndToEndTest {
     return out;
   }
 
-  /** A cycle allocates the submitted job's nodes; the batch window passes; the fleet launches them. */
-  private static void allocateAndLaunch(Controllers.Running c) {
-    Ticker ticker = c.bean(Ticker.class);
-    ticker.tick();
-    ((ManualClock) c.bean(InstantSource.class)).advance(Duration.ofMillis(500));
-    ticker.tick();
-  }
+  private static final Duration BATCH_WINDOW = Duration.ofMillis(500);
 
   @Test
   void aGangIsLaunchedInOneCallIntoOnePlacementGroupRunsAndIsReclaimed() throws Exception {
@@ -62,7 +53,7 @@ class ElasticEndToEndTest {
       assertThat(h.nodeState("cloud-1")).isEqualTo("CLOUD");
       long job = h.submit("#!/bin/bash\n#SBATCH -N 4 --gres=gpu:8 --output=" + dir.resolve("gang.out")
           + "\nsrun --label hostname\n");
-      allocateAndLaunch(c);
+      ManualTime.of(c).allocateAndLaunch(BATCH_WINDOW);
       JsonNode done = Poll.until("the gang to complete", LONG, () -> {
         JsonNode j = h.get("alice-token", "/v1/jobs/" + job).json();
         return j.get("state").asText().equals("COMPLETED") ? j : null;
@@ -76,14 +67,11 @@ class ElasticEndToEndTest {
       assertThat(calls.get(0).get("placement_group").asText()).isEqualTo("squall-gpu-pg1-local");
       assertThat(Files.readAllLines(dir.resolve("gang.out"))).hasSize(4);
       // Idle for SuspendTime (3 s): given back.
-      Ticker ticker = c.bean(Ticker.class);
-      ManualClock clock = (ManualClock) c.bean(InstantSource.class);
-      ticker.tick(); // the fleet sees them idle from now
-      clock.advance(Duration.ofSeconds(3).minusMillis(1));
-      ticker.tick();
+      ManualTime time = ManualTime.of(c);
+      time.tick(); // the fleet sees them idle from now
+      time.tickAfter(Duration.ofSeconds(3).minusMillis(1));
       assertThat(h.nodeState("cloud-1")).isEqualTo("IDLE");
-      clock.advance(Duration.ofMillis(1));
-      ticker.tick(); // suspended: instances terminated (the agents stopped), nodes powered down
+      time.tickAfter(Duration.ofMillis(1)); // suspended: instances terminated (the agents stopped), nodes powered down
       assertThat(List.of("cloud-1", "cloud-2", "cloud-3", "cloud-4")).allSatisfy(n ->
           assertThat(h.nodeState(n)).isEqualTo("CLOUD"));
       assertThat(h.get("admin-token", "/v1/instances").json().get("instances")).isEmpty();
@@ -113,7 +101,7 @@ class ElasticEndToEndTest {
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
       long job = h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\necho ok\n");
-      allocateAndLaunch(c);
+      ManualTime.of(c).allocateAndLaunch(BATCH_WINDOW);
       assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
       String address = "http://127.0.0.1:" + agent.getAddress().getPort();
       for (String node : List.of("cloud-2", "cloud-1")) {
@@ -136,7 +124,7 @@ class ElasticEndToEndTest {
     try (Controllers.Running c = Controllers.start(settings(List.of("zone-a", "zone-b"), List.of("zone-a")))) {
       Http h = new Http(c.url());
       long job = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:1 --output=/dev/null\necho ok\n");
-      allocateAndLaunch(c);
+      ManualTime.of(c).allocateAndLaunch(BATCH_WINDOW);
       Poll.until("the job to complete", LONG, () ->
           h.get("alice-token", "/v1/jobs/" + job).json().get("state").asText().equals("COMPLETED") ? true : null);
       List<JsonNode> calls = launches(h);

@@ -3,11 +3,8 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.squall.api.scheduling.Ticker;
-import io.squall.api.web.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,29 +36,25 @@ class FleetOnAManualClockTest {
   void aNodeNotUpWithinResumeTimeoutIsReleasedItsJobRequeuedAndItComesBackAfterItsTimeDown() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
-      Ticker ticker = c.bean(Ticker.class);
-      ManualClock clock = (ManualClock) c.bean(InstantSource.class);
+      ManualTime time = ManualTime.of(c);
       long job = submitOneNodeJob(h);
 
-      ticker.tick(); // the cycle allocates a powered-down node; the fleet waits the batch window
+      time.tick(); // the cycle allocates a powered-down node; the fleet waits the batch window
       assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
       String node = h.job(job).get("nodes").asText();
       assertThat(h.nodeState(node)).isEqualTo("POWERING_UP");
       assertThat(h.get("admin-token", "/v1/launches").json().get("launches")).isEmpty();
 
-      clock.advance(Duration.ofSeconds(1));
-      ticker.tick(); // the batch window is over: one launch call, recorded first
+      time.tickAfter(Duration.ofSeconds(1)); // the batch window is over: one launch call, recorded first
       JsonNode launches = h.get("admin-token", "/v1/launches").json().get("launches");
       assertThat(launches).hasSize(1);
       assertThat(launches.get(0).get("state").asText()).isEqualTo("LAUNCHED");
       assertThat(launches.get(0).get("nodes").asText()).isEqualTo(node);
 
-      clock.advance(Duration.ofMinutes(10).minusSeconds(2));
-      ticker.tick();
+      time.tickAfter(Duration.ofMinutes(10).minusSeconds(2));
       assertThat(h.nodeState(node)).isEqualTo("POWERING_UP"); // a second before ResumeTimeout, counted from the resume
 
-      clock.advance(Duration.ofSeconds(1));
-      ticker.tick(); // ResumeTimeout (10 min): released, its job requeued, its instance terminated
+      time.tickAfter(Duration.ofSeconds(1)); // ResumeTimeout (10 min): released, its job requeued, its instance terminated
       assertThat(h.nodeState(node)).isEqualTo("DOWN");
       JsonNode requeued = h.job(job);
       assertThat(requeued.get("state").asText()).isEqualTo("PENDING");
@@ -69,8 +62,7 @@ class FleetOnAManualClockTest {
       assertThat(requeued.get("events").toString()).contains("not up within ResumeTimeout (10 min)");
       assertThat(h.get("admin-token", "/v1/instances").json().get("instances")).isEmpty();
 
-      clock.advance(Duration.ofSeconds(5));
-      ticker.tick(); // DOWN for 5 s, then powered down; the job is allocated again
+      time.tickAfter(Duration.ofSeconds(5)); // DOWN for 5 s, then powered down; the job is allocated again
       assertThat(h.nodeState(node)).isEqualTo("CLOUD");
       assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
     }
@@ -80,18 +72,14 @@ class FleetOnAManualClockTest {
   void aNoticeForABootingNodeRequeuesItsJobAtOnceAndGivesTheMachineUp() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
-      Ticker ticker = c.bean(Ticker.class);
-      ManualClock clock = (ManualClock) c.bean(InstantSource.class);
+      ManualTime time = ManualTime.of(c);
       long job = submitOneNodeJob(h);
-      ticker.tick();
-      clock.advance(Duration.ofSeconds(1));
-      ticker.tick(); // launched, booting
+      time.allocateAndLaunch(Duration.ofSeconds(1)); // launched, booting
       String node = h.job(job).get("nodes").asText();
       Http.Answer a = h.post("admin-token", "/v1/nodes/" + node + "/interrupt", Map.of("notice_seconds", 120));
       assertThat(a.status()).as(a.body()).isEqualTo(202);
 
-      clock.advance(Duration.ofSeconds(1));
-      ticker.tick(); // drained; the job had not started: requeued at once; no job left: the machine goes now
+      time.tickAfter(Duration.ofSeconds(1)); // drained; the job had not started: requeued at once; no job left: the machine goes now
       JsonNode requeued = h.job(job);
       assertThat(requeued.get("state").asText()).isIn("PENDING", "CONFIGURING");
       assertThat(requeued.get("restart_count").asInt()).isEqualTo(1);
@@ -101,8 +89,7 @@ class FleetOnAManualClockTest {
       assertThat(hit.get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
       assertThat(hit.get("lost_gpu_hours").asDouble()).isZero();
 
-      clock.advance(Duration.ofSeconds(5));
-      ticker.tick();
+      time.tickAfter(Duration.ofSeconds(5));
       assertThat(h.nodeState(node)).isEqualTo("CLOUD");
       assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
     }

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.squall.api.scheduling.Ticker;
-import io.squall.api.web.ManualClock;
 import io.squall.core.hostlist.Hostlist;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,29 +170,27 @@ class SpotEndToEndTest {
     s.put("squall.node-timeout", "5m"); // 20 s pass at once: heartbeats are not what is tested
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
-      Ticker ticker = c.bean(Ticker.class);
-      ManualClock clock = (ManualClock) c.bean(InstantSource.class);
+      ManualTime time = ManualTime.of(c);
       // Ignores the signal, writes no checkpoint: all it did is lost.
       long id = h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=" + dir.resolve("plain.out")
           + "\ntrap '' USR1\necho \"run $SLURM_RESTART_COUNT from '${SQUALL_RESTORE_FROM}'\"\n"
           + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 60; fi\n");
-      JsonNode running = tickUntil(ticker, clock, "the gang running", () -> {
+      JsonNode running = time.until("the gang running", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("state").asText().equals("RUNNING") ? j : null;
       });
       Instant started = Instant.parse(running.get("start_time").asText());
-      clock.advance(Duration.between(clock.instant(), started.plusSeconds(20)));
+      time.clock().advance(Duration.between(time.clock().instant(), started.plusSeconds(20)));
       interrupt(h, nodesOf(running).get(0), 3);
-      ticker.tick(); // the drain signals the job; it must stop 1 s from now (the 3 s notice less the margin)
+      time.tick(); // the drain signals the job; it must stop 1 s from now (the 3 s notice less the margin)
       assertThat(h.jobState(id)).as(h.job(id).toString()).isEqualTo("RUNNING");
-      clock.advance(Duration.ofSeconds(1));
-      ticker.tick(); // stopped without a checkpoint, requeued
+      time.tickAfter(Duration.ofSeconds(1)); // stopped without a checkpoint, requeued
       assertThat(h.job(id).get("restart_count").asInt()).isEqualTo(1);
       JsonNode hit = interruptions(h, id).get(0);
       assertThat(hit.get("outcome").asText()).isEqualTo("stopped without a new checkpoint; requeued");
       assertThat(hit.get("lost_gpu_hours").asDouble()).isCloseTo(16 * 21 / 3600.0, within(1e-6));
 
-      JsonNode done = tickUntil(ticker, clock, "the job to complete", () -> {
+      JsonNode done = time.until("the job to complete", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("state").asText().equals("COMPLETED") ? j : null;
       });
@@ -211,19 +206,6 @@ class SpotEndToEndTest {
           .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum())
           .isCloseTo(16 * 21, within(1e-6));
     }
-  }
-
-  /**
-   * Waits for what real processes do (agents registering, jobs running and ending) on a manual
-   * clock: each probe first moves the controller's time on by the probe's own 100 ms and ticks, so
-   * batch windows pass and heartbeats stay fresh, and nothing is decided by the wall clock.
-   */
-  private static <T> T tickUntil(Ticker ticker, ManualClock clock, String what, java.util.function.Supplier<T> probe) {
-    return Poll.until(what, LONG, () -> {
-      clock.advance(Duration.ofMillis(100));
-      ticker.tick();
-      return probe.get();
-    });
   }
 
   @Test

@@ -3,12 +3,9 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.squall.api.scheduling.Ticker;
-import io.squall.api.web.ManualClock;
 import io.squall.providers.aws.FakeEc2;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,13 +52,11 @@ class SpotFallbackOnAManualClockTest {
     return s;
   }
 
-  private record Service(Http http, Ticker ticker, ManualClock clock) {
+  private record Service(Http http, ManualTime time) {
     /** A cycle allocates the job's nodes, then the batch window passes and the fleet calls EC2. */
     long submitAndLaunch(String options) {
       long job = http.submit("#!/bin/bash\n#SBATCH " + options + " --gres=gpu:8 --output=/dev/null\nhostname\n");
-      ticker.tick();
-      clock.advance(Duration.ofSeconds(1));
-      ticker.tick();
+      time.allocateAndLaunch(Duration.ofSeconds(1));
       return job;
     }
 
@@ -78,7 +73,7 @@ class SpotFallbackOnAManualClockTest {
   }
 
   private static Service service(Controllers.Running c) {
-    return new Service(new Http(c.url()), c.bean(Ticker.class), (ManualClock) c.bean(InstantSource.class));
+    return new Service(new Http(c.url()), ManualTime.of(c));
   }
 
   /** What RunInstances was asked, in order: zone and market of each call. */
@@ -110,12 +105,10 @@ class SpotFallbackOnAManualClockTest {
       assertThat(svc.http().jobState(job)).isEqualTo("CONFIGURING");
       assertThat(svc.instances()).isEmpty();
 
-      svc.clock().advance(Duration.ofMinutes(5).minusSeconds(2)); // 4:59 after the allocation
-      svc.ticker().tick();
+      svc.time().tickAfter(Duration.ofMinutes(5).minusSeconds(2)); // 4:59 after the allocation
       assertThat(runInstancesCalls()).hasSize(2); // spot exists: on-demand waits on-demand-after
 
-      svc.clock().advance(Duration.ofSeconds(1)); // on-demand-after is over; both spot offerings still left alone
-      svc.ticker().tick();
+      svc.time().tickAfter(Duration.ofSeconds(1)); // on-demand-after is over; both spot offerings still left alone
       assertThat(runInstancesCalls()).containsExactly(ZONE_A + " spot", ZONE_B + " spot", ZONE_A + " on-demand");
       assertThat(svc.instances()).hasSize(1);
       assertThat(svc.instances().get(0).get("capacity_type").asText()).isEqualTo("ON_DEMAND");
@@ -137,8 +130,7 @@ class SpotFallbackOnAManualClockTest {
     try (Controllers.Running c = Controllers.start(s)) {
       Service svc = service(c);
       long job = svc.submitAndLaunch("-N 1");
-      svc.clock().advance(Duration.ofMinutes(5));
-      svc.ticker().tick();
+      svc.time().tickAfter(Duration.ofMinutes(5));
       assertThat(runInstancesCalls()).containsExactly(ZONE_A + " spot", ZONE_B + " spot", ZONE_A + " spot",
           ZONE_B + " spot");
       assertThat(svc.launchStates()).hasSize(4).allSatisfy(l -> assertThat(l).endsWith("FAILED"));
@@ -175,14 +167,11 @@ class SpotFallbackOnAManualClockTest {
 
       Http.Answer a = svc.http().post("admin-token", "/v1/nodes/" + node + "/interrupt", Map.of("notice_seconds", 120));
       assertThat(a.status()).as(a.body()).isEqualTo(202);
-      svc.clock().advance(Duration.ofSeconds(1));
-      svc.ticker().tick(); // it had not started: requeued at once, the machine given up
+      svc.time().tickAfter(Duration.ofSeconds(1)); // it had not started: requeued at once, the machine given up
       assertThat(svc.http().job(job).get("restart_count").asInt()).isEqualTo(1);
 
-      svc.clock().advance(Duration.ofSeconds(5));
-      svc.ticker().tick(); // the node is usable again: the job is allocated
-      svc.clock().advance(Duration.ofSeconds(1));
-      svc.ticker().tick(); // the batch window: the replacement's call
+      svc.time().tickAfter(Duration.ofSeconds(5)); // the node is usable again: the job is allocated
+      svc.time().tickAfter(Duration.ofSeconds(1)); // the batch window: the replacement's call
       assertThat(runInstancesCalls()).containsExactly(ZONE_A + " spot", ZONE_B + " spot");
       assertThat(svc.instances()).hasSize(1);
       assertThat(svc.instances().get(0).get("zone").asText()).isEqualTo(ZONE_B);

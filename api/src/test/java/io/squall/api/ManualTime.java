@@ -1,0 +1,46 @@
+package io.squall.api;
+
+import io.squall.api.scheduling.Ticker;
+import io.squall.api.web.ManualClock;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.function.Supplier;
+
+/**
+ * A controller's time under {@code squall.ticks: manual}: the test moves its clock and ticks (a
+ * scheduler cycle, the drain and the fleet at one instant), so nothing it decides by time is
+ * slept or polled for.
+ */
+record ManualTime(Ticker ticker, ManualClock clock) {
+  static ManualTime of(Controllers.Running c) {
+    return new ManualTime(c.bean(Ticker.class), (ManualClock) c.bean(InstantSource.class));
+  }
+
+  void tick() {
+    ticker.tick();
+  }
+
+  /** Moves the clock on by {@code d}, then ticks. */
+  void tickAfter(Duration d) {
+    clock.advance(d);
+    ticker.tick();
+  }
+
+  /** A cycle allocates what was submitted; {@code batchWindow} later the fleet launches it. */
+  void allocateAndLaunch(Duration batchWindow) {
+    tick();
+    tickAfter(batchWindow);
+  }
+
+  /**
+   * Waits for what real processes do (agents registering, jobs running and ending): each probe
+   * first moves the clock on by the probe's own 100 ms and ticks, so batch windows pass and
+   * heartbeats stay fresh, and nothing is decided by the wall clock.
+   */
+  <T> T until(String what, Duration timeout, Supplier<T> probe) {
+    return Poll.until(what, timeout, () -> {
+      tickAfter(Duration.ofMillis(100));
+      return probe.get();
+    });
+  }
+}

@@ -1,6 +1,5 @@
 package io.squall.api.scheduling;
 
-import io.squall.api.config.ClusterLayout;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.spot.InterruptionResponder;
 import io.squall.api.state.Batch;
@@ -9,7 +8,6 @@ import io.squall.api.state.StoredJob;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
-import io.squall.core.model.Partition;
 import io.squall.core.schedule.Action;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.PlanApplication;
@@ -27,12 +25,10 @@ import java.util.Objects;
 @Singleton
 public final class PlanApplier {
   private final JobLifecycle lifecycle;
-  private final ClusterLayout layout;
   private final Provider<InterruptionResponder> drains;
 
-  public PlanApplier(JobLifecycle lifecycle, ClusterLayout layout, Provider<InterruptionResponder> drains) {
+  public PlanApplier(JobLifecycle lifecycle, Provider<InterruptionResponder> drains) {
     this.lifecycle = lifecycle;
-    this.layout = layout;
     this.drains = drains;
   }
 
@@ -68,16 +64,14 @@ public final class PlanApplier {
       }
 
       @Override
-      public void stop(Job job, JobState as, String why) {
-        StoredJob j = b.job(job.key());
-        if (as == JobState.TIMEOUT) {
-          lifecycle.stop(b, j, as, why);
-          return;
-        }
-        b.update(j.withJob(job.preempting(b.now())));
-        Duration grace = Duration.ofSeconds(layout.partitions().stream().filter(p -> p.name().equals(job.partition()))
-            .mapToInt(Partition::graceTimeSeconds).findFirst().orElse(0));
-        b.afterCommit(() -> drains.get().preempt(job.key(), as == JobState.REQUEUED, why, grace));
+      public void timeout(Job job) {
+        lifecycle.stop(b, b.job(job.key()), JobState.TIMEOUT, "time limit reached");
+      }
+
+      @Override
+      public void preempt(Job job, boolean requeue, String why, Duration grace) {
+        b.update(b.job(job.key()).withJob(job.preempting(b.now())));
+        b.afterCommit(() -> drains.get().preempt(job.key(), requeue, why, grace));
       }
     });
   }

@@ -2,6 +2,8 @@ package io.squall.api.scheduling;
 
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.context.event.ShutdownEvent;
+import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.fleet.ElasticFleet;
@@ -10,46 +12,58 @@ import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One clock source for the service's periodic decisions, each at the controller's clock on its
- * own thread: a scheduler cycle ({@link SchedulerLoop#tick}) every {@code
- * squall.scheduler-interval}, and every 250 ms the drain ({@link InterruptionResponder#tick}) and
- * the elastic fleet ({@link ElasticFleet#tick}). Separate threads, so that a slow provider call
- * never delays stopping a job before its machine goes, nor a cycle; what one tells another goes
- * through inboxes (and the scheduler's wake-ups). With {@code squall.ticks: manual} nothing ticks
- * by itself: a test moves the {@code ManualClock} and calls {@link #tick()}, which runs a
- * scheduler cycle, the drain and the fleet in turn at one instant, so that service tests drive
- * time instead of sleeping and polling.
+ * own thread: scheduler cycles ({@link SchedulingCycle}) on {@code squall-scheduler}, every
+ * {@code squall.scheduler-interval} and soon after anything that may let a job start (a
+ * {@link Wakeup}); the drain ({@link InterruptionResponder#tick}) and the elastic fleet
+ * ({@link ElasticFleet#tick}) every 250 ms on {@code squall-spot} and {@code squall-fleet}, so
+ * that a slow provider call never delays stopping a job before its machine goes, nor a cycle;
+ * what one tells another goes through inboxes. With {@code squall.ticks: manual} nothing ticks by
+ * itself: a test moves the {@code ManualClock} and calls {@link #tick()}, which runs a scheduler
+ * cycle, the drain and the fleet in turn at one instant, so that service tests drive time instead
+ * of sleeping and polling.
  */
 @Context
 public final class Ticker implements ApplicationEventListener<ServerStartupEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(Ticker.class);
   static final Duration PERIOD = Duration.ofMillis(250);
+  /** Wake-up cycles at least this far apart (Slurm's sched_min_interval), so a burst of submissions makes few cycles. */
+  private static final long MIN_GAP_MS = 100;
 
-  private final ScheduledExecutorService schedulerThread = thread("squall-scheduler-tick");
+  private final ScheduledExecutorService schedulerThread = thread("squall-scheduler");
   private final ScheduledExecutorService spot = thread("squall-spot");
   private final ScheduledExecutorService fleetThread = thread("squall-fleet");
+  private final AtomicBoolean wakePending = new AtomicBoolean();
+  private volatile long lastCycleNanos;
   private final InterruptionResponder drains;
   private final ElasticFleet fleet;
-  private final SchedulerLoop scheduler;
+  private final SchedulingCycle scheduler;
+  private final Wakeup wakeup;
   private final InstantSource clock;
   private final boolean manual;
   private final Duration schedulerInterval;
 
-  public Ticker(InterruptionResponder drains, ElasticFleet fleet, SchedulerLoop scheduler, InstantSource clock,
-      SquallConfig config) {
+  public Ticker(InterruptionResponder drains, ElasticFleet fleet, SchedulingCycle scheduler, Wakeup wakeup,
+      InstantSource clock, SquallConfig config) {
     this.drains = drains;
     this.fleet = fleet;
     this.scheduler = scheduler;
+    this.wakeup = wakeup;
     this.clock = clock;
     this.manual = config.manualTicks();
     this.schedulerInterval = config.getSchedulerInterval();
+    if (!manual) {
+      wakeup.attach(this::wake);
+    }
   }
 
   private static ScheduledExecutorService thread(String name) {
@@ -64,12 +78,35 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
   public void onApplicationEvent(ServerStartupEvent event) {
     if (!manual) {
       long interval = schedulerInterval.toMillis();
-      schedulerThread.scheduleWithFixedDelay(() -> scheduler(clock.instant()), interval, interval,
+      schedulerThread.scheduleWithFixedDelay(() -> cycled(scheduler.tick(clock.instant())), interval, interval,
           TimeUnit.MILLISECONDS);
       spot.scheduleWithFixedDelay(() -> drains(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
           TimeUnit.MILLISECONDS);
       fleetThread.scheduleWithFixedDelay(() -> fleet(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
           TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Asks for a scheduler cycle soon, on the scheduler's thread; many wakes before it runs make one
+   * cycle, at least {@link #MIN_GAP_MS} after the last.
+   */
+  private void wake() {
+    if (!schedulerThread.isShutdown() && wakePending.compareAndSet(false, true)) {
+      long sinceLast = System.nanoTime() - lastCycleNanos;
+      long delay = Math.max(5, MIN_GAP_MS - sinceLast / 1_000_000);
+      schedulerThread.schedule(() -> {
+        wakePending.set(false);
+        cycled(scheduler.cycle(clock.instant()));
+      }, delay, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** After a cycle: started jobs may have been array tasks with more behind them, so look again at once. */
+  private void cycled(int started) {
+    lastCycleNanos = System.nanoTime();
+    if (started > 0) {
+      wake();
     }
   }
 
@@ -82,17 +119,9 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
       throw new IllegalStateException("ticks are automatic (squall.ticks: auto)");
     }
     Instant now = clock.instant();
-    scheduler(now);
+    scheduler.tick(now);
     drains(now);
     fleet(now);
-  }
-
-  private void scheduler(Instant now) {
-    try {
-      scheduler.tick(now);
-    } catch (RuntimeException e) {
-      LOG.warn("scheduler tick failed; will try again", e);
-    }
   }
 
   private void drains(Instant now) {
@@ -112,16 +141,20 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
   }
 
   /**
-   * Lets the current tick finish before the application (and its database) goes: an interrupt
-   * could land in the middle of a database write, and H2 closes its file on an interrupted write.
-   * A tick stuck on a provider call gets 30 s.
+   * Stops ticking as soon as shutdown begins, and lets the current ticks finish before the
+   * application (and its database) goes: an interrupt could land in the middle of a database
+   * write, and H2 closes its file on an interrupted write. A tick stuck on a provider call gets 30 s.
    */
+  @EventListener
+  public void onShutdown(ShutdownEvent event) throws InterruptedException {
+    close();
+  }
+
   @PreDestroy
   public void close() throws InterruptedException {
-    ScheduledExecutorService[] threads = {schedulerThread, spot, fleetThread};
-    for (ScheduledExecutorService e : threads) {
-      e.shutdown();
-    }
+    wakeup.detach();
+    List<ScheduledExecutorService> threads = List.of(schedulerThread, spot, fleetThread);
+    threads.forEach(ScheduledExecutorService::shutdown);
     for (ScheduledExecutorService e : threads) {
       if (!e.awaitTermination(30, TimeUnit.SECONDS)) {
         e.shutdownNow();

@@ -3,9 +3,9 @@ package io.squall.api.scheduling;
 import jakarta.inject.Singleton;
 
 /**
- * Asks the scheduler loop for a cycle soon. A separate bean so that changes can wake the loop
- * without depending on it, and so that a wake during shutdown is a no-op rather than a reason to
- * create the loop again.
+ * Asks for a scheduler cycle soon (the {@link Ticker} runs it). A separate bean so that changes
+ * can wake the scheduler without depending on it, and so that a wake during shutdown is a no-op
+ * rather than a reason to create the ticker again.
  */
 @Singleton
 public final class Wakeup {

@@ -5,7 +5,6 @@ import io.squall.agent.BatchLauncher.LaunchFailure;
 import io.squall.agent.Protocol.ExitEvent;
 import io.squall.agent.Protocol.JobSpec;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -173,5 +172,4 @@ final class JobControl {
       log.warn("cannot remove " + dir + ": " + e);
     }
   }
-
 }

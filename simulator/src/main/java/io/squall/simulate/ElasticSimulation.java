@@ -82,7 +82,7 @@ import java.util.TreeSet;
  *       here); capacity demand has no effect;</li>
  *   <li>the fleet engine ticks: the controller's own {@link FleetActuator} (power planner,
  *       launch calls with capacity fallback in the same tick, suspends, releases, DOWN nodes
- *       powered down after {@link PowerPlanner#DOWN_FOR}) against this simulation's memory instead
+ *       powered down after {@link FleetActuator#DOWN_FOR}) against this simulation's memory instead
  *       of the controller's database. A release requeues the jobs holding the nodes (their other
  *       nodes are freed, and stay as they are: up, or powering up).</li>
  * </ol>
@@ -207,13 +207,18 @@ public final class ElasticSimulation {
 
     /** The lower median of {@link #firstRestartMs()}; 0 when no job interrupted once ran again. */
     public long medianFirstRestartMs() {
-      return firstRestartMs.isEmpty() ? 0 : firstRestartMs.get((firstRestartMs.size() - 1) / 2);
+      return lowerMedian(firstRestartMs);
     }
 
     /** The lower median of {@link #requeueToRestartMs()}; 0 when no interrupted job ran again. */
     public long medianRequeueToRestartMs() {
-      return requeueToRestartMs.isEmpty() ? 0 : requeueToRestartMs.get((requeueToRestartMs.size() - 1) / 2);
+      return lowerMedian(requeueToRestartMs);
     }
+  }
+
+  /** The lower median of sorted values; 0 when there are none. */
+  private static long lowerMedian(List<Long> sorted) {
+    return sorted.isEmpty() ? 0 : sorted.get((sorted.size() - 1) / 2);
   }
 
   /** A node as the controller knows it (the fleet engine keeps its own timers). */
@@ -248,7 +253,6 @@ public final class ElasticSimulation {
   /** A job and what the simulation knows of it. */
   private static final class SimJob {
     Job job;
-    final JobSpec spec;
     Instant endsAt;
     /** Whether a cycle has seen it pending (then its allocation, not its submission, starts the clock). */
     boolean seenByCycle;
@@ -265,10 +269,9 @@ public final class ElasticSimulation {
     /** Interruptions that stopped it so far (what max-restarts counts, as in the controller). */
     int interruptions;
 
-    SimJob(Job job, JobSpec spec) {
+    SimJob(Job job, Duration runtime) {
       this.job = job;
-      this.spec = spec;
-      this.remaining = spec.runtime();
+      this.remaining = runtime;
     }
   }
 
@@ -398,7 +401,7 @@ public final class ElasticSimulation {
         "-t", Long.toString(minutes), "-J", "sim-" + id);
     Job job = Job.pending(id, parser.parse("#!/bin/bash\nsrun python train.py\n", "sim.sh", options, now).request(),
         USER, ACCOUNT, "normal", now);
-    jobs.put(job.key(), new SimJob(job, spec));
+    jobs.put(job.key(), new SimJob(job, spec.runtime()));
     changed = true;
   }
 
@@ -704,20 +707,17 @@ public final class ElasticSimulation {
     JobKey k = j.job.key();
     int restart = j.job.restartCount() + 1;
     j.interruptions = d.interruption();
-    Job requeued = j.job.requeued();
     String next;
     if (d.outcome() == RequeueDecision.Outcome.HOLD) {
-      requeued = requeued.withRequest(requeued.request().withHold(true));
       held++;
       next = "held: interrupted more often than max-restarts (" + rules.maxRestarts() + ")";
     } else if (d.notBefore() == null) {
       next = "requeued";
     } else {
-      requeued = requeued.notBefore(d.notBefore());
       wakeups.add(d.notBefore());
       next = "requeued, not before " + at(d.notBefore());
     }
-    backToQueue(j, requeued, now);
+    backToQueue(j, d.applyTo(j.job.requeued()), now);
     j.requeuedAt = d.outcome() == RequeueDecision.Outcome.HOLD ? null : now;
     j.firstRestart = d.interruption() == 1;
     interruptionRequeues++;
@@ -778,17 +778,16 @@ public final class ElasticSimulation {
       }
 
       @Override
-      public void stop(Job job, JobState as, String why) {
+      public void timeout(Job job) {
+        end(jobs.get(job.key()), JobState.TIMEOUT, now);
+      }
+
+      @Override
+      public void preempt(Job job, boolean requeue, String why, Duration grace) {
+        // As in the controller, the drain signals it and stops it within its grace time.
         SimJob j = jobs.get(job.key());
-        if (as == JobState.TIMEOUT) {
-          end(j, as, now);
-          return;
-        }
-        // Preempted: as in the controller, the drain signals it and stops it within its grace time.
         j.job = j.job.preempting(now);
-        int grace = partitions.stream().filter(p -> p.name().equals(job.partition()))
-            .mapToInt(Partition::graceTimeSeconds).findFirst().orElse(0);
-        drains.preempt(job.key(), as == JobState.REQUEUED, why, Duration.ofSeconds(grace), now);
+        drains.preempt(job.key(), requeue, why, grace, now);
       }
     });
     for (SimJob j : jobs.values()) {
@@ -846,7 +845,7 @@ public final class ElasticSimulation {
       List<FleetNode> out = new ArrayList<>(nodes.size());
       for (SimNode n : nodes.values()) {
         out.add(new FleetNode(n.template.name(), setup.partition(), n.template.placementGroup(), n.state,
-            n.holders.stream().map(JobKey::toString).toList()));
+            n.holders.stream().map(JobKey::toString).toList(), n.instance == null ? null : n.instance.offering().zone()));
       }
       return out;
     }
@@ -1079,12 +1078,10 @@ public final class ElasticSimulation {
         events.add(at(now) + " orphan " + i.id() + " (" + i.nodeName() + ")");
       }
     }
-    List<Long> waits = new ArrayList<>(launchWaitsMs);
-    waits.sort(Comparator.naturalOrder());
-    long median = waits.isEmpty() ? 0 : waits.get((waits.size() - 1) / 2);
+    List<Long> waits = sorted(launchWaitsMs);
+    long median = lowerMedian(waits);
     long max = waits.isEmpty() ? 0 : waits.get(waits.size() - 1);
-    List<Long> restarts = new ArrayList<>(restartWaitsMs);
-    restarts.sort(Comparator.naturalOrder());
+    List<Long> restarts = sorted(restartWaitsMs);
     return new Result(submitted, completed, provider.launchCalls(), provider.failedLaunchCalls(),
         provider.instancesLaunched(), spotNodesLaunched, provider.partialGangInstances(), orphans,
         jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),

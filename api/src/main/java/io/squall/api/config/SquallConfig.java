@@ -117,7 +117,7 @@ public class SquallConfig {
     this.defaultQos = defaultQos;
   }
 
-  /** How often the elastic fleet compares the provider's instances with its records (machines gone without notice). */
+  /** {@code auto} (the default), or {@code manual}: nothing periodic runs by itself, tests tick by hand. */
   public String getTicks() {
     return ticks;
   }
@@ -131,6 +131,7 @@ public class SquallConfig {
     return "manual".equals(ticks);
   }
 
+  /** How often the elastic fleet compares the provider's instances with its records (machines gone without notice). */
   public Duration getReconcileInterval() {
     return reconcileInterval;
   }

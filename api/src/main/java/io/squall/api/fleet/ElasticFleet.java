@@ -135,7 +135,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         if (rows.containsKey(i.launchToken())) {
           ledger.finish(i.launchToken(), "LAUNCHED", "adopted after a restart", now);
         }
-        actuator.adopted(i.nodeName(), i.offering() == null ? null : i.offering().zone(), now);
+        actuator.adopted(i.nodeName(), now);
       }
       for (Instance i : r.orphans()) {
         LOG.warn("terminating orphan instance {} (node {}, launch {})", i.id(), i.nodeName(), i.launchToken());

@@ -77,7 +77,7 @@ public final class StoredFleetLedger implements FleetLedger {
     for (NodeStatus n : writer.state().nodes()) {
       if (layout.isElastic(n.name())) {
         out.add(new FleetNode(n.name(), layout.partitionsOf(n.name()).get(0), n.node().placementGroup(), n.state(),
-            occupancy.jobsOn(n.name()).stream().sorted().toList()));
+            occupancy.jobsOn(n.name()).stream().sorted().toList(), n.node().zone()));
       }
     }
     return out;

@@ -6,7 +6,6 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.output.OutputStore;
-import io.squall.api.spot.CheckpointPolicy;
 import io.squall.api.spot.DrainingJobs;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
@@ -261,8 +260,7 @@ public final class JobLifecycle {
           + " before it was stopped";
       switch (drain.kind()) {
         case USER -> requeueCheckpointed(b, j, why, drain.hold());
-        case INTERRUPTION -> interrupted(b, j, why, layout.checkpointPolicy(j.job().partition()),
-            drain.earlierInterruptions());
+        case INTERRUPTION -> interrupted(b, j, why, drain.earlierInterruptions());
         case PREEMPTION_REQUEUE -> preempted(b, j, why, true);
         case PREEMPTION_CANCEL -> preempted(b, j, why, false);
       }
@@ -303,44 +301,37 @@ public final class JobLifecycle {
    * A spot interruption took one of the job's nodes and the job was given its chance to
    * checkpoint: with --no-requeue it ends PREEMPTED; else it goes back to the queue (PREEMPTED
    * then PENDING in its history, same id, one more restart, its age kept), from its second
-   * interruption on not before the policy's backoff (doubled per interruption), and held once it
-   * has been interrupted more often than the policy's max-restarts.
+   * interruption on not before its partition's backoff (doubled per interruption), and held once
+   * it has been interrupted more often than its partition's max-restarts.
    * Every node of the gang is told to kill what is left of it.
    */
-  public void interrupted(Batch b, StoredJob j, String why, CheckpointPolicy policy, int earlierInterruptions) {
+  public void interrupted(Batch b, StoredJob j, String why, int earlierInterruptions) {
     if (!j.job().state().holdsResources() || j.ending() != null) {
       return; // already being stopped for another reason (scancel, time limit): that wins
     }
     DrainMark drain = draining.of(j);
-    DrainRules rules = policy.drainRules();
+    DrainRules rules = layout.checkpointPolicy(j.job().partition()).drainRules();
     RequeueDecision d = RequeueDecision.afterInterruption(Boolean.FALSE.equals(j.request().control().requeue()),
         earlierInterruptions, drain != null && drain.hold(), rules, b.now());
-    int restart = j.job().restartCount() + 1;
-    Job requeued = j.job().requeued();
-    String next = switch (d.outcome()) {
-      case END -> null;
-      case HOLD -> {
-        requeued = requeued.withRequest(requeued.request().withHold(true));
-        yield d.pastMaxRestarts(rules)
-            ? "requeued (restart " + restart + ") and held: interrupted " + d.interruption()
-                + (d.interruption() == 1 ? " time" : " times") + ", more than max-restarts (" + rules.maxRestarts()
-                + "); scontrol release runs it again"
-            : "requeued (restart " + restart + ") after an interruption, and held: it was paused meanwhile";
-      }
-      case REQUEUE -> {
-        if (d.notBefore() == null) {
-          yield "requeued (restart " + restart + ") after an interruption";
-        }
-        // Interrupted again and again, it waits longer each time, so a bad zone is not hammered.
-        requeued = requeued.notBefore(d.notBefore());
-        yield "requeued (restart " + restart + ") after an interruption, not before " + d.notBefore();
-      }
-    };
-    if (next == null) {
+    if (d.outcome() == RequeueDecision.Outcome.END) {
       end(b, j, JobState.PREEMPTED, why, why + " (--no-requeue: not requeued)");
       return;
     }
-    requeueAs(b, j, requeued, JobState.PREEMPTED, why, next);
+    int restart = j.job().restartCount() + 1;
+    String next;
+    if (d.outcome() == RequeueDecision.Outcome.HOLD) {
+      next = d.pastMaxRestarts(rules)
+          ? "requeued (restart " + restart + ") and held: interrupted " + d.interruption()
+              + (d.interruption() == 1 ? " time" : " times") + ", more than max-restarts (" + rules.maxRestarts()
+              + "); scontrol release runs it again"
+          : "requeued (restart " + restart + ") after an interruption, and held: it was paused meanwhile";
+    } else if (d.notBefore() == null) {
+      next = "requeued (restart " + restart + ") after an interruption";
+    } else {
+      // Interrupted again and again, it waits longer each time, so a bad zone is not hammered.
+      next = "requeued (restart " + restart + ") after an interruption, not before " + d.notBefore();
+    }
+    requeueAs(b, j, d.applyTo(j.job().requeued()), JobState.PREEMPTED, why, next);
   }
 
   /**

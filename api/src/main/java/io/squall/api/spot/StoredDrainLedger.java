@@ -3,6 +3,7 @@ package io.squall.api.spot;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.state.Batch;
 import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
@@ -25,6 +26,7 @@ import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,29 +159,32 @@ public final class StoredDrainLedger implements DrainLedger {
     draining.remove(job, restartCount);
   }
 
-  @Override
-  public void signal(JobRun run, String why) {
-    writer.write(b -> {
-      StoredJob j = b.job(run.job());
-      if (sameRun(j, run.restartCount())) {
-        CheckpointSignal signal = CheckpointSignal.forJob(j.request().control().signal(),
-            layout.checkpointPolicy(run.partition()).signal());
-        lifecycle.checkpointSignal(b, j, signal.name(), signal.batchOnly(), why);
+  /**
+   * In one change of the state: {@code step} on the job, when it still runs that run and nobody
+   * else is stopping it; returns the job as it is afterwards.
+   */
+  private StoredJob onRun(JobRun run, BiConsumer<Batch, StoredJob> step) {
+    return writer.write(b -> {
+      StoredJob current = b.job(run.job());
+      if (sameRun(current, run.restartCount())) {
+        step.accept(b, current);
       }
-      return null;
+      return b.job(run.job());
     }).join();
   }
 
   @Override
+  public void signal(JobRun run, String why) {
+    onRun(run, (b, j) -> {
+      CheckpointSignal signal = CheckpointSignal.forJob(j.request().control().signal(),
+          layout.checkpointPolicy(run.partition()).signal());
+      lifecycle.checkpointSignal(b, j, signal.name(), signal.batchOnly(), why);
+    });
+  }
+
+  @Override
   public RunStatus interrupt(JobRun run, String why, int earlierInterruptions, double lostGpuSeconds) {
-    CheckpointPolicy policy = layout.checkpointPolicy(run.partition());
-    StoredJob after = writer.write(b -> {
-      StoredJob current = b.job(run.job());
-      if (sameRun(current, run.restartCount())) {
-        lifecycle.interrupted(b, current, why, policy, earlierInterruptions);
-      }
-      return b.job(run.job());
-    }).join();
+    StoredJob after = onRun(run, (b, j) -> lifecycle.interrupted(b, j, why, earlierInterruptions));
     boolean requeued = after != null && after.job().restartCount() > run.restartCount();
     boolean preempted = after != null && after.job().state() == JobState.PREEMPTED;
     if (!requeued && !preempted) {
@@ -190,24 +195,12 @@ public final class StoredDrainLedger implements DrainLedger {
 
   @Override
   public void requeueCheckpointed(JobRun run, String why, boolean hold) {
-    writer.write(b -> {
-      StoredJob current = b.job(run.job());
-      if (sameRun(current, run.restartCount())) {
-        lifecycle.requeueCheckpointed(b, current, why, hold);
-      }
-      return null;
-    }).join();
+    onRun(run, (b, j) -> lifecycle.requeueCheckpointed(b, j, why, hold));
   }
 
   @Override
   public void preempted(JobRun run, String why, boolean requeue) {
-    writer.write(b -> {
-      StoredJob current = b.job(run.job());
-      if (sameRun(current, run.restartCount())) {
-        lifecycle.preempted(b, current, why, requeue);
-      }
-      return null;
-    }).join();
+    onRun(run, (b, j) -> lifecycle.preempted(b, j, why, requeue));
   }
 
   @Override

@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param jobs the jobs that hold it (running, or waiting for it to boot), in key order
  * @param launched whether a launch call made its instance (false while it waits for one)
  * @param zone the zone its instance runs in; null when it has none
- * @param attempts launch calls made for it since its resume was requested
+ * @param attempts failed launch calls since its resume was requested, not counting failures
+ *     another offering may not have (capacity, price, quota): those fall back, they use no attempt
  * @param retryAt no launch call before this instant (backoff after a failure); null for none
  */
 public record ElasticNode(String name, String partition, String placementGroup, NodeState state, Instant since,

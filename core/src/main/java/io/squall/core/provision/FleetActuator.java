@@ -22,16 +22,21 @@ import java.util.TreeMap;
  * {@link OfferingBook}, the nodes' backoff) and, when another offering may do, followed by the
  * next plan in the same tick. Idle nodes are given back after their suspend time, nodes that did
  * not come up are released (DOWN, their jobs requeued, their instances terminated) and powered
- * down after {@link PowerPlanner#DOWN_FOR}.
+ * down after {@link #DOWN_FOR}.
  *
  * <p>What it remembers of a node between ticks (since when it is in its state, whether it was
- * launched, its zone, attempts and backoff) is not stored: a controller restart starts the
+ * launched, attempts and backoff) is not stored: a controller restart starts the
  * timers afresh, and {@link #adopted} tells it of the instances reconciliation kept.
  *
  * <p>Not thread-safe: one thread calls every method (the controller's fleet thread, or the
  * simulation loop). Time comes only from the {@code now} arguments.
  */
 public final class FleetActuator {
+  /**
+   * How long a released node stays DOWN (so sinfo shows why it went) before it is powered down
+   * to CLOUD.
+   */
+  public static final Duration DOWN_FOR = Duration.ofSeconds(5);
   /** How long a list of offerings is used before the provider is asked again. */
   public static final Duration OFFERINGS_FRESH_FOR = Duration.ofMinutes(5);
 
@@ -42,7 +47,6 @@ public final class FleetActuator {
     List<String> jobs;
     Instant since;
     boolean launched;
-    String zone;
     int attempts;
     Instant retryAt;
 
@@ -62,7 +66,6 @@ public final class FleetActuator {
 
     void reset() {
       launched = false;
-      zone = null;
       attempts = 0;
       retryAt = null;
     }
@@ -99,19 +102,20 @@ public final class FleetActuator {
 
   /**
    * The earliest instant at which a tick may decide something without any change from outside
-   * (a suspend time, a resume timeout, a DOWN node's time, a backoff); {@code now} while nodes
-   * wait for a launch call (every tick may make it); null when no node waits for anything. From
-   * what the last tick observed.
+   * (a suspend time, a resume timeout, a DOWN node's time, the end of a backoff); {@code now}
+   * while other nodes wait for a launch call (every tick may make it); null when no node waits
+   * for anything. From what the last tick observed.
    */
   public Instant nextDecision(Instant now) {
     Instant next = null;
-    for (Map.Entry<String, Track> e : tracks.entrySet()) {
-      Track t = e.getValue();
+    for (Track t : tracks.values()) {
       CapacityPolicy policy = policies.get(t.partition);
+      Instant timeout = t.since.plus(policy.resumeTimeout());
       Instant at = switch (t.state) {
-        case POWERING_UP -> t.launched ? t.since.plus(policy.resumeTimeout()) : now;
+        case POWERING_UP -> t.launched ? timeout
+            : t.retryAt != null && t.retryAt.isAfter(now) ? (t.retryAt.isBefore(timeout) ? t.retryAt : timeout) : now;
         case IDLE -> t.jobs.isEmpty() ? t.since.plus(policy.suspendTime()) : null;
-        case DOWN -> t.since.plus(PowerPlanner.DOWN_FOR);
+        case DOWN -> t.since.plus(DOWN_FOR);
         case CLOUD, MIXED, ALLOCATED, DRAINING, POWERING_DOWN -> null;
       };
       if (at != null && (next == null || at.isBefore(next))) {
@@ -121,12 +125,11 @@ public final class FleetActuator {
     return next;
   }
 
-  /** After a restart: reconciliation kept this node's instance (it runs in {@code zone}). */
-  public void adopted(String node, String zone, Instant now) {
+  /** After a restart: reconciliation kept this node's instance. */
+  public void adopted(String node, Instant now) {
     Track t = track(node, now);
     if (t != null) {
       t.launched = true;
-      t.zone = zone;
     }
   }
 
@@ -142,7 +145,8 @@ public final class FleetActuator {
    * A notice says the node's machine is being reclaimed: a spot offering is short from now on,
    * so it is left alone for its partition's unavailable-for and counts as no spot at all for a
    * replacement (which goes to another zone, or on-demand at once). An on-demand machine that
-   * failed says nothing of capacity.
+   * failed says nothing of capacity. {@code why} is the notice in words (it becomes the reason of
+   * jobs waiting for capacity).
    */
   public void spotReclaimed(String node, String why, Instant now) {
     Track t = track(node, now);
@@ -151,7 +155,7 @@ public final class FleetActuator {
     }
     CapacityPolicy policy = policies.get(t.partition);
     ledger.instanceOf(node).filter(i -> i.offering().capacityType() == CapacityType.SPOT)
-        .ifPresent(i -> book.markReclaimed(i.offering(), now.plus(policy.unavailableFor()), "interrupted: " + why));
+        .ifPresent(i -> book.markReclaimed(i.offering(), now.plus(policy.unavailableFor()), why));
   }
 
   /** An interruption took the node's machine: released (DOWN, its jobs requeued, its instance gone). */
@@ -175,18 +179,17 @@ public final class FleetActuator {
     offeringsAt = now;
   }
 
-  /** What is remembered of the node; null when it is no elastic node. Nodes not observed yet are looked up. */
+  /**
+   * What is remembered of the node; null when it is no elastic node. Before the first tick (a
+   * restart's reconciliation) every node is looked up at once, not one ledger read per node.
+   */
   private Track track(String node, Instant now) {
-    Track t = tracks.get(node);
-    if (t == null) {
+    if (!tracks.containsKey(node)) {
       for (FleetLedger.FleetNode n : ledger.nodes()) {
-        if (n.name().equals(node)) {
-          t = new Track(n.partition(), n.state(), n.jobs(), now);
-          tracks.put(node, t);
-        }
+        tracks.computeIfAbsent(n.name(), k -> new Track(n.partition(), n.state(), n.jobs(), now));
       }
     }
-    return t;
+    return tracks.get(node);
   }
 
   /** The elastic nodes as the planner sees them; a change of state or of the jobs holding it restarts a node's timer. */
@@ -203,12 +206,12 @@ public final class FleetActuator {
       if (n.state() == NodeState.CLOUD) {
         t.reset();
       }
-      if (n.state() == NodeState.DOWN && !now.isBefore(t.since.plus(PowerPlanner.DOWN_FOR))) {
+      if (n.state() == NodeState.DOWN && !now.isBefore(t.since.plus(DOWN_FOR))) {
         downLongEnough.add(n.name());
         continue;
       }
       out.add(new ElasticNode(n.name(), n.partition(), n.placementGroup(), n.state(), t.since, n.jobs(), t.launched,
-          t.zone, t.attempts, t.retryAt));
+          n.zone(), t.attempts, t.retryAt));
     }
     for (String node : downLongEnough) {
       powerDown(List.of(node), "back to CLOUD after DOWN", now);
@@ -269,13 +272,7 @@ public final class FleetActuator {
       ProviderException failure = launch(l, now);
       if (failure != null) {
         terminate(launched, now);
-        for (String node : launched) {
-          Track t = tracks.get(node);
-          if (t != null) {
-            t.retryAt = PowerPlanner.retryAt(policies.get(l.partition()), Math.max(1, t.attempts), failure, now);
-          }
-        }
-        ledger.waiting(launched, "launch failed: " + failure.getMessage());
+        backOff(launched, policies.get(l.partition()), failure, false, now);
         return failure.kind().tryAnotherOffering();
       }
       launched.addAll(l.nodes());
@@ -303,30 +300,32 @@ public final class FleetActuator {
       ledger.launchEnded(l, List.of(), e.kind() + ": " + e.getMessage(), now);
       CapacityPolicy policy = policies.get(l.partition());
       book.recordFailure(l.offering(), e, now, policy);
-      for (String name : l.nodes()) {
-        Track t = track(name, now);
-        if (t != null) {
-          t.launched = false;
-          // A failure another offering may not have (capacity, price, quota) is the fallback
-          // working, not an attempt used up: every allowed offering is tried before a release.
-          if (!e.kind().tryAnotherOffering()) {
-            t.attempts++;
-          }
-          t.retryAt = PowerPlanner.retryAt(policy, t.attempts, e, now);
-        }
-      }
-      ledger.waiting(l.nodes(), "launch failed: " + e.getMessage());
+      // A failure another offering may not have (capacity, price, quota) is the fallback
+      // working, not an attempt used up: every allowed offering is tried before a release.
+      backOff(l.nodes(), policy, e, !e.kind().tryAnotherOffering(), now);
       return e;
     }
     for (Instance i : made) {
       ledger.instanceMade(i, now);
-      Track t = track(i.nodeName(), now);
-      if (t != null) {
-        t.zone = l.offering().zone();
-      }
     }
     ledger.launchEnded(l, made, null, now);
     return null;
+  }
+
+  /** The nodes wait for another call, after the backoff the failure asks for; one attempt more with {@code countAttempt}. */
+  private void backOff(List<String> nodes, CapacityPolicy policy, ProviderException failure, boolean countAttempt,
+      Instant now) {
+    for (String name : nodes) {
+      Track t = track(name, now);
+      if (t != null) {
+        t.launched = false;
+        if (countAttempt) {
+          t.attempts++;
+        }
+        t.retryAt = PowerPlanner.retryAt(policy, t.attempts, failure, now);
+      }
+    }
+    ledger.waiting(nodes, "launch failed: " + failure.getMessage());
   }
 
   /** Nodes that did not come up, or whose machine was taken: DOWN, their jobs requeued, their instances gone. */
@@ -340,13 +339,7 @@ public final class FleetActuator {
   private void powerDown(List<String> nodes, String reason, Instant now) {
     terminate(nodes, now);
     ledger.poweredDown(nodes, reason);
-    for (String node : nodes) {
-      changed(node, NodeState.CLOUD, now);
-      Track t = tracks.get(node);
-      if (t != null) {
-        t.reset();
-      }
-    }
+    nodes.forEach(node -> changed(node, NodeState.CLOUD, now)); // the next observation resets what it remembers
   }
 
   private void changed(String node, NodeState to, Instant now) {
@@ -365,7 +358,6 @@ public final class FleetActuator {
       Track t = tracks.get(node);
       if (t != null) {
         t.launched = false;
-        t.zone = null;
       }
     }
   }

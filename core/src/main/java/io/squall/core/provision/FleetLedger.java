@@ -20,8 +20,10 @@ public interface FleetLedger {
    * @param placementGroup the Squall placement group; null for none
    * @param jobs the jobs that hold it (running, or waiting for it to boot), in key order: a
    *     change restarts the node's timers, as a new job's wait for it starts afresh
+   * @param zone where its machine runs ({@link #instanceMade} tells); null while it has none
    */
-  record FleetNode(String name, String partition, String placementGroup, NodeState state, List<String> jobs) {
+  record FleetNode(String name, String partition, String placementGroup, NodeState state, List<String> jobs,
+      String zone) {
     public FleetNode {
       jobs = List.copyOf(jobs);
     }

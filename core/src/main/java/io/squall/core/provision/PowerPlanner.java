@@ -35,12 +35,6 @@ public final class PowerPlanner {
    * provider failing everything cannot keep the loop busy.
    */
   public static final int MAX_PLANS_PER_TICK = 8;
-  /**
-   * How long a released node stays DOWN (so sinfo shows why it went) before it is powered down
-   * to CLOUD; the controller's fleet and the simulator both keep it.
-   */
-  public static final Duration DOWN_FOR = Duration.ofSeconds(5);
-
   /** Carries out one action for {@link #planAndApply}. */
   @FunctionalInterface
   public interface Actuator {

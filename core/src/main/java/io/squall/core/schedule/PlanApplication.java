@@ -5,6 +5,7 @@ import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.PreemptMode;
+import java.time.Duration;
 
 /**
  * Carries a cycle's plan out, one engine for the controller, the simulator and the scheduler's
@@ -27,12 +28,14 @@ public final class PlanApplication {
     /** The job waits: its pending reason and expected start (a ledger may keep only changes). */
     void waiting(Action.Wait wait);
 
+    /** A job that holds its nodes reached its time limit: it ends TIMEOUT. */
+    void timeout(Job job);
+
     /**
-     * Stops a job that holds its nodes.
-     *
-     * @param as TIMEOUT (time limit), PREEMPTED (preempted, cancel mode) or REQUEUED (preempted, requeue mode)
+     * A job that holds its nodes is preempted: it gets its checkpoint signal and {@code grace}
+     * (its partition's GraceTime) to end, then is requeued ({@code requeue}) or ends PREEMPTED.
      */
-    void stop(Job job, JobState as, String why);
+    void preempt(Job job, boolean requeue, String why, Duration grace);
   }
 
   private PlanApplication() {}
@@ -51,21 +54,27 @@ public final class PlanApplication {
           ledger.waiting(w);
         }
       } else if (a instanceof Action.Timeout t) {
-        Job j = ledger.job(t.job());
-        if (j != null && j.state().holdsResources()) {
-          ledger.stop(j, JobState.TIMEOUT, "time limit reached");
+        Job j = holding(ledger, t.job());
+        if (j != null) {
+          ledger.timeout(j);
         }
       } else if (a instanceof Action.Preempt p) {
-        Job j = ledger.job(p.job());
-        if (j != null && j.state().holdsResources()) {
-          ledger.stop(j, p.mode() == PreemptMode.CANCEL ? JobState.PREEMPTED : JobState.REQUEUED,
-              "preempted by job " + p.forJob());
+        Job j = holding(ledger, p.job());
+        if (j != null) {
+          ledger.preempt(j, p.mode() != PreemptMode.CANCEL, "preempted by job " + p.forJob(),
+              Duration.ofSeconds(p.graceSeconds()));
         }
       }
       // CapacityDemand: no node of the partition, even powered up, could hold the job; it waits
       // with reason Resources (elastic capacity comes from allocating powered-down nodes).
     }
     return started;
+  }
+
+  /** The job, when it still holds its nodes; else null (it ended or was requeued meanwhile). */
+  private static Job holding(Ledger ledger, JobKey key) {
+    Job j = ledger.job(key);
+    return j != null && j.state().holdsResources() ? j : null;
   }
 
   private static boolean startable(Ledger ledger, Action.Start s) {

@@ -4,7 +4,8 @@
  *
  * <p>Order of work: running jobs past their limit time out; pending jobs are checked for what
  * blocks them (hold, begin time, dependencies, partition and QOS limits); the rest are sorted by
- * multifactor priority (ties by job key) and placed in order, each gang whole or not at all on
+ * partition priority tier, then requeued jobs before those that have not run yet, then
+ * multifactor priority (ties by job key), and placed in order, each gang whole or not at all on
  * the fewest placement groups. A job that cannot start gets a reservation on the availability
  * timeline built from running jobs' time limits (up to a configured depth); a lower job starts
  * now only if it fits on every node it uses for its whole time limit around those reservations

@@ -59,7 +59,8 @@ class FleetActuatorTest {
     @Override
     public List<FleetNode> nodes() {
       return states.keySet().stream()
-          .map(n -> new FleetNode(n, "gpu", groups.getOrDefault(n, "pg1"), states.get(n), jobs.get(n))).toList();
+          .map(n -> new FleetNode(n, "gpu", groups.getOrDefault(n, "pg1"), states.get(n), jobs.get(n),
+              instances.containsKey(n) ? instances.get(n).offering().zone() : null)).toList();
     }
 
     @Override
@@ -245,10 +246,10 @@ class FleetActuatorTest {
     fleet.tick(timeout);
     assertThat(ledger.states).containsEntry("n1", NodeState.DOWN);
     assertThat(provider.terminated).extracting(Instance::nodeName).containsExactly("n1");
-    assertThat(fleet.nextDecision(timeout)).isEqualTo(timeout.plus(PowerPlanner.DOWN_FOR));
-    fleet.tick(timeout.plus(PowerPlanner.DOWN_FOR).minusMillis(1));
+    assertThat(fleet.nextDecision(timeout)).isEqualTo(timeout.plus(FleetActuator.DOWN_FOR));
+    fleet.tick(timeout.plus(FleetActuator.DOWN_FOR).minusMillis(1));
     assertThat(ledger.states).containsEntry("n1", NodeState.DOWN);
-    fleet.tick(timeout.plus(PowerPlanner.DOWN_FOR));
+    fleet.tick(timeout.plus(FleetActuator.DOWN_FOR));
     assertThat(ledger.states).containsEntry("n1", NodeState.CLOUD);
   }
 
@@ -285,7 +286,7 @@ class FleetActuatorTest {
     fleet.spotReclaimed("n1", "instance-action", T0.plusSeconds(2));
     fleet.machineTaken("n1", "spot interruption", T0.plusSeconds(3));
     assertThat(ledger.log).contains("release [n1]: spot interruption", "gone n1");
-    fleet.tick(T0.plusSeconds(3).plus(PowerPlanner.DOWN_FOR));
+    fleet.tick(T0.plusSeconds(3).plus(FleetActuator.DOWN_FOR));
     ledger.allocate("1", "n1");
     fleet.tick(T0.plusSeconds(10));
     fleet.tick(T0.plusSeconds(12));

@@ -123,13 +123,14 @@ final class Harness {
       }
 
       @Override
-      public void stop(Job job, JobState as, String why) {
+      public void timeout(Job job) {
+        jobs.put(job.key(), job.finished(JobState.TIMEOUT, null, now));
+      }
+
+      @Override
+      public void preempt(Job job, boolean requeue, String why, Duration grace) {
         // Requeue-mode victims finish their grace time before they are requeued (finishDueJobs).
-        jobs.put(job.key(), switch (as) {
-          case REQUEUED -> job.preempting(now);
-          case PREEMPTED -> job.finished(JobState.CANCELLED, null, now);
-          default -> job.finished(as, null, now);
-        });
+        jobs.put(job.key(), requeue ? job.preempting(now) : job.finished(JobState.CANCELLED, null, now));
       }
     });
     snapshot = snapshot.withJobs(new ArrayList<>(jobs.values()));

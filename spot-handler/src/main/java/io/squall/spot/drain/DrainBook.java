@@ -300,7 +300,9 @@ public final class DrainBook {
         continue;
       }
       boolean checkpointed = latest.isPresent() && latest.get().takenSince(drain.since);
-      if (checkpointed || !now.isBefore(drain.stopBy)) {
+      // A run still waiting for its nodes to boot has nothing to checkpoint: it goes at once,
+      // whatever the running jobs on the node wait for.
+      if (checkpointed || !hit.run().running() || !now.isBefore(drain.stopBy)) {
         stop(node, drain, hit, latest, checkpointed, now);
         it.remove();
       }

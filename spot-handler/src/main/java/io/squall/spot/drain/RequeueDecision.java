@@ -1,5 +1,6 @@
 package io.squall.spot.drain;
 
+import io.squall.core.model.Job;
 import io.squall.core.spot.RestartBackoff;
 import java.time.Instant;
 
@@ -41,6 +42,18 @@ public record RequeueDecision(Outcome outcome, Instant notBefore, int interrupti
     }
     return new RequeueDecision(Outcome.REQUEUE, RestartBackoff.notBefore(now, rules.restartBackoff(), interruption),
         interruption);
+  }
+
+  /**
+   * The job back in the queue as decided: {@code job} stopped and {@link Job#requeued()}, held
+   * ({@link Outcome#HOLD}) or not to start before the backoff; unchanged for {@link Outcome#END}.
+   */
+  public Job applyTo(Job requeued) {
+    return switch (outcome) {
+      case END -> requeued;
+      case HOLD -> requeued.withRequest(requeued.request().withHold(true));
+      case REQUEUE -> notBefore == null ? requeued : requeued.notBefore(notBefore);
+    };
   }
 
   /** Held because of max-restarts (rather than a pause). */

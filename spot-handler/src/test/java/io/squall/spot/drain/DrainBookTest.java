@@ -230,6 +230,17 @@ class DrainBookTest {
     assertThat(ledger.records.get(1L)).isEqualTo("n1 1: stopped without a new checkpoint; requeued");
   }
 
+  /** A running job's wait for its checkpoint does not keep a booting gang on the node waiting too. */
+  @Test
+  void aJobStillWaitingForItsNodesGoesAtOnceThoughARunningJobOnTheNodeWaits() {
+    ledger.place(running(J1, 4, T0.minusSeconds(100)), "n1");
+    ledger.place(new JobRun(J2, 0, "gpu", false, null, 4), "n1", "n2");
+    book.notice(notice("n1", Interruption.Kind.TERMINATION, T0, Duration.ofSeconds(120)), T0);
+    book.tick(T0);
+    assertThat(ledger.log).anyMatch(l -> l.startsWith("interrupt 2") && l.endsWith("; it had not started"));
+    assertThat(ledger.log).noneMatch(l -> l.startsWith("interrupt 1"));
+  }
+
   @Test
   void aJobStillWaitingForItsNodesIsStoppedAtOnceWithoutASignalAndNothingLost() {
     ledger.place(new JobRun(J1, 0, "gpu", false, null, 8), "n1");

@@ -130,6 +130,7 @@ final class InterruptionBench {
     line.put("median_requeue_to_restart_s", round2(a.medianRequeueToRestartMs() / 1000.0));
     line.put("median_first_restart_s", round2(a.medianFirstRestartMs() / 1000.0));
     line.put("stranded_node_hours", round2(a.strandedNodeHours()));
+    line.put("boot_wait_lost_node_hours", round2(a.bootWaitLostNodeHours()));
     line.put("jobs_completed", a.jobsCompleted());
     out.println(Json.write(line));
     return 0;
@@ -228,10 +229,11 @@ final class InterruptionBench {
     return String.format(Locale.ROOT, "%s: %d of %d jobs completed, %d held after %d restarts; %d interruptions "
         + "in %.1f spot node-hours (%.3f per node-hour), %d requeues, median requeue to restart %.1f s (%.1f s after a "
         + "first interruption); lost %.2f GPU-hours; makespan %s; billed %.1f node-hours, $%.0f, of which %.2f "
-        + "node-hours to nodes whose gang could not run%s", what, r.jobsCompleted(), r.jobs(),
+        + "node-hours to nodes whose gang could not run and %.2f to up nodes whose gang's booting node was reclaimed%s",
+        what, r.jobsCompleted(), r.jobs(),
         r.jobsHeld(), RULES.maxRestarts(), r.interruptions(), r.spotNodeHours(), perNodeHour, r.interruptionRequeues(),
         r.medianRequeueToRestartMs() / 1000.0, r.medianFirstRestartMs() / 1000.0, r.lostGpuHours(),
-        r.makespan(), r.billedNodeHours(), r.billedDollars(), r.strandedNodeHours(),
+        r.makespan(), r.billedNodeHours(), r.billedDollars(), r.strandedNodeHours(), r.bootWaitLostNodeHours(),
         r.finished() ? "" : " (stopped at the time limit)");
   }
 

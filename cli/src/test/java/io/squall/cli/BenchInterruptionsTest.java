@@ -26,7 +26,7 @@ class BenchInterruptionsTest {
     JsonNode line = lastLine(r.out());
     assertThat(line.fieldNames()).toIterable().containsExactly("interruptions", "requeued", "lost_gpu_hours",
         "lost_gpu_hours_no_signal", "median_requeue_to_restart_s", "median_first_restart_s",
-        "stranded_node_hours", "jobs_completed");
+        "stranded_node_hours", "boot_wait_lost_node_hours", "jobs_completed");
     assertThat(line.get("interruptions").asInt()).isPositive();
     assertThat(line.get("requeued").asInt()).isPositive();
     assertThat(line.get("lost_gpu_hours").asDouble()).isPositive()
@@ -51,7 +51,7 @@ class BenchInterruptionsTest {
     assertThat(r.exit()).isZero();
     assertThat(lastLine(r.out()).toString()).isEqualTo("{\"interruptions\":0,\"requeued\":0,\"lost_gpu_hours\":0.0,"
         + "\"lost_gpu_hours_no_signal\":0.0,\"median_requeue_to_restart_s\":0.0,"
-        + "\"median_first_restart_s\":0.0,\"stranded_node_hours\":0.0,\"jobs_completed\":20}");
+        + "\"median_first_restart_s\":0.0,\"stranded_node_hours\":0.0,\"boot_wait_lost_node_hours\":0.0,\"jobs_completed\":20}");
   }
 
   @Test

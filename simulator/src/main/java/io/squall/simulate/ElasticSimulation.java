@@ -190,6 +190,9 @@ public final class ElasticSimulation {
    * @param strandedNodeHours instance time of nodes that were up and held by a job waiting for its
    *     other nodes, when the job did not then run on them (the allocation was given up, or the
    *     gang moved): billed to nodes whose gang could not run
+   * @param bootWaitLostNodeHours instance time of up nodes held by a job waiting for another of
+   *     its nodes to boot, when the cloud reclaimed that node before the job ran (the job is
+   *     requeued): lost to interruptions, like lost work, and not part of {@code strandedNodeHours}
    */
   public record Result(int jobs, int jobsCompleted, long launchCalls, long failedLaunchCalls, long nodesLaunched,
       long spotNodesLaunched, long partialGangsBilled, int orphans, int jobsLaunchedFor, long medianTimeToLaunchCallMs,
@@ -197,7 +200,7 @@ public final class ElasticSimulation {
       double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
       List<String> events, int interruptions, int interruptionRequeues, int jobsHeld, double lostGpuHours,
       List<Long> requeueToRestartMs, double spotNodeHours, List<Long> firstRestartMs,
-      double strandedNodeHours) {
+      double strandedNodeHours, double bootWaitLostNodeHours) {
     public Result {
       timesToLaunchCallMs = List.copyOf(timesToLaunchCallMs);
       events = List.copyOf(events);
@@ -306,6 +309,7 @@ public final class ElasticSimulation {
   private boolean changed;
   private double idleSeconds;
   private double strandedSeconds;
+  private double bootWaitLostSeconds;
   private final List<Long> firstRestartMs = new ArrayList<>();
   private long spotNodesLaunched;
   private int requeues;
@@ -632,7 +636,7 @@ public final class ElasticSimulation {
 
     /** Stops the job: what it did since its newest checkpoint is lost; it is requeued as the decision says. */
     @Override
-    public RunStatus interrupt(JobRun run, String why, int earlierInterruptions, double lostGpuSeconds) {
+    public RunStatus interrupt(JobRun run, String node, String why, int earlierInterruptions, double lostGpuSeconds) {
       SimJob j = jobs.get(run.job());
       Instant now = clock.instant();
       String what;
@@ -642,7 +646,16 @@ public final class ElasticSimulation {
         j.remaining = j.remaining.minus(kept);
         what = String.format(Locale.ROOT, "stopped, %s kept, %.0f GPU-s lost", kept, lostGpuSeconds);
       } else {
-        what = why.substring(0, why.indexOf(' ', "node ".length())) + " interrupted before the job ran";
+        what = "node " + node + " interrupted before the job ran";
+        // Its up nodes waited for a boot the cloud then cut short: lost to the reclaim, as lost
+        // work is, not billed while the gang could not run (it is requeued now, they are free).
+        for (GpuGrant g : j.job.allocation()) {
+          SimNode n = nodes.get(g.node());
+          if (n.strandedSince != null) {
+            bootWaitLostSeconds += Duration.between(n.strandedSince, now).toMillis() / 1000.0;
+            n.strandedSince = null;
+          }
+        }
       }
       RequeueDecision d = RequeueDecision.afterInterruption(false, earlierInterruptions, false,
           rules(run.partition()), now);
@@ -914,6 +927,7 @@ public final class ElasticSimulation {
     public void move(String node, String reason) {
       SimNode n = nodes.get(node);
       endIdle(n, clock.instant());
+      unstrand(n, clock.instant()); // its gang did not run on it: the wait so far was for nothing
       n.state = NodeState.POWERING_UP;
       events.add(at(clock.instant()) + " move " + node + ": " + reason);
     }
@@ -1087,6 +1101,6 @@ public final class ElasticSimulation {
         jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
         lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(firstRestartMs),
-        strandedSeconds / 3600);
+        strandedSeconds / 3600, bootWaitLostSeconds / 3600);
   }
 }

@@ -111,6 +111,39 @@ class ElasticSimulationInterruptionTest {
   }
 
   @Test
+  void upNodesThatWaitedForAGangsBootingNodeTheCloudTookAreCountedAsLostToTheReclaimNotAsStranded() {
+    // Job 1 brings p5-001 up; job 2 (2 nodes) then takes it and p5-002, whose first machine is
+    // reclaimed a minute into its boot.
+    boolean[] reclaimed = {false};
+    SpotReclaims secondNodeOnce = (instance, launchedAt) -> {
+      if (!instance.nodeName().equals("p5-002") || reclaimed[0]) {
+        return null;
+      }
+      reclaimed[0] = true;
+      return new Interruption(instance.nodeName(), instance.id(), Interruption.Source.AWS_METADATA,
+          Interruption.Kind.TERMINATION, launchedAt.plusSeconds(60), launchedAt.plusSeconds(60).plus(NOTICE), "test");
+    };
+    SimulatedProvider provider = new SimulatedProvider(clock, CATALOGUE, new SplittableRandom(1)).bootLatency(BOOT)
+        .reclaims(secondNodeOnce);
+    ElasticSimulation.Result r = new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(4, 2),
+        CapacityPolicy.defaults("p5.48xlarge")), clock, provider, InterruptionRules.defaults()).run(List.of(
+            new ElasticSimulation.JobSpec(Duration.ZERO, 1, 8, Duration.ofMinutes(5)),
+            new ElasticSimulation.JobSpec(Duration.ofMinutes(9), 2, 8, Duration.ofMinutes(5))));
+
+    // p5-001 waited from 9:00 (allocated) to 10:01 (the notice): lost to the reclaim.
+    assertThat(event(r, " interrupted 2: ")).startsWith("PT10M1S ")
+        .contains("node p5-002 interrupted before the job ran");
+    assertThat(r.bootWaitLostNodeHours() * 3600).isCloseTo(61, within(1e-6));
+    assertThat(r.strandedNodeHours()).isZero();
+    // Requeued, job 2 goes whole to the other zone's placement group; p5-001 cannot join it and
+    // is given back at once, not after SuspendTime.
+    assertThat(event(r, " launch pg1 2 nodes")).startsWith("PT10M2S ").contains("use1-az1/SPOT");
+    assertThat(event(r, " cloud p5-001")).isEqualTo(
+        "PT10M1S cloud p5-001: powered down: job 2 left it and now holds other nodes");
+    assertThat(r.jobsCompleted()).isEqualTo(2);
+  }
+
+  @Test
   void aJobInterruptedAgainWaitsTheBackoffAndIsHeldPastMaxRestarts() {
     InterruptionRules rules = new InterruptionRules(Duration.ofSeconds(10), 2, Duration.ofSeconds(30), ON_SIGNAL);
     ElasticSimulation.Result r = run(firstInstances(100, Duration.ofMinutes(10)), rules,

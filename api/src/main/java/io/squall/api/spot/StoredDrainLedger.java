@@ -183,7 +183,7 @@ public final class StoredDrainLedger implements DrainLedger {
   }
 
   @Override
-  public RunStatus interrupt(JobRun run, String why, int earlierInterruptions, double lostGpuSeconds) {
+  public RunStatus interrupt(JobRun run, String node, String why, int earlierInterruptions, double lostGpuSeconds) {
     StoredJob after = onRun(run, (b, j) -> lifecycle.interrupted(b, j, why, earlierInterruptions));
     boolean requeued = after != null && after.job().restartCount() > run.restartCount();
     boolean preempted = after != null && after.job().state() == JobState.PREEMPTED;

@@ -17,14 +17,23 @@ import java.util.Objects;
  * @param attempts failed launch calls since its resume was requested, not counting failures
  *     another offering may not have (capacity, price, quota): those fall back, they use no attempt
  * @param retryAt no launch call before this instant (backoff after a failure); null for none
+ * @param leftBy while it is idle: the jobs that held it last (a requeued gang that may be
+ *     placed elsewhere); empty otherwise
  */
 public record ElasticNode(String name, String partition, String placementGroup, NodeState state, Instant since,
-    List<String> jobs, boolean launched, String zone, int attempts, Instant retryAt) {
+    List<String> jobs, boolean launched, String zone, int attempts, Instant retryAt, List<String> leftBy) {
   public ElasticNode {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(since, "since");
     jobs = List.copyOf(jobs);
+    leftBy = List.copyOf(leftBy);
+  }
+
+  /** A node no job has just left. */
+  public ElasticNode(String name, String partition, String placementGroup, NodeState state, Instant since,
+      List<String> jobs, boolean launched, String zone, int attempts, Instant retryAt) {
+    this(name, partition, placementGroup, state, since, jobs, launched, zone, attempts, retryAt, List.of());
   }
 
   /** Whether a job holds it. */

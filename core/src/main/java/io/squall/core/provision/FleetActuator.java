@@ -45,6 +45,8 @@ public final class FleetActuator {
     final String partition;
     NodeState state;
     List<String> jobs;
+    /** While the node is idle: the jobs that held it last. */
+    List<String> leftBy = List.of();
     Instant since;
     boolean launched;
     int attempts;
@@ -61,6 +63,7 @@ public final class FleetActuator {
     void changed(NodeState to, Instant now) {
       state = to;
       jobs = List.of();
+      leftBy = List.of();
       since = now;
     }
 
@@ -199,6 +202,9 @@ public final class FleetActuator {
     for (FleetLedger.FleetNode n : ledger.nodes()) {
       Track t = tracks.computeIfAbsent(n.name(), k -> new Track(n.partition(), n.state(), n.jobs(), now));
       if (t.state != n.state() || !t.jobs.equals(n.jobs())) {
+        // Up and left by its jobs (a requeued gang, say): remembered until it is used or given back.
+        t.leftBy = n.state() == NodeState.IDLE && n.jobs().isEmpty() ? (t.jobs.isEmpty() ? t.leftBy : t.jobs)
+            : List.of();
         t.state = n.state();
         t.jobs = n.jobs();
         t.since = now;
@@ -211,7 +217,7 @@ public final class FleetActuator {
         continue;
       }
       out.add(new ElasticNode(n.name(), n.partition(), n.placementGroup(), n.state(), t.since, n.jobs(), t.launched,
-          n.zone(), t.attempts, t.retryAt));
+          n.zone(), t.attempts, t.retryAt, t.leftBy));
     }
     for (String node : downLongEnough) {
       powerDown(List.of(node), "back to CLOUD after DOWN", now);
@@ -242,8 +248,8 @@ public final class FleetActuator {
       ledger.resume(r.node(), "resumed to keep MinNodes powered");
       changed(r.node(), NodeState.POWERING_UP, now);
     } else if (action instanceof PowerAction.Suspend s) {
-      if (ledger.beginPowerDown(s.node(), "idle for SuspendTime")) {
-        powerDown(List.of(s.node()), "powered down after SuspendTime", now);
+      if (ledger.beginPowerDown(s.node(), s.reason())) {
+        powerDown(List.of(s.node()), "powered down: " + s.reason(), now);
       }
     } else if (action instanceof PowerAction.Release r) {
       release(r.nodes(), r.reason(), now);

@@ -47,8 +47,8 @@ public sealed interface PowerAction {
   /** Resume a powered-down node with no job, to keep the partition's minimum powered. */
   record Resume(String node) implements PowerAction {}
 
-  /** Give an idle node back: terminate its instance, node to CLOUD. */
-  record Suspend(String node) implements PowerAction {}
+  /** Give an idle node back: terminate its instance, node to CLOUD; {@code reason} says why now. */
+  record Suspend(String node, String reason) implements PowerAction {}
 
   /**
    * Nodes that could not be brought up in time, or ran out of launch attempts: terminate any

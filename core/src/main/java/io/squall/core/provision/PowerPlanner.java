@@ -123,10 +123,18 @@ public final class PowerPlanner {
     return live;
   }
 
+  /**
+   * Idle nodes are given back after SuspendTime, and at once when the gang that left them (a
+   * requeued job) now holds other nodes: they could not join it (another zone or placement
+   * group), so they would only be billed idle. MinNodes stay powered.
+   */
   private static void suspendAndKeepMinimum(Instant now, List<ElasticNode> nodes, CapacityPolicy policy,
       List<PowerAction> out) {
     int powered = 0;
-    List<ElasticNode> idle = new ArrayList<>();
+    Set<String> holding = new TreeSet<>();
+    nodes.forEach(n -> holding.addAll(n.jobs()));
+    Map<ElasticNode, String> idle = new TreeMap<>(Comparator.comparing((ElasticNode n) -> n.since())
+        .thenComparing(ElasticNode::name)); // the longest idle go first
     List<ElasticNode> down = new ArrayList<>();
     for (ElasticNode n : nodes) {
       switch (n.state()) {
@@ -134,17 +142,21 @@ public final class PowerPlanner {
         case CLOUD -> down.add(n);
         case DOWN, POWERING_DOWN -> { }
       }
-      if (n.state() == NodeState.IDLE && !n.busy() && !now.isBefore(n.since().plus(policy.suspendTime()))) {
-        idle.add(n);
+      if (n.state() != NodeState.IDLE || n.busy()) {
+        continue;
+      }
+      List<String> movedOn = n.leftBy().stream().filter(holding::contains).toList();
+      if (!movedOn.isEmpty()) {
+        idle.put(n, "job " + String.join(", ", movedOn) + " left it and now holds other nodes");
+      } else if (!now.isBefore(n.since().plus(policy.suspendTime()))) {
+        idle.put(n, "idle for SuspendTime (" + minutes(policy.suspendTime()) + ")");
       }
     }
-    // The longest idle go first; the minimum stays powered.
-    idle.sort(Comparator.comparing(ElasticNode::since).thenComparing(ElasticNode::name));
-    for (ElasticNode n : idle) {
+    for (Map.Entry<ElasticNode, String> e : idle.entrySet()) {
       if (powered <= policy.minNodes()) {
         break;
       }
-      out.add(new PowerAction.Suspend(n.name()));
+      out.add(new PowerAction.Suspend(e.getKey().name(), e.getValue()));
       powered--;
     }
     for (int i = 0; i < down.size() && powered < policy.minNodes(); i++, powered++) {
@@ -205,7 +217,8 @@ public final class PowerPlanner {
           out.add(new PowerAction.Move(moving.stream().map(ElasticNode::name).toList(),
               "its gang moves to " + offering.key() + ": nothing of its kind in " + pinned + " now"));
         }
-        live.stream().filter(n -> !n.busy()).forEach(n -> out.add(new PowerAction.Suspend(n.name())));
+        live.stream().filter(n -> !n.busy()).forEach(n -> out.add(new PowerAction.Suspend(n.name(),
+            "idle in " + pinned + ", which its placement group leaves")));
         toLaunch.addAll(moving);
       }
       Map<String, List<String>> byGroup = new TreeMap<>();

@@ -273,7 +273,47 @@ class FleetActuatorTest {
     assertThat(fleet.nextDecision(T0.plusSeconds(1))).isEqualTo(T0.plusSeconds(1).plus(policy.suspendTime()));
     fleet.tick(T0.plusSeconds(1).plus(policy.suspendTime()));
     assertThat(ledger.states).containsEntry("n1", NodeState.CLOUD);
-    assertThat(ledger.log).containsSubsequence("gone n1", "cloud [n1]: powered down after SuspendTime");
+    assertThat(ledger.log).containsSubsequence("gone n1", "cloud [n1]: powered down: idle for SuspendTime (5 min)");
+  }
+
+  @Test
+  void survivorsARequeuedGangDidNotTakeAgainAreGivenBackAtOnceNotAfterSuspendTime() {
+    Ledger three = new Ledger("n1", "n2", "n3");
+    FleetActuator fleet3 = new FleetActuator("c1", Map.of("gpu", policy), new Provider(three), three);
+    for (String n : List.of("n1", "n2")) {
+      three.states.put(n, NodeState.ALLOCATED);
+      three.jobs.put(n, List.of("1"));
+      three.instances.put(n, new Instance("i-" + n, n, "c1", "gpu", null, "t", SPOT_A, InstanceState.RUNNING));
+    }
+    fleet3.tick(T0);
+    // Job 1 is requeued (n3 was interrupted, say): its nodes are idle, and may be used again.
+    for (String n : List.of("n1", "n2")) {
+      three.states.put(n, NodeState.IDLE);
+      three.jobs.put(n, List.of());
+    }
+    fleet3.tick(T0.plusSeconds(1));
+    assertThat(three.states).containsEntry("n1", NodeState.IDLE).containsEntry("n2", NodeState.IDLE);
+    // The scheduler places it again on n2 and n3: n1 could not join, and is given back at once.
+    three.states.put("n2", NodeState.ALLOCATED);
+    three.jobs.put("n2", List.of("1"));
+    three.allocate("1", "n3");
+    fleet3.tick(T0.plusSeconds(2));
+    assertThat(three.states).containsEntry("n1", NodeState.CLOUD).containsEntry("n2", NodeState.ALLOCATED);
+    assertThat(three.log).contains("cloud [n1]: powered down: job 1 left it and now holds other nodes");
+  }
+
+  @Test
+  void anIdleNodeWhoseLastJobEndedWaitsSuspendTime() {
+    ledger.states.put("n1", NodeState.ALLOCATED);
+    ledger.jobs.put("n1", List.of("1"));
+    ledger.instances.put("n1", new Instance("i-9", "n1", "c1", "gpu", null, "t", SPOT_A, InstanceState.RUNNING));
+    fleet.tick(T0);
+    ledger.states.put("n1", NodeState.IDLE);
+    ledger.jobs.put("n1", List.of());
+    ledger.allocate("2", "n2"); // another job holds other nodes: job 1 ended, it did not move
+    fleet.tick(T0.plusSeconds(1));
+    fleet.tick(T0.plusSeconds(2));
+    assertThat(ledger.states).containsEntry("n1", NodeState.IDLE);
   }
 
   @Test

@@ -324,7 +324,7 @@ public final class DrainBook {
         : drain.notice.kind() == Interruption.Kind.GONE ? ""
         : !hit.run().running() ? "; it had not started" : "; no checkpoint by the deadline";
     double lost = lost(hit, latest, now);
-    DrainLedger.RunStatus after = ledger.interrupt(hit.run(), "node " + node + " " + describe(drain.notice) + how,
+    DrainLedger.RunStatus after = ledger.interrupt(hit.run(), node, "node " + node + " " + describe(drain.notice) + how,
         hit.mark().earlierInterruptions(), lost);
     if (!after.interrupted()) {
       finish(hit, after.outcome(), null, now); // it ended just before

@@ -75,10 +75,11 @@ public interface DrainLedger {
    * processes are killed on every node). Does nothing when the run has ended or is being
    * stopped for another reason meanwhile.
    *
+   * @param node the interrupted node
    * @param lostGpuSeconds the work the stop throws away (since the newest checkpoint)
    * @return what became of the run
    */
-  RunStatus interrupt(JobRun run, String why, int earlierInterruptions, double lostGpuSeconds);
+  RunStatus interrupt(JobRun run, String node, String why, int earlierInterruptions, double lostGpuSeconds);
 
   /** A user's checkpointed requeue: back to the queue (held with {@code hold}), REQUEUED in its history. */
   void requeueCheckpointed(JobRun run, String why, boolean hold);

@@ -123,7 +123,7 @@ class DrainBookTest {
     }
 
     @Override
-    public RunStatus interrupt(JobRun run, String why, int earlierInterruptions, double lostGpuSeconds) {
+    public RunStatus interrupt(JobRun run, String node, String why, int earlierInterruptions, double lostGpuSeconds) {
       log.add("interrupt " + run.job() + ": " + why);
       runs.put(run.job(), new JobRun(run.job(), run.restartCount() + 1, run.partition(), false, null, 0));
       on.values().forEach(l -> l.removeIf(r -> r.job().equals(run.job())));

@@ -57,22 +57,24 @@ class LostJobsTest {
     Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
     s.put("squall.partitions.gpu.nodes", "node-1");
     s.put("squall.node-timeout", "6s");
+    s.put("squall.ticks", "manual"); // the test moves the controller's clock past the timeout
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
           "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
           .status()).isEqualTo(200);
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
+      time.tick(); // the cycle starts the job
       Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
 
       // Just launched: a heartbeat without it may have been written before the launch arrived.
       heartbeat(h, List.of());
       assertThat(h.job(job).get("state").asText()).isEqualTo("RUNNING");
-      // Held: kept running past the node timeout.
-      long until = System.nanoTime() + Duration.ofSeconds(7).toNanos();
-      while (System.nanoTime() < until) {
+      // Held: kept running past the node timeout (heartbeats every 500 ms of controller time).
+      for (int i = 0; i < 14; i++) {
+        time.clock().advance(Duration.ofMillis(500));
         heartbeat(h, List.of(job));
-        sleep(500);
       }
       assertThat(h.job(job).get("restart_count").asInt()).isZero();
 
@@ -89,15 +91,5 @@ class LostJobsTest {
   private static void heartbeat(Http h, List<String> held) {
     Http.Answer a = h.post(AGENT_TOKEN, "/v1/agent/heartbeat", Map.of("name", "node-1", "running", held));
     assertThat(a.status()).as(a.body()).isEqualTo(200);
-  }
-
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -23,6 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * its checkpoint, ending as an uninterrupted run would. Also: a job without checkpoint support
  * (restarts from scratch, the lost work is recorded), {@code --no-requeue}, a repeated notice,
  * and the restart limit.
+ *
+ * <p>On a manual clock ({@link ManualTime}): the controller decides only when the test ticks, so
+ * what it decides by time (a notice's deadline, a backoff, the batch window) is driven, not slept
+ * for; the tests wait only for what the real agents and the jobs' processes do.
  */
 class SpotEndToEndTest {
   private static final Duration LONG = Duration.ofSeconds(120);
@@ -39,6 +43,9 @@ class SpotEndToEndTest {
     s.put("squall.partitions.gpu.suspend-time", "10m");
     s.put("squall.partitions.gpu.interruption-margin", "2s");
     s.put("squall.reconcile-interval", "1s");
+    s.put("squall.ticks", "manual");
+    // The manual clock may run ahead of the agents' real heartbeats: node loss is not what is tested.
+    s.put("squall.node-timeout", "30m");
     return s;
   }
 
@@ -63,8 +70,8 @@ class SpotEndToEndTest {
 
 
 
-  private static JsonNode awaitState(Http h, long id, String state) {
-    return Poll.until("job " + id + " " + state, LONG, () -> {
+  private static JsonNode awaitState(ManualTime time, Http h, long id, String state) {
+    return time.until("job " + id + " " + state, LONG, () -> {
       JsonNode j = h.job(id);
       return j.get("state").asText().equals(state) ? j : null;
     });
@@ -89,18 +96,19 @@ class SpotEndToEndTest {
   void anInterruptedGangCheckpointsIsRequeuedWholeAndResumesWhereItWas() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       long id = h.submit(training(""));
-      JsonNode running = awaitState(h, id, "RUNNING");
+      JsonNode running = awaitState(time, h, id, "RUNNING");
       List<String> firstNodes = nodesOf(running);
       assertThat(firstNodes).hasSize(2);
       // Mid-run: after its first periodic checkpoint.
-      Poll.until("a first checkpoint", LONG, () ->
+      time.until("a first checkpoint", LONG, () ->
           h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json().get("checkpoints").size() > 0 ? true : null);
       String victim = firstNodes.get(1);
       Http.Answer a = interrupt(h, victim, 30);
       assertThat(a.status()).as(a.body()).isEqualTo(202);
 
-      JsonNode done = awaitState(h, id, "COMPLETED");
+      JsonNode done = awaitState(time, h, id, "COMPLETED");
       assertThat(done.get("restart_count").asInt()).isEqualTo(1);
       List<String> states = done.get("events").findValuesAsText("state");
       int preempted = states.indexOf("PREEMPTED");
@@ -134,24 +142,25 @@ class SpotEndToEndTest {
     s.put("squall.partitions.gpu.checkpoint-pattern", "step-*.ckpt");
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       long id = h.submit(training("").replace("squall checkpoint register", ": squall checkpoint register"));
-      awaitState(h, id, "RUNNING");
-      Poll.until("a first checkpoint", LONG, () ->
+      awaitState(time, h, id, "RUNNING");
+      time.until("a first checkpoint", LONG, () ->
           h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json().get("checkpoints").size() > 0 ? true : null);
       Http.Answer a = h.post("alice-token", "/v1/jobs/" + id + "/pause", Map.of());
       assertThat(a.status()).as(a.body()).isEqualTo(200);
-      JsonNode held = Poll.until("the job paused", LONG, () -> {
+      JsonNode held = time.until("the job paused", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("state").asText().equals("PENDING") && j.get("held").asBoolean() ? j : null;
       });
       assertThat(held.get("events").toString()).contains("paused by alice after checkpoint step");
       assertThat(held.get("restart_count").asInt()).isEqualTo(1);
       // Its gang is free while it waits.
-      Poll.until("the gang released", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
+      time.until("the gang released", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")
           .findValuesAsText("state").stream().noneMatch(st -> st.equals("ALLOCATED") || st.equals("MIXED")) ? true
           : null);
       assertThat(h.post("alice-token", "/v1/jobs/" + id + "/release", Map.of()).status()).isEqualTo(200);
-      awaitState(h, id, "COMPLETED");
+      awaitState(time, h, id, "COMPLETED");
       List<String> out = Files.readAllLines(dir.resolve("train-" + id + ".out"));
       assertThat(out.get(0)).startsWith("restart 1: resuming from step ");
       assertThat(out.get(out.size() - 1)).isEqualTo(uninterruptedLastLine());
@@ -159,15 +168,13 @@ class SpotEndToEndTest {
   }
 
   /**
-   * On a manual clock, so the loss is exact: the gang runs 20 s of controller time, gets a 3 s
-   * notice, ignores the signal and is stopped at the deadline less the 2 s margin, 21 s after it
-   * started: 16 GPUs x 21 s lost. The test waits only for the real agents and the job's processes.
+   * The loss is exact: the gang runs 20 s of controller time, gets a 3 s notice, ignores the
+   * signal and is stopped at the deadline less the 2 s margin, 21 s after it started: 16 GPUs x
+   * 21 s lost.
    */
   @Test
   void aJobWithoutCheckpointsRestartsFromScratchAndItsLossIsRecorded() throws Exception {
     Map<String, Object> s = settings();
-    s.put("squall.ticks", "manual");
-    s.put("squall.node-timeout", "5m"); // 20 s pass at once: heartbeats are not what is tested
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
@@ -212,16 +219,17 @@ class SpotEndToEndTest {
   void noRequeueEndsPreemptedAndARepeatedNoticeIsHandledOnce() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       long id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --no-requeue --output=/dev/null\nsleep 60\n");
-      String node = nodesOf(awaitState(h, id, "RUNNING")).get(0);
+      String node = nodesOf(awaitState(time, h, id, "RUNNING")).get(0);
       interrupt(h, node, 20);
       interrupt(h, node, 20); // the same notice again (an agent and the event queue both report)
-      JsonNode done = awaitState(h, id, "PREEMPTED");
+      JsonNode done = awaitState(time, h, id, "PREEMPTED");
       assertThat(done.get("restart_count").asInt()).isZero();
       // Once: one signal event (RUNNING), then PREEMPTED, and no way back to the queue.
       assertThat(done.get("events").findValuesAsText("state"))
           .containsExactly("PENDING", "CONFIGURING", "RUNNING", "RUNNING", "PREEMPTED");
-      JsonNode hit = Poll.until("the interruption's outcome", LONG, () -> {
+      JsonNode hit = time.until("the interruption's outcome", LONG, () -> {
         List<JsonNode> rows = interruptions(h, id);
         return rows.size() == 1 && !rows.get(0).get("outcome").isNull() ? rows.get(0) : null;
       });
@@ -236,21 +244,22 @@ class SpotEndToEndTest {
     s.put("squall.partitions.gpu.max-restarts", 1);
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       long id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=/dev/null\nsleep 60\n");
       // A requeue by hand is a restart, not an interruption: it does not count to max-restarts.
-      awaitState(h, id, "RUNNING");
+      awaitState(time, h, id, "RUNNING");
       assertThat(h.post("alice-token", "/v1/jobs/" + id + "/requeue", Map.of()).status()).isEqualTo(200);
-      Poll.until("the job to run again", LONG, () -> {
+      time.until("the job to run again", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("restart_count").asInt() == 1 && j.get("state").asText().equals("RUNNING") ? true : null;
       });
       interrupt(h, nodesOf(h.job(id)).get(0), 0);
-      Poll.until("the job to run after its first interruption", LONG, () -> {
+      time.until("the job to run after its first interruption", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("restart_count").asInt() == 2 && j.get("state").asText().equals("RUNNING") ? true : null;
       });
       interrupt(h, nodesOf(h.job(id)).get(0), 0);
-      JsonNode held = Poll.until("the job held", LONG, () -> {
+      JsonNode held = time.until("the job held", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("state").asText().equals("PENDING") && j.get("reason").asText().equals("JobHeldUser") ? j : null;
       });
@@ -271,26 +280,29 @@ class SpotEndToEndTest {
     String notBefore;
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=/dev/null\nsleep 60\n");
-      interrupt(h, nodesOf(awaitState(h, id, "RUNNING")).get(0), 0);
-      Poll.until("the job to run after its first interruption, at once", LONG, () -> {
+      interrupt(h, nodesOf(awaitState(time, h, id, "RUNNING")).get(0), 0);
+      time.until("the job to run after its first interruption, at once", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("restart_count").asInt() == 1 && j.get("state").asText().equals("RUNNING") ? true : null;
       });
-      Instant second = Instant.now();
+      Instant second = time.clock().instant();
       interrupt(h, nodesOf(h.job(id)).get(0), 0);
-      JsonNode waiting = Poll.until("the job backing off", LONG, () -> {
+      time.tick(); // no notice: stopped and requeued at this instant, not before it plus the backoff
+      JsonNode waiting = time.until("the job backing off", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("restart_count").asInt() == 2 && j.get("reason").asText().equals("BeginTime") ? j : null;
       });
       notBefore = waiting.get("not_before").asText();
-      assertThat(Duration.between(second, Instant.parse(notBefore)))
-          .isBetween(Duration.ofMinutes(59), Duration.ofMinutes(61));
+      assertThat(Instant.parse(notBefore).truncatedTo(ChronoUnit.MILLIS))
+          .isEqualTo(second.plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.MILLIS));
       assertThat(waiting.get("events").toString()).contains("after an interruption, not before " + notBefore);
     }
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
-      Poll.until("the reason given again", LONG, () -> h.job(id).get("reason").asText().equals("BeginTime"));
+      ManualTime time = ManualTime.of(c);
+      time.until("the reason given again", LONG, () -> h.job(id).get("reason").asText().equals("BeginTime"));
       JsonNode j = h.job(id);
       assertThat(j.get("state").asText()).isEqualTo("PENDING");
       // As stored: the database keeps microseconds.
@@ -305,15 +317,16 @@ class SpotEndToEndTest {
     s.put("squall.node-timeout", "5m"); // reconciliation, not the missing heartbeats, must find it
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       Path ran = dir.resolve("ran");
       Files.createDirectories(ran);
       long id = h.submit("#!/bin/bash\n#SBATCH -N 2 --gres=gpu:8 --output=/dev/null\n"
           + "srun bash -c 'touch " + ran + "/$SLURMD_NODENAME'\n"
           + "if [ \"$SLURM_RESTART_COUNT\" = 0 ]; then sleep 60; fi\n");
-      String node = nodesOf(awaitState(h, id, "RUNNING")).get(1);
-      Poll.until("the job to run on both nodes", LONG, () -> Files.exists(ran.resolve(node)) ? true : null);
+      String node = nodesOf(awaitState(time, h, id, "RUNNING")).get(1);
+      time.until("the job to run on both nodes", LONG, () -> Files.exists(ran.resolve(node)) ? true : null);
       c.bean(io.squall.api.fleet.NodeFleet.class).stopNode(node); // the machine is gone, no notice
-      JsonNode done = awaitState(h, id, "COMPLETED");
+      JsonNode done = awaitState(time, h, id, "COMPLETED");
       assertThat(done.get("restart_count").asInt()).isEqualTo(1);
       JsonNode hit = interruptions(h, id).get(0);
       assertThat(hit.get("source").asText()).isEqualTo("RECONCILIATION");
@@ -340,6 +353,8 @@ class SpotEndToEndTest {
   @Test
   void aPreemptedJobGetsItsCheckpointSignalAndGraceIsRequeuedSayingWhoPreemptedItAndResumes() throws Exception {
     Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "local");
+    s.put("squall.ticks", "manual");
+    s.put("squall.node-timeout", "30m");
     s.put("squall.partitions.low.nodes", "node-[1-2]");
     s.put("squall.partitions.low.preempt-mode", "requeue");
     s.put("squall.partitions.low.grace-time", "60s");
@@ -347,15 +362,16 @@ class SpotEndToEndTest {
     s.put("squall.partitions.high.priority-tier", 2);
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       long low = h.submit(training("\n#SBATCH --partition=low"));
-      awaitState(h, low, "RUNNING");
-      Poll.until("a first checkpoint", LONG, () ->
+      awaitState(time, h, low, "RUNNING");
+      time.until("a first checkpoint", LONG, () ->
           h.get("alice-token", "/v1/jobs/" + low + "/checkpoints").json().get("checkpoints").size() > 0 ? true : null);
       long high = h.submit("#!/bin/bash\n#SBATCH --partition=high\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:8\n"
           + "#SBATCH --output=" + dir.resolve("high-%j.out") + "\nsleep 1\necho high done\n");
 
-      awaitState(h, high, "COMPLETED");
-      JsonNode done = awaitState(h, low, "COMPLETED");
+      awaitState(time, h, high, "COMPLETED");
+      JsonNode done = awaitState(time, h, low, "COMPLETED");
       String events = done.get("events").toString();
       assertThat(done.get("restart_count").asInt()).as(events + " / " + h.job(high).get("events")).isEqualTo(1);
       // Signalled, stopped at its checkpoint well within the 60 s grace, requeued saying by whom.

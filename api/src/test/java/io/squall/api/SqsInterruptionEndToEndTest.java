@@ -63,6 +63,7 @@ class SqsInterruptionEndToEndTest {
     Map<String, Object> s = cloud.settings(dir.resolve("data"), "cloud-[1-2]");
     s.put("squall.aws.interruption-queue-url", queueUrl);
     s.put("squall.aws.sqs-endpoint", sqsEndpoint.toString());
+    s.put("squall.ticks", "manual"); // the drain and the fleet decide only when the test ticks
     return s;
   }
 
@@ -80,9 +81,10 @@ class SqsInterruptionEndToEndTest {
   void anEc2InterruptionWarningFromTheQueueDrainsTheNodeAndRequeuesItsJob() throws Exception {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
       long id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8\nsleep 1\n");
       // No agent boots on FakeEc2's machines: the job holds its launched node, CONFIGURING.
-      JsonNode instance = Poll.until("the node's instance", LONG, () -> {
+      JsonNode instance = time.until("the node's instance", LONG, () -> {
         JsonNode all = h.get("admin-token", "/v1/instances").json().get("instances");
         return all.size() == 1 ? all.get(0) : null;
       });
@@ -91,7 +93,7 @@ class SqsInterruptionEndToEndTest {
 
       sqs.sendMessage(r -> r.queueUrl(queueUrl).messageBody(interruptionWarning(instanceId)));
 
-      JsonNode hit = Poll.until("the interruption handled", LONG, () -> {
+      JsonNode hit = time.until("the interruption handled", LONG, () -> {
         JsonNode rows = h.get("admin-token", "/v1/interruptions").json().get("interruptions");
         return rows.size() == 1 && !rows.get(0).get("outcome").isNull() ? rows.get(0) : null;
       });
@@ -104,9 +106,9 @@ class SqsInterruptionEndToEndTest {
       List<String> states = job.get("events").findValuesAsText("state");
       assertThat(states).containsSubsequence("CONFIGURING", "PREEMPTED", "PENDING");
       // The warning's deadline (its time + 2 min) is long past: the machine is given up at once.
-      Poll.until("the interrupted instance terminated", LONG, () -> !ec2.aliveIds().contains(instanceId) ? true : null);
+      time.until("the interrupted instance terminated", LONG, () -> !ec2.aliveIds().contains(instanceId) ? true : null);
       // Handled messages are deleted.
-      Poll.until("the queue empty", LONG, () -> {
+      time.until("the queue empty", LONG, () -> {
         Map<QueueAttributeName, String> a = sqs.getQueueAttributes(r -> r.queueUrl(queueUrl).attributeNames(
             QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
             .attributes();

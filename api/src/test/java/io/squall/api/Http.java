@@ -75,9 +75,14 @@ public final class Http {
 
   /** The node's state as {@code GET /v1/nodes} shows it. */
   public String nodeState(String node) {
+    return node(node).get("state").asText();
+  }
+
+  /** The node as {@code GET /v1/nodes} shows it to an operator. */
+  public JsonNode node(String node) {
     for (JsonNode n : get("admin-token", "/v1/nodes").json().get("nodes")) {
       if (n.get("name").asText().equals(node)) {
-        return n.get("state").asText();
+        return n;
       }
     }
     throw new AssertionError("no node " + node);

@@ -92,9 +92,16 @@ class SpotEndToEndTest {
   }
 
 
+  /**
+   * Also behaviour 3's survivors: in two placement groups of two nodes, the gang's replacement
+   * cannot use its own group (one node is being taken away), so it goes whole to the other, and
+   * the surviving node, which cannot join it, is given back at once, not after suspend-time.
+   */
   @Test
   void anInterruptedGangCheckpointsIsRequeuedWholeAndResumesWhereItWas() throws Exception {
-    try (Controllers.Running c = Controllers.start(settings())) {
+    Map<String, Object> s = settings();
+    s.put("squall.partitions.gpu.placement-groups", 2);
+    try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
       long id = h.submit(training(""));
@@ -116,6 +123,11 @@ class SpotEndToEndTest {
       assertThat(states.get(preempted + 1)).isEqualTo("PENDING");
       assertThat(done.get("events").toString()).contains("SIGUSR1 sent", "checkpoint step");
       assertThat(nodesOf(done)).doesNotContain(victim);
+      String survivor = firstNodes.get(0);
+      assertThat(nodesOf(done)).doesNotContain(survivor);
+      JsonNode left = h.node(survivor); // suspend-time is 10 min; seconds have passed
+      assertThat(left.get("state").asText()).isEqualTo("CLOUD");
+      assertThat(left.get("reason").asText()).isEqualTo("powered down: job " + id + " left it and now holds other nodes");
 
       List<String> out = Files.readAllLines(dir.resolve("train-" + id + ".out"));
       assertThat(out.get(0)).matches("restart 1: resuming from step [1-9][0-9]* \\(.*step-[0-9]+\\.ckpt\\)");

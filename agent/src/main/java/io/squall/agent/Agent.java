@@ -11,11 +11,13 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,6 +41,8 @@ final class Agent implements AutoCloseable {
   private final JobControl control;
   private final AgentServer server;
   private final ControllerLink link;
+  private final CompletableFuture<Void> superseded = new CompletableFuture<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
   /** Null without {@code --interruptions}. */
   private final InterruptionWatch watch;
 
@@ -55,6 +59,7 @@ final class Agent implements AutoCloseable {
     JobUsers users = JobUsers.detect(log);
     // Before this agent takes any work: what a killed predecessor's jobs left running goes.
     OrphanSweep.run(workDir, log);
+    Files.deleteIfExists(workDir.resolve(AgentMain.SUPERSEDED_FILE)); // started on purpose: it serves again
     if (users.root()) {
       // Jobs run as their users: they may pass through to their own job directory and the
       // tools, but not list what else is here (the token file is 0600 besides).
@@ -77,8 +82,9 @@ final class Agent implements AutoCloseable {
     this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
         new StepRunner(config.name(), workDir, sessions, users, workers, log), new CheckpointRelay(config.name(), client, log),
         workers, log);
-    this.link = new ControllerLink(client, this::registration, () -> new Heartbeat(config.name(), control.held()),
-        linkThread, outbox::flushSoon, log);
+    this.link = new ControllerLink(client, this::registration,
+        () -> new Heartbeat(config.name(), server.address(), control.held()), linkThread, outbox::flushSoon,
+        this::standDown, log);
     outbox.start();
     shipping.start();
     link.start();
@@ -103,9 +109,36 @@ final class Agent implements AutoCloseable {
     return link.registered();
   }
 
-  /** Stops serving and kills every job's processes: the node goes away with its agent. */
+  /** Completes once another agent has taken this node over and this one has stopped (killing its jobs). */
+  CompletableFuture<Void> superseded() {
+    return superseded;
+  }
+
+  /**
+   * Another agent registered for this node (a second copy started by mistake, or a clone of the
+   * machine): the controller now speaks to that one only. This one stops, killing its jobs'
+   * processes so that no job runs twice, off the heartbeat thread that {@link #close} waits for.
+   */
+  private void standDown(String why) {
+    log.warn("another agent now serves " + config.name() + " (" + why + "): stopping, and killing this agent's jobs");
+    try {
+      Files.writeString(config.workDir().resolve(AgentMain.SUPERSEDED_FILE), why + "\n");
+    } catch (IOException e) {
+      log.warn("cannot record that this agent stood down: " + e.getMessage());
+    }
+    Thread t = new Thread(() -> {
+      close();
+      superseded.complete(null);
+    }, config.name() + "-stand-down");
+    t.start();
+  }
+
+  /** Stops serving and kills every job's processes: the node goes away with its agent. Once. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return; // stood down already (then the process exits, and its shutdown hook comes here)
+    }
     if (watch != null) {
       watch.close();
     }

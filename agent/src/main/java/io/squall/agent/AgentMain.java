@@ -7,14 +7,23 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * The node agent's process: {@code java -cp ... io.squall.agent.AgentMain --controller URL
  * --token TOKEN --name NAME --work-dir DIR ...}. Runs until it is stopped (SIGTERM), then kills
- * its jobs' processes. Exit status 2 for a bad command line, 1 when it cannot start.
+ * its jobs' processes. Exit status 2 for a bad command line, 1 when it cannot start,
+ * {@value #EXIT_SUPERSEDED} when another agent registered for its node and it stood down (a
+ * supervisor must not start it again: {@code RestartPreventExitStatus=3} under systemd).
  */
 public final class AgentMain {
+  /** The exit status of an agent another agent superseded: not to be restarted. */
+  public static final int EXIT_SUPERSEDED = 3;
+  /**
+   * Written in its work directory (with why) by an agent that stood down, so that a supervisor
+   * that cannot see exit statuses (the local provider) does not start it again either.
+   */
+  public static final String SUPERSEDED_FILE = "superseded";
+
   private AgentMain() {}
 
   public static void main(String[] args) throws InterruptedException {
@@ -26,7 +35,12 @@ public final class AgentMain {
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "agent-shutdown"));
-    new CountDownLatch(1).await();
+    try {
+      agent.superseded().get(); // until then it runs; a SIGTERM ends it through the hook
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
+    System.exit(EXIT_SUPERSEDED);
   }
 
   /** The agent did not start; the reason has been printed. */

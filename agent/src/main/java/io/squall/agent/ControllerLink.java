@@ -7,12 +7,16 @@ import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * Keeps the node known to the controller: registers (retrying with backoff until the controller
  * answers, so agents may start first), then heartbeats every {@code heartbeat_seconds} and
- * registers again when a heartbeat gets 404. Runs on its executor's thread; never blocks callers.
+ * registers again when a heartbeat gets 404. A heartbeat answered 409 means another agent has
+ * registered for this node since: this one is superseded, stops heartbeating for good and calls
+ * {@code onSuperseded} (once), never registering again, so two agents cannot take the node from
+ * each other in turn. Runs on its executor's thread; never blocks callers.
  */
 final class ControllerLink {
   private static final Duration FIRST_RETRY = Duration.ofMillis(200);
@@ -25,6 +29,7 @@ final class ControllerLink {
   private final Supplier<Heartbeat> heartbeat;
   private final ScheduledExecutorService executor;
   private final Runnable onRegistered;
+  private final Consumer<String> onSuperseded;
   private final AgentLog log;
   private final AgentLog.Repeats failures = new AgentLog.Repeats();
   private volatile boolean registered;
@@ -32,12 +37,13 @@ final class ControllerLink {
   private Duration retry = FIRST_RETRY;
 
   ControllerLink(ControllerClient client, Supplier<Registration> registration, Supplier<Heartbeat> heartbeat,
-      ScheduledExecutorService executor, Runnable onRegistered, AgentLog log) {
+      ScheduledExecutorService executor, Runnable onRegistered, Consumer<String> onSuperseded, AgentLog log) {
     this.client = client;
     this.registration = registration;
     this.heartbeat = heartbeat;
     this.executor = executor;
     this.onRegistered = onRegistered;
+    this.onSuperseded = onSuperseded;
     this.log = log;
   }
 
@@ -79,6 +85,11 @@ final class ControllerLink {
         registered = false;
         log.info("the controller does not know this node any more; registering again");
         later(this::register, Duration.ZERO);
+        return;
+      }
+      if (reply.status() == 409) {
+        registered = false;
+        onSuperseded.accept(reply.body().path("error").asText(reply.body().toString()));
         return;
       }
       if (reply.ok()) {

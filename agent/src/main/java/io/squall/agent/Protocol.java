@@ -18,7 +18,7 @@ final class Protocol {
       List<String> features, String placementGroup, List<String> running) {}
 
   /** {@code POST /v1/agent/heartbeat}. */
-  record Heartbeat(String name, List<String> running) {}
+  record Heartbeat(String name, String address, List<String> running) {}
 
   /** One exit of a batch script; {@code id} stays the same across resends. */
   record ExitEvent(String id, String job, String type, int exitCode, Integer signal, String time) {}

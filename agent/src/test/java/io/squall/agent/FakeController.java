@@ -36,6 +36,8 @@ final class FakeController implements AutoCloseable {
   private final HttpServer server;
   private final List<Call> calls = new CopyOnWriteArrayList<>();
   private final Set<String> known = ConcurrentHashMap.newKeySet();
+  /** The address of the agent that registered last for each node. */
+  private final Map<String, String> addresses = new ConcurrentHashMap<>();
   private final AtomicInteger eventFailures = new AtomicInteger();
   private final AtomicInteger interruptionFailures = new AtomicInteger();
   /** Null: checkpoints are taken. */
@@ -155,10 +157,16 @@ final class FakeController implements AutoCloseable {
       switch (path) {
         case "/v1/agent/register":
           known.add(body.path("name").asText());
+          addresses.put(body.path("name").asText(), body.path("address").asText());
           respond(exchange, 200, "{\"heartbeat_seconds\":" + heartbeatSeconds + "}");
           return;
         case "/v1/agent/heartbeat":
-          if (known.contains(body.path("name").asText())) {
+          String registered = addresses.get(body.path("name").asText());
+          if (registered != null && !registered.equals(body.path("address").asText())) {
+            // As the controller: another agent registered for the node since this one did.
+            respond(exchange, 409, json.writeValueAsString(Map.of("error", "node " + body.path("name").asText()
+                + " is served by the agent at " + registered + ": this agent is superseded")));
+          } else if (known.contains(body.path("name").asText())) {
             respond(exchange, 200, "{}");
           } else {
             respond(exchange, 404, "{\"error\":\"unknown node\"}");

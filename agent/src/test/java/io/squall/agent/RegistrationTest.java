@@ -8,6 +8,9 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,6 +68,46 @@ class RegistrationTest {
 
       Eventually.until("a second registration", Eventually.LONG,
           () -> controller.calls("/v1/agent/register").size() >= 2);
+    }
+  }
+
+  /**
+   * A second agent registers for the same node: the first one's next heartbeat is answered 409,
+   * and it stands down for good: its job's processes are killed (no job runs on two agents), it
+   * records why, and it never registers again (which would take the node back).
+   */
+  @Test
+  void anAgentSupersededByAnotherOfItsNodeStopsKillsItsJobsAndDoesNotComeBack() throws Exception {
+    Path jobDir = Files.createDirectories(dir.resolve("job"));
+    try (FakeController controller = FakeController.start();
+        Agent first = TestAgents.start("node-1", controller.url(), dir.resolve("first"))) {
+      Eventually.until("the first agent registered", Eventually.LONG, first::registered);
+      AgentCalls.launch(first.address(), AgentCalls.batch("7", "echo $$ > pid\nexec sleep 600\n", jobDir,
+          Map.of("PATH", "/usr/bin:/bin")));
+      long pid = Eventually.value("the job's pid", Eventually.LONG, () -> {
+        try {
+          String text = Files.exists(jobDir.resolve("pid")) ? Files.readString(jobDir.resolve("pid")).trim() : "";
+          return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
+        } catch (java.io.IOException e) {
+          return Optional.empty();
+        }
+      });
+      assertThat(ProcessHandle.of(pid)).isPresent();
+
+      try (Agent second = TestAgents.start("node-1", controller.url(), dir.resolve("second"))) {
+        first.superseded().get(Eventually.LONG.toSeconds(), TimeUnit.SECONDS);
+        Eventually.until("the job's process gone", Eventually.LONG,
+            () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+        assertThat(Files.readString(dir.resolve("first").resolve(AgentMain.SUPERSEDED_FILE)))
+            .contains("served by the agent at " + second.address());
+        int beats = controller.calls("/v1/agent/heartbeat").size();
+        Eventually.until("the second agent heartbeating on", Eventually.LONG,
+            () -> controller.calls("/v1/agent/heartbeat").size() > beats + 1);
+        assertThat(controller.calls("/v1/agent/register")).extracting(c -> c.body().path("address").asText())
+            .containsExactly(first.address().toString(), second.address().toString());
+        assertThat(controller.calls("/v1/agent/heartbeat").get(controller.calls("/v1/agent/heartbeat").size() - 1)
+            .body().path("address").asText()).isEqualTo(second.address().toString());
+      }
     }
   }
 

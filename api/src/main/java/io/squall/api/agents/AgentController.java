@@ -73,7 +73,7 @@ public final class AgentController {
 
   private static final Set<String> REGISTER = Set.of("name", "address", "gpus", "gpu_type", "cpus", "memory_mb",
       "features", "placement_group", "running");
-  private static final Set<String> HEARTBEAT = Set.of("name", "running");
+  private static final Set<String> HEARTBEAT = Set.of("name", "address", "running");
   private static final Set<String> EVENTS = Set.of("name", "events");
   private static final Set<String> EVENT = Set.of("id", "job", "type", "exit_code", "signal", "time");
   private static final Set<String> INTERRUPTION = Set.of("name", "source", "kind", "instance_id", "noticed_at",
@@ -126,7 +126,8 @@ public final class AgentController {
   public CompletableFuture<Map<String, Object>> heartbeat(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @Body String text) {
     JsonBody body = JsonBody.parse(text, HEARTBEAT);
-    return reports.heartbeat(node(caller, body), jobKeys(body, "running")).thenApply(v -> Map.of());
+    return reports.heartbeat(node(caller, body), TextRules.plain("address", body.optText("address"), MAX_ADDRESS),
+        jobKeys(body, "running")).thenApply(v -> Map.of());
   }
 
   @Post("/events")

@@ -72,11 +72,18 @@ public final class AgentReports {
   /**
    * Notes that the node's agent is alive, and what it holds.
    *
-   * @throws ApiException 404 when the node is unknown or DOWN: the agent registers again
+   * @param address the reporting agent's own base address; null from an agent that does not say
+   * @throws ApiException 409 when another agent (another address) registered for the node since
+   *     this one did: it is superseded and stops (killing its jobs), so that no job runs on two
+   *     agents; 404 when the node is unknown or DOWN: the agent registers again
    */
-  public CompletableFuture<Void> heartbeat(String name, List<String> held) {
+  public CompletableFuture<Void> heartbeat(String name, String address, List<String> held) {
     return writer.write(b -> {
       NodeStatus n = b.node(name);
+      if (n != null && n.address() != null && address != null && !address.equals(n.address())) {
+        throw ApiException.conflict("node " + name + " is served by the agent at " + n.address()
+            + ", which registered after this one (" + address + "): this agent is superseded");
+      }
       if (n == null || n.address() == null || n.state() == NodeState.DOWN) {
         throw ApiException.notFound("node " + name + " is not registered");
       }

@@ -1,5 +1,6 @@
 package io.squall.providers.local;
 
+import io.squall.agent.AgentMain;
 import io.squall.agent.OrphanSweep;
 import io.squall.agent.TokenFile;
 import io.squall.agent.JavaCommand;
@@ -145,7 +146,8 @@ public final class LocalProvider implements NodeProvider {
    * Keeps a machine, and restarts its agent when it dies of itself (a crash, a kill -9) after
    * {@link #RESTART_DELAY}, as systemd does a node's agent: the restarted agent kills what its
    * predecessor's jobs left running, then registers again. A node stopped on purpose
-   * ({@link #terminate}, {@link #close}) is no longer kept, so it stays stopped.
+   * ({@link #terminate}, {@link #close}) is no longer kept, so it stays stopped; nor is an agent
+   * that stood down because another registered for its node ({@link AgentMain#SUPERSEDED_FILE}).
    */
   private synchronized void watch(LocalMachine m) {
     machines.put(m.instance().nodeName(), m);
@@ -156,6 +158,11 @@ public final class LocalProvider implements NodeProvider {
   private synchronized void restart(LocalMachine died) {
     if (machines.get(died.instance().nodeName()) != died) {
       return; // stopped on purpose, or replaced
+    }
+    if (Files.exists(died.dir().resolve(AgentMain.SUPERSEDED_FILE))) {
+      // It stood down for another agent of its node: started again, it would take the node back.
+      machines.remove(died.instance().nodeName());
+      return;
     }
     try {
       watch(died.restart());

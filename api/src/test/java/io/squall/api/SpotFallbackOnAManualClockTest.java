@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.squall.providers.aws.FakeEc2;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -175,6 +177,50 @@ class SpotFallbackOnAManualClockTest {
       assertThat(runInstancesCalls()).containsExactly(ZONE_A + " spot", ZONE_B + " spot");
       assertThat(svc.instances()).hasSize(1);
       assertThat(svc.instances().get(0).get("zone").asText()).isEqualTo(ZONE_B);
+    }
+  }
+
+  /**
+   * Prices in force: the fleet records each offering's price as EC2 lists it (spot from its price
+   * history), a change ends the old price and begins the new one, and the series survives a
+   * restart without being recorded twice.
+   */
+  @Test
+  void thePricesInForceAreRecordedAsTheyChangeAndSurviveARestart() throws Exception {
+    ec2.spotPrice(TYPE, ZONE_A, 30).spotPrice(TYPE, ZONE_B, 35);
+    String spotA = TYPE + "/" + ZONE_A + "/SPOT";
+    Instant changed;
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Service svc = service(c);
+      svc.time().tick();
+      Instant first = svc.time().clock().instant();
+      JsonNode prices = svc.http().get("alice-token", "/v1/prices").json().get("prices");
+      assertThat(prices).hasSize(4); // spot and on-demand in both zones
+      JsonNode a = svc.http().get("alice-token", "/v1/prices?offering=" + spotA).json().get("prices");
+      assertThat(a).hasSize(1);
+      assertThat(a.get(0).get("usd_per_hour").asDouble()).isEqualTo(30);
+      assertThat(Instant.parse(a.get(0).get("from").asText()).truncatedTo(ChronoUnit.MILLIS))
+          .isEqualTo(first.truncatedTo(ChronoUnit.MILLIS));
+      assertThat(a.get(0).get("to").isNull()).isTrue();
+
+      ec2.spotPrice(TYPE, ZONE_A, 25);
+      svc.time().tickAfter(Duration.ofMinutes(5)); // the offerings are listed again
+      changed = svc.time().clock().instant();
+      a = svc.http().get("alice-token", "/v1/prices?offering=" + spotA).json().get("prices");
+      assertThat(a).hasSize(2);
+      assertThat(a.get(0).get("usd_per_hour").asDouble()).isEqualTo(30);
+      assertThat(Instant.parse(a.get(0).get("to").asText()).truncatedTo(ChronoUnit.MILLIS))
+          .isEqualTo(changed.truncatedTo(ChronoUnit.MILLIS));
+      assertThat(a.get(1).get("usd_per_hour").asDouble()).isEqualTo(25);
+      assertThat(a.get(1).get("to").isNull()).isTrue();
+    }
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Service svc = service(c);
+      svc.time().tick(); // lists the offerings again: the same prices, nothing new
+      JsonNode prices = svc.http().get("alice-token", "/v1/prices").json().get("prices");
+      assertThat(prices).hasSize(5);
+      assertThat(svc.http().get("alice-token", "/v1/prices?offering=" + spotA).json().get("prices"))
+          .extracting(p -> p.get("usd_per_hour").asDouble()).containsExactly(30.0, 25.0);
     }
   }
 

@@ -9,6 +9,7 @@ import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
+import io.squall.core.money.PriceSeries;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
 import io.squall.core.model.UsageLedger;
@@ -989,6 +990,11 @@ public final class ElasticSimulation {
     @Override
     public void warn(String message) {
       events.add(at(clock.instant()) + " warning: " + message);
+    }
+
+    @Override
+    public void priceChanged(PriceSeries.Change change) {
+      // kept by the fleet engine's own series; a simulation has nothing to outlive
     }
   }
 

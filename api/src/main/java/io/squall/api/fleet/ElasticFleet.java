@@ -88,7 +88,8 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     this.instances = instances;
     this.metrics = metrics;
     this.elastic = !layout.policies().isEmpty();
-    this.actuator = new FleetActuator(config.getClusterName(), layout.policies(), provider, ledger);
+    this.actuator = new FleetActuator(config.getClusterName(), layout.policies(), provider, ledger,
+        ledger.storedPrices());
   }
 
   @Override

@@ -10,6 +10,10 @@ import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.InstanceRepository;
+import io.squall.api.store.PriceRepository;
+import io.squall.api.store.PriceRow;
+import io.squall.core.money.PricePoint;
+import io.squall.core.money.PriceSeries;
 import io.squall.api.store.InstanceRow;
 import io.squall.api.store.LaunchIntentRepository;
 import io.squall.api.store.LaunchIntentRow;
@@ -48,19 +52,21 @@ public final class StoredFleetLedger implements FleetLedger {
   private final JobLifecycle lifecycle;
   private final LaunchIntentRepository intents;
   private final InstanceRepository instances;
+  private final PriceRepository prices;
   private final AgentCredentials credentials;
   private final SquallMetrics metrics;
   private volatile String controllerUrl;
 
   public StoredFleetLedger(ClusterLayout layout, SquallConfig config, StateWriter writer, JobLifecycle lifecycle,
-      LaunchIntentRepository intents, InstanceRepository instances, AgentCredentials credentials,
-      SquallMetrics metrics) {
+      LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
+      AgentCredentials credentials, SquallMetrics metrics) {
     this.layout = layout;
     this.config = config;
     this.writer = writer;
     this.lifecycle = lifecycle;
     this.intents = intents;
     this.instances = instances;
+    this.prices = prices;
     this.credentials = credentials;
     this.metrics = metrics;
   }
@@ -247,5 +253,21 @@ public final class StoredFleetLedger implements FleetLedger {
   @Override
   public void warn(String message) {
     LOG.warn(message);
+  }
+
+  /** The prices in force so far, as stored: what the fleet starts from after a restart. */
+  public PriceSeries storedPrices() {
+    return PriceSeries.of(prices.findAllOrderByOfferingAscAndValidFromAsc().stream().map(PriceRow::point).toList());
+  }
+
+  /** Ends the offering's open price (found by its open end, not its start, which the database rounds) and adds the new one. */
+  @Override
+  public void priceChanged(PriceSeries.Change change) {
+    if (change.ended() != null) {
+      prices.findByOfferingAndValidToIsNull(change.ended().offering()).ifPresent(r -> prices.update(
+          new PriceRow(r.id(), r.offering(), r.usdPerHour(), r.validFrom(), change.ended().to())));
+    }
+    PricePoint begun = change.begun();
+    prices.save(new PriceRow(null, begun.offering(), begun.usdPerHour(), begun.from(), null));
   }
 }

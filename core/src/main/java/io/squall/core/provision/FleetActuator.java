@@ -1,6 +1,7 @@
 package io.squall.core.provision;
 
 import io.squall.core.model.NodeState;
+import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
 import io.squall.core.provider.LaunchRequest;
@@ -22,7 +23,8 @@ import java.util.TreeMap;
  * {@link OfferingBook}, the nodes' backoff) and, when another offering may do, followed by the
  * next plan in the same tick. Idle nodes are given back after their suspend time, nodes that did
  * not come up are released (DOWN, their jobs requeued, their instances terminated) and powered
- * down after {@link #DOWN_FOR}.
+ * down after {@link #DOWN_FOR}. Each list of offerings adds to the {@link PriceSeries} of prices
+ * in force, every change told to the ledger.
  *
  * <p>What it remembers of a node between ticks (since when it is in its state, whether it was
  * launched, attempts and backoff) is not stored: a controller restart starts the
@@ -82,14 +84,24 @@ public final class FleetActuator {
   private final OfferingBook book = new OfferingBook();
   private final Map<String, Track> tracks = new TreeMap<>();
   private final Map<String, List<Offering>> offerings = new TreeMap<>();
+  private final PriceSeries prices;
   private Instant offeringsAt;
+
+  /** With no prices known yet. */
+  public FleetActuator(String cluster, Map<String, CapacityPolicy> policies, NodeProvider provider,
+      FleetLedger ledger) {
+    this(cluster, policies, provider, ledger, new PriceSeries());
+  }
 
   /**
    * @param cluster this cluster's name (tags, placement group names, idempotency tokens)
    * @param policies the policy of each elastic partition
+   * @param prices the prices in force so far (after a restart, as stored); the actuator adds what
+   *     each list of offerings says, and tells the ledger of every change
    */
   public FleetActuator(String cluster, Map<String, CapacityPolicy> policies, NodeProvider provider,
-      FleetLedger ledger) {
+      FleetLedger ledger, PriceSeries prices) {
+    this.prices = prices;
     this.cluster = cluster;
     this.policies = Map.copyOf(policies);
     this.provider = provider;
@@ -174,7 +186,11 @@ public final class FleetActuator {
     }
     for (Map.Entry<String, CapacityPolicy> e : new TreeMap<>(policies).entrySet()) {
       try {
-        offerings.put(e.getKey(), provider.offerings(e.getValue().instanceTypes()));
+        List<Offering> listed = provider.offerings(e.getValue().instanceTypes());
+        offerings.put(e.getKey(), listed);
+        for (Offering o : listed) {
+          prices.observe(o.key(), o.pricePerHour(), now).ifPresent(ledger::priceChanged);
+        }
       } catch (ProviderException ex) {
         ledger.warn("partition " + e.getKey() + ": cannot list offerings: " + ex.getMessage());
       }

@@ -1,5 +1,6 @@
 package io.squall.core.provision;
 
+import io.squall.core.money.PriceSeries;
 import io.squall.core.model.NodeState;
 import io.squall.core.provider.Instance;
 import io.squall.core.provider.NodeLaunch;
@@ -83,6 +84,12 @@ public interface FleetLedger {
 
   /** The jobs waiting for these nodes wait because of {@code reason} (their pending reason). */
   void waiting(List<String> nodes, String reason);
+
+  /**
+   * An offering's price changed (or was seen for the first time): keep the change, so the
+   * series of prices in force outlives the controller ({@link PriceSeries#of} rebuilds it).
+   */
+  void priceChanged(PriceSeries.Change change);
 
   /** Something went wrong that the operator should read (the controller logs it); the fleet goes on. */
   void warn(String message);

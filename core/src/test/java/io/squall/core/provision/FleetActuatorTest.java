@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
+import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.Availability;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
@@ -40,6 +41,7 @@ class FleetActuatorTest {
     final Map<String, Instance> instances = new TreeMap<>();
     final Map<String, String> groups = new TreeMap<>();
     final List<String> log = new ArrayList<>();
+    final List<PriceSeries.Change> prices = new ArrayList<>();
 
     Ledger(String... nodes) {
       for (String n : nodes) {
@@ -138,6 +140,11 @@ class FleetActuatorTest {
     @Override
     public void warn(String message) {
       log.add("warn " + message);
+    }
+
+    @Override
+    public void priceChanged(PriceSeries.Change change) {
+      prices.add(change);
     }
   }
 
@@ -274,6 +281,23 @@ class FleetActuatorTest {
     fleet.tick(T0.plusSeconds(1).plus(policy.suspendTime()));
     assertThat(ledger.states).containsEntry("n1", NodeState.CLOUD);
     assertThat(ledger.log).containsSubsequence("gone n1", "cloud [n1]: powered down: idle for SuspendTime (5 min)");
+  }
+
+  @Test
+  void theOfferingsPricesAreRecordedAsTheyAreListedAndOnlyWhenTheyChange() {
+    fleet.tick(T0);
+    assertThat(ledger.prices).extracting(c -> c.begun().offering() + " " + c.begun().usdPerHour()).containsExactly(
+        "p5.48xlarge/a/SPOT 30.0", "p5.48xlarge/b/SPOT 35.0", "p5.48xlarge/a/ON_DEMAND 98.0");
+    ledger.prices.clear();
+    provider.catalogue = List.of(SPOT_A, new Offering("p5.48xlarge", "b", CapacityType.SPOT, 33,
+        Availability.AVAILABLE), OD_A);
+    fleet.tick(T0.plus(FleetActuator.OFFERINGS_FRESH_FOR).minusSeconds(1)); // the list is still fresh
+    assertThat(ledger.prices).isEmpty();
+    Instant listed = T0.plus(FleetActuator.OFFERINGS_FRESH_FOR);
+    fleet.tick(listed);
+    assertThat(ledger.prices).containsExactly(new PriceSeries.Change(
+        new io.squall.core.money.PricePoint("p5.48xlarge/b/SPOT", 35, T0, listed),
+        new io.squall.core.money.PricePoint("p5.48xlarge/b/SPOT", 33, listed, null)));
   }
 
   @Test

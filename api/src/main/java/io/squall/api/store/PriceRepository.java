@@ -1,0 +1,15 @@
+package io.squall.api.store;
+
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.util.List;
+import java.util.Optional;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface PriceRepository extends CrudRepository<PriceRow, Long> {
+  List<PriceRow> findAllOrderByOfferingAscAndValidFromAsc();
+
+  /** The offering's price in force (its end is not known yet). */
+  Optional<PriceRow> findByOfferingAndValidToIsNull(String offering);
+}

@@ -117,6 +117,7 @@ final class ElasticBench {
         r.nodesLaunched(), r.requeues());
     out.printf(Locale.ROOT, "billed %.1f node-hours, $%.0f%s%n", r.billedNodeHours(), r.billedDollars(),
         r.finished() ? "" : " (stopped at the time limit before the queue drained)");
+    out.println(describe(r.money()));
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("jobs", r.jobs());
     line.put("launch_calls", r.launchCalls());
@@ -125,8 +126,24 @@ final class ElasticBench {
     line.put("orphans", r.orphans());
     line.put("median_time_to_launch_call_ms", r.medianTimeToLaunchCallMs());
     line.put("idle_node_hours", Math.round(r.idleNodeHours() * 100) / 100.0);
+    money(line, r.money());
     out.println(Json.write(line));
     return 0;
+  }
+
+  /** The run's money in words: the bill, how it splits, the lower bound and the ratio. */
+  static String describe(ElasticSimulation.Money m) {
+    return String.format(Locale.ROOT, "money: billed $%.0f = jobs' holds $%.0f (of which on on-demand instances $%.0f) "
+        + "+ overhead $%.0f (boots nobody waited for, idle before suspend); lower bound $%.0f (completed jobs' "
+        + "GPU-hours at the cheapest spot price per GPU-hour); billed / lower bound %.3f", m.billed(), m.jobs(),
+        m.onDemandJobs(), m.overhead(), m.lowerBound(), m.ratio());
+  }
+
+  /** The run's money in the benchmark's JSON line. */
+  static void money(Map<String, Object> line, ElasticSimulation.Money m) {
+    line.put("dollars_billed", Math.round(m.billed()));
+    line.put("lower_bound_dollars", Math.round(m.lowerBound()));
+    line.put("cost_ratio", Math.round(m.ratio() * 1000) / 1000.0);
   }
 
   /** {@code count} jobs at time 0, drawn with replacement from the trace. */

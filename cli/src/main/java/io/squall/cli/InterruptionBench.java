@@ -121,6 +121,7 @@ final class InterruptionBench {
         c.scale(), c.pilots(), TOLERANCE * 100, MAX_PILOTS);
     out.println(describe("run 1, jobs checkpoint on the signal (and every 30 min)", a));
     out.println(describe("run 2, jobs ignore it and checkpoint every 30 min", b));
+    out.println("run 1 " + ElasticBench.describe(a.money()));
     out.printf(Locale.ROOT, "wall time %d ms for %d simulated runs%n", c.wallMs(), c.pilots() + 1);
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("interruptions", a.interruptions());
@@ -132,6 +133,7 @@ final class InterruptionBench {
     line.put("stranded_node_hours", round2(a.strandedNodeHours()));
     line.put("boot_wait_lost_node_hours", round2(a.bootWaitLostNodeHours()));
     line.put("jobs_completed", a.jobsCompleted());
+    ElasticBench.money(line, a.money());
     out.println(Json.write(line));
     return 0;
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.cli.fake.FakeSquall;
 import io.squall.simulate.TraceReclaims;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BenchInterruptionsTest {
@@ -26,7 +27,9 @@ class BenchInterruptionsTest {
     JsonNode line = lastLine(r.out());
     assertThat(line.fieldNames()).toIterable().containsExactly("interruptions", "requeued", "lost_gpu_hours",
         "lost_gpu_hours_no_signal", "median_requeue_to_restart_s", "median_first_restart_s",
-        "stranded_node_hours", "boot_wait_lost_node_hours", "jobs_completed");
+        "stranded_node_hours", "boot_wait_lost_node_hours", "jobs_completed", "dollars_billed",
+        "lower_bound_dollars", "cost_ratio");
+    assertThat(line.get("cost_ratio").asDouble()).isGreaterThan(1);
     assertThat(line.get("interruptions").asInt()).isPositive();
     assertThat(line.get("requeued").asInt()).isPositive();
     assertThat(line.get("lost_gpu_hours").asDouble()).isPositive()
@@ -49,7 +52,10 @@ class BenchInterruptionsTest {
   void noInterruptionsNoLoss() throws Exception {
     Cli.Result r = cli.run("bench", "interruptions", "--jobs", "20", "--nodes", "16", "--interruptions-per-hour", "0");
     assertThat(r.exit()).isZero();
-    assertThat(lastLine(r.out()).toString()).isEqualTo("{\"interruptions\":0,\"requeued\":0,\"lost_gpu_hours\":0.0,"
+    com.fasterxml.jackson.databind.node.ObjectNode line = (com.fasterxml.jackson.databind.node.ObjectNode) lastLine(r.out());
+    assertThat(line.get("cost_ratio").asDouble()).isGreaterThan(1); // boots and idle time cost, whatever happens
+    line.remove(List.of("dollars_billed", "lower_bound_dollars", "cost_ratio"));
+    assertThat(line.toString()).isEqualTo("{\"interruptions\":0,\"requeued\":0,\"lost_gpu_hours\":0.0,"
         + "\"lost_gpu_hours_no_signal\":0.0,\"median_requeue_to_restart_s\":0.0,"
         + "\"median_first_restart_s\":0.0,\"stranded_node_hours\":0.0,\"boot_wait_lost_node_hours\":0.0,\"jobs_completed\":20}");
   }

@@ -26,7 +26,10 @@ class ElasticBenchTest {
     assertThat(r.exit()).isZero();
     JsonNode line = lastLine(r.out());
     assertThat(line.fieldNames()).toIterable().containsExactly("jobs", "launch_calls", "nodes_launched",
-        "partial_gangs_billed", "orphans", "median_time_to_launch_call_ms", "idle_node_hours");
+        "partial_gangs_billed", "orphans", "median_time_to_launch_call_ms", "idle_node_hours", "dollars_billed",
+        "lower_bound_dollars", "cost_ratio");
+    assertThat(line.get("cost_ratio").asDouble()).isGreaterThan(1);
+    assertThat(line.get("dollars_billed").asLong()).isGreaterThan(line.get("lower_bound_dollars").asLong());
     assertThat(line.get("jobs").asInt()).isEqualTo(50);
     assertThat(line.get("launch_calls").asLong()).isPositive();
     assertThat(line.get("nodes_launched").asLong()).isPositive();

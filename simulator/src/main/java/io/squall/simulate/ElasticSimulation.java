@@ -9,6 +9,7 @@ import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
+import io.squall.core.money.CostSplit;
 import io.squall.core.money.PriceSeries;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
@@ -194,6 +195,7 @@ public final class ElasticSimulation {
    * @param bootWaitLostNodeHours instance time of up nodes held by a job waiting for another of
    *     its nodes to boot, when the cloud reclaimed that node before the job ran (the job is
    *     requeued): lost to interruptions, like lost work, and not part of {@code strandedNodeHours}
+   * @param money what the run billed, split among the jobs and overhead, and its lower bound
    */
   public record Result(int jobs, int jobsCompleted, long launchCalls, long failedLaunchCalls, long nodesLaunched,
       long spotNodesLaunched, long partialGangsBilled, int orphans, int jobsLaunchedFor, long medianTimeToLaunchCallMs,
@@ -201,7 +203,7 @@ public final class ElasticSimulation {
       double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
       List<String> events, int interruptions, int interruptionRequeues, int jobsHeld, double lostGpuHours,
       List<Long> requeueToRestartMs, double spotNodeHours, List<Long> firstRestartMs,
-      double strandedNodeHours, double bootWaitLostNodeHours) {
+      double strandedNodeHours, double bootWaitLostNodeHours, Money money) {
     public Result {
       timesToLaunchCallMs = List.copyOf(timesToLaunchCallMs);
       events = List.copyOf(events);
@@ -217,6 +219,25 @@ public final class ElasticSimulation {
     /** The lower median of {@link #requeueToRestartMs()}; 0 when no interrupted job ran again. */
     public long medianRequeueToRestartMs() {
       return lowerMedian(requeueToRestartMs);
+    }
+  }
+
+  /**
+   * The run's money, the controller's way ({@link CostSplit} over the {@link PriceSeries} the
+   * fleet engine learnt): {@code billed} = {@code jobs} + {@code overhead}.
+   *
+   * @param jobs what the jobs' holds on their nodes cost (their nodes' boot while they waited
+   *     for it, runs later lost to interruptions and on-demand time included)
+   * @param onDemandJobs the part of {@code jobs} on on-demand instances
+   * @param overhead what no job held: boots nobody waited for, idle nodes before they were given
+   *     back, GPUs of a node no job held
+   * @param lowerBound the completed jobs' GPU-hours without interruptions × the cheapest spot
+   *     price per GPU-hour the provider lists for the partition's types
+   */
+  public record Money(double billed, double jobs, double onDemandJobs, double overhead, double lowerBound) {
+    /** Billed over the lower bound; 0 when there is no lower bound. */
+    public double ratio() {
+      return lowerBound > 0 ? billed / lowerBound : 0;
     }
   }
 
@@ -238,6 +259,8 @@ public final class ElasticSimulation {
     Interruption notice;
     /** Since when it is up and held by a job waiting for its other nodes; null when it is not. */
     Instant strandedSince;
+    /** The holds of the jobs on it now: job, start and share (their end is not known yet). */
+    final Map<JobKey, CostSplit.Holding> holds = new TreeMap<>();
 
     SimNode(Node template) {
       this.template = template;
@@ -273,8 +296,12 @@ public final class ElasticSimulation {
     /** Interruptions that stopped it so far (what max-restarts counts, as in the controller). */
     int interruptions;
 
+    /** Its work without interruptions. */
+    final Duration runtime;
+
     SimJob(Job job, Duration runtime) {
       this.job = job;
+      this.runtime = runtime;
       this.remaining = runtime;
     }
   }
@@ -311,6 +338,9 @@ public final class ElasticSimulation {
   private double idleSeconds;
   private double strandedSeconds;
   private double bootWaitLostSeconds;
+  private double usefulGpuSeconds;
+  /** The jobs' holds on each node that have ended, for the money split. */
+  private final Map<String, List<CostSplit.Holding>> heldBefore = new TreeMap<>();
   private final List<Long> firstRestartMs = new ArrayList<>();
   private long spotNodesLaunched;
   private int requeues;
@@ -413,6 +443,7 @@ public final class ElasticSimulation {
   private void endDueJobs(Instant now) {
     while (!running.isEmpty() && !running.peek().endsAt.isAfter(now)) {
       SimJob j = running.poll();
+      usefulGpuSeconds += j.runtime.toSeconds() * (double) j.job.gpusHeld();
       end(j, JobState.COMPLETED, j.endsAt);
       completed++;
     }
@@ -438,6 +469,11 @@ public final class ElasticSimulation {
   private void free(SimNode n, JobKey key, Instant at) {
     unstrand(n, at);
     n.holders.remove(key);
+    CostSplit.Holding h = n.holds.remove(key);
+    if (h != null) {
+      heldBefore.computeIfAbsent(n.template.name(), k -> new ArrayList<>())
+          .add(new CostSplit.Holding(h.job(), h.from(), at, h.share()));
+    }
     if (n.holders.isEmpty() && n.up()) {
       n.state = NodeState.IDLE;
       n.idleSince = at;
@@ -834,6 +870,8 @@ public final class ElasticSimulation {
         allUp = false;
       }
       n.holders.add(j.job.key());
+      n.holds.put(j.job.key(), new CostSplit.Holding(j.job.key().toString(), now, now,
+          g.gpuIndices().size() / (double) n.template.gpus()));
     }
     if (allUp) {
       j.job = j.job.started(s.job(), s.partition(), s.grants(), now);
@@ -1107,6 +1145,32 @@ public final class ElasticSimulation {
         jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
         lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(firstRestartMs),
-        strandedSeconds / 3600, bootWaitLostSeconds / 3600);
+        strandedSeconds / 3600, bootWaitLostSeconds / 3600, money(now));
+  }
+
+  /** Every instance's bill split among the holds on its node (holds still open end now). */
+  private Money money(Instant now) {
+    double jobsUsd = 0;
+    double onDemand = 0;
+    double overhead = 0;
+    double billed = 0;
+    for (SimulatedProvider.Billing b : provider.billings()) {
+      List<CostSplit.Holding> holds = new ArrayList<>(heldBefore.getOrDefault(b.node(), List.of()));
+      for (CostSplit.Holding h : nodes.get(b.node()).holds.values()) {
+        holds.add(new CostSplit.Holding(h.job(), h.from(), now, h.share()));
+      }
+      CostSplit.Split s = CostSplit.of(b.offering().key(), b.launched(), b.ended(), holds, fleet.prices());
+      double held = s.jobs().values().stream().mapToDouble(Double::doubleValue).sum();
+      jobsUsd += held;
+      if (b.offering().capacityType() == CapacityType.ON_DEMAND) {
+        onDemand += held;
+      }
+      overhead += s.overhead();
+      billed += s.billed();
+    }
+    int gpusPerNode = setup.nodes().get(0).gpus();
+    double cheapest = setup.policy().instanceTypes().stream().map(provider::cheapestSpot)
+        .filter(java.util.OptionalDouble::isPresent).mapToDouble(java.util.OptionalDouble::getAsDouble).min().orElse(0);
+    return new Money(billed, jobsUsd, onDemand, overhead, usefulGpuSeconds / 3600 * cheapest / gpusPerNode);
   }
 }

@@ -51,6 +51,8 @@ public final class SimulatedProvider implements NodeProvider {
     final Instant bootsAt;
     /** When the cloud will take it back; null for never. */
     final Interruption reclaim;
+    /** When it was terminated; null while it runs. */
+    Instant endedAt;
 
     Made(Instance instance, Instant launchedAt, Instant bootsAt, Interruption reclaim) {
       this.instance = instance;
@@ -229,6 +231,7 @@ public final class SimulatedProvider implements NodeProvider {
     }
     Instant now = clock.instant();
     m.instance = withState(m.instance, InstanceState.TERMINATED);
+    m.endedAt = now;
     aliveByOffering.merge(m.instance.offering().key(), -1, Integer::sum);
     endedInstanceSeconds += seconds(m.launchedAt, now);
     if (m.instance.offering().capacityType() == CapacityType.SPOT) {
@@ -334,6 +337,30 @@ public final class SimulatedProvider implements NodeProvider {
       d += seconds(m.launchedAt, now) / 3600 * m.instance.offering().pricePerHour();
     }
     return d;
+  }
+
+  /**
+   * One instance's billing: from its launch to its termination (or the clock, while it runs).
+   *
+   * @param node the node it was made for
+   */
+  public record Billing(String node, Offering offering, Instant launched, Instant ended) {}
+
+  /** Every instance made, with its billing period, in the order made. */
+  public synchronized List<Billing> billings() {
+    Instant now = clock.instant();
+    List<Billing> out = new ArrayList<>();
+    for (Made m : byId.values()) {
+      out.add(new Billing(m.instance.nodeName(), m.instance.offering(), m.launchedAt,
+          m.endedAt == null ? now : m.endedAt));
+    }
+    return out;
+  }
+
+  /** The cheapest spot price per node-hour the catalogue lists for the type; empty when it lists no spot. */
+  public synchronized java.util.OptionalDouble cheapestSpot(String instanceType) {
+    return catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT && o.instanceType().equals(instanceType))
+        .mapToDouble(Offering::pricePerHour).min();
   }
 
   private Instance current(Made m, Instant now) {

@@ -56,6 +56,17 @@ class ElasticSimulationTest {
     assertThat(r.idleNodeHours()).isCloseTo(4 * 5 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(r.billedNodeHours()).isCloseTo(4 * (3 + 10 + 5) / 60.0, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(provider.list("sim")).isEmpty();
+    // Money at use1-az3's spot price: the job pays its nodes' boot and run (13 min each), the
+    // 5 idle minutes before suspend are overhead; the lower bound is its 10 min of 32 GPUs at
+    // the cheapest spot price per GPU-hour, so it billed 1.8 times it (18 node-minutes for 10).
+    double perMinute = ElasticFixtures.SPOT_AZ3.pricePerHour() / 60;
+    org.assertj.core.data.Offset<Double> cent = org.assertj.core.data.Offset.offset(1e-9);
+    assertThat(r.money().jobs()).isCloseTo(4 * 13 * perMinute, cent);
+    assertThat(r.money().onDemandJobs()).isZero();
+    assertThat(r.money().overhead()).isCloseTo(4 * 5 * perMinute, cent);
+    assertThat(r.money().billed()).isCloseTo(r.billedDollars(), cent);
+    assertThat(r.money().lowerBound()).isCloseTo(4 * 10 * perMinute, cent);
+    assertThat(r.money().ratio()).isCloseTo(1.8, cent);
   }
 
   @Test

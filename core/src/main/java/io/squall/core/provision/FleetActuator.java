@@ -109,6 +109,11 @@ public final class FleetActuator {
     this.planner = new PowerPlanner(cluster);
   }
 
+  /** The prices in force as listed so far (the same thread as the ticks may read it). */
+  public PriceSeries prices() {
+    return prices;
+  }
+
   /** Observes, plans and carries the plan out (at most {@link PowerPlanner#MAX_PLANS_PER_TICK} plans). */
   public void tick(Instant now) {
     refreshOfferings(now);

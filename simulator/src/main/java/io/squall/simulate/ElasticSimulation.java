@@ -9,12 +9,12 @@ import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
-import io.squall.core.money.CostSplit;
-import io.squall.core.money.PriceSeries;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
 import io.squall.core.model.UsageLedger;
 import io.squall.core.model.UserAssociation;
+import io.squall.core.money.CostSplit;
+import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
 import io.squall.core.provider.NodeLaunch;
@@ -45,6 +45,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
@@ -1170,7 +1171,7 @@ public final class ElasticSimulation {
     }
     int gpusPerNode = setup.nodes().get(0).gpus();
     double cheapest = setup.policy().instanceTypes().stream().map(provider::cheapestSpot)
-        .filter(java.util.OptionalDouble::isPresent).mapToDouble(java.util.OptionalDouble::getAsDouble).min().orElse(0);
+        .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).min().orElse(0);
     return new Money(billed, jobsUsd, onDemand, overhead, usefulGpuSeconds / 3600 * cheapest / gpusPerNode);
   }
 }

@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.random.RandomGenerator;
@@ -346,7 +347,7 @@ public final class SimulatedProvider implements NodeProvider {
    */
   public record Billing(String node, Offering offering, Instant launched, Instant ended) {}
 
-  /** Every instance made, with its billing period, in the order made. */
+  /** Every instance made, with its billing period, by instance id. */
   public synchronized List<Billing> billings() {
     Instant now = clock.instant();
     List<Billing> out = new ArrayList<>();
@@ -358,7 +359,7 @@ public final class SimulatedProvider implements NodeProvider {
   }
 
   /** The cheapest spot price per node-hour the catalogue lists for the type; empty when it lists no spot. */
-  public synchronized java.util.OptionalDouble cheapestSpot(String instanceType) {
+  public synchronized OptionalDouble cheapestSpot(String instanceType) {
     return catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT && o.instanceType().equals(instanceType))
         .mapToDouble(Offering::pricePerHour).min();
   }

@@ -208,6 +208,9 @@ public final class StoredFleetLedger implements FleetLedger {
         NodeStatus n = b.node(node);
         b.update(new NodeStatus(n.node().withState(NodeState.CLOUD), reason, null, n.lastHeartbeat(), n.version()),
             true);
+        for (StoredJob j : b.jobsHolding(node)) {
+          lifecycle.nodeFailed(b, j, "node " + node + " " + reason + ": its machine is gone");
+        }
       }
       return null;
     }).join();

@@ -72,7 +72,11 @@ public interface FleetLedger {
    */
   void move(String node, String reason);
 
-  /** The nodes' instances are gone: each node CLOUD, powered down and free to resume. */
+  /**
+   * The nodes' instances are gone: each node CLOUD, powered down and free to resume. A job still
+   * holding one (left on a node marked DOWN while its launch's fate was unknown) is requeued: its
+   * machine is gone, so no copy of it can be running there any more.
+   */
   void poweredDown(List<String> nodes, String reason);
 
   /**

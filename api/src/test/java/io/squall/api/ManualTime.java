@@ -1,7 +1,7 @@
 package io.squall.api;
 
 import io.squall.api.scheduling.Ticker;
-import io.squall.api.web.ManualClock;
+import io.squall.core.time.ManualClock;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.function.Supplier;

@@ -8,9 +8,9 @@ import io.squall.core.provider.Availability;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
+import io.squall.core.time.ManualClock;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.SimulatedProvider;
-import io.squall.simulate.VirtualClock;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -92,7 +92,7 @@ final class ElasticBench {
 
     List<ElasticSimulation.JobSpec> work = workload(trace(), pending, rnd.split());
     List<Offering> catalogue = offerings();
-    VirtualClock clock = new VirtualClock(START);
+    ManualClock clock = new ManualClock(START);
     // Split in this order (capacity failures, then capacities): the figures depend on it.
     SplittableRandom failures = rnd.split();
     Map<String, Integer> capacities = spotCapacities(catalogue, rnd.split());
@@ -217,7 +217,7 @@ final class ElasticBench {
    * instances registering {@link #BOOT} after their launch call, and spot launch calls failing for
    * capacity with probability {@link #SPOT_ICE_PROBABILITY}, drawn from {@code failures}.
    */
-  static SimulatedProvider cloud(VirtualClock clock, List<Offering> catalogue, Map<String, Integer> capacities,
+  static SimulatedProvider cloud(ManualClock clock, List<Offering> catalogue, Map<String, Integer> capacities,
       SplittableRandom failures) {
     SimulatedProvider provider = new SimulatedProvider(clock, catalogue, failures).bootLatency(BOOT)
         .spotInsufficientCapacityProbability(SPOT_ICE_PROBABILITY);

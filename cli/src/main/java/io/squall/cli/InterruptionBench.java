@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
+import io.squall.core.time.ManualClock;
 import io.squall.simulate.Checkpointing;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.InterruptionRules;
 import io.squall.simulate.SimulatedProvider;
 import io.squall.simulate.TraceReclaims;
-import io.squall.simulate.VirtualClock;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -219,7 +219,7 @@ final class InterruptionBench {
   private static ElasticSimulation.Result simulate(List<ElasticSimulation.JobSpec> work, int nodes,
       List<Offering> catalogue, Map<String, Integer> capacities, long providerSeed, TraceReclaims reclaims,
       InterruptionRules rules) {
-    VirtualClock clock = new VirtualClock(ElasticBench.START);
+    ManualClock clock = new ManualClock(ElasticBench.START);
     SimulatedProvider provider = ElasticBench.cloud(clock, catalogue, capacities, new SplittableRandom(providerSeed))
         .reclaims(reclaims);
     ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("bench", "gpu", ElasticBench.nodes(nodes), POLICY);

@@ -29,6 +29,7 @@ import io.squall.core.schedule.PlanApplication;
 import io.squall.core.schedule.Scheduler;
 import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.spot.Interruption;
+import io.squall.core.time.ManualClock;
 import io.squall.spot.drain.DrainBook;
 import io.squall.spot.drain.DrainLedger;
 import io.squall.spot.drain.DrainMark;
@@ -312,7 +313,7 @@ public final class ElasticSimulation {
 
   private final Setup setup;
   private final InterruptionRules rules;
-  private final VirtualClock clock;
+  private final ManualClock clock;
   private final SimulatedProvider provider;
   private final Scheduler scheduler;
   private final FleetActuator fleet;
@@ -357,7 +358,7 @@ public final class ElasticSimulation {
    *
    * @param clock the clock {@code provider} reads; the simulation moves it, from its current instant
    */
-  public ElasticSimulation(Setup setup, VirtualClock clock, SimulatedProvider provider) {
+  public ElasticSimulation(Setup setup, ManualClock clock, SimulatedProvider provider) {
     this(setup, clock, provider, InterruptionRules.defaults());
   }
 
@@ -365,7 +366,7 @@ public final class ElasticSimulation {
    * @param clock the clock {@code provider} reads; the simulation moves it, from its current instant
    * @param rules what is done with jobs on interrupted nodes, and how they checkpoint
    */
-  public ElasticSimulation(Setup setup, VirtualClock clock, SimulatedProvider provider, InterruptionRules rules) {
+  public ElasticSimulation(Setup setup, ManualClock clock, SimulatedProvider provider, InterruptionRules rules) {
     this.setup = setup;
     this.rules = Objects.requireNonNull(rules, "rules");
     this.clock = clock;

@@ -8,7 +8,8 @@
  * ({@link io.squall.simulate.InterruptionRules}, with the jobs'
  * {@link io.squall.simulate.Checkpointing}), and reports launch calls, time to launch, idle
  * and billed node time, interruptions, requeues and lost GPU time. Pure like the rest of the core:
- * time is a {@link io.squall.simulate.VirtualClock}, randomness a seeded generator, so the
+ * time is a {@link io.squall.core.time.ManualClock}, randomness a seeded generator, so the
  * same seed and workload give the same result.
  */
 package io.squall.simulate;
+

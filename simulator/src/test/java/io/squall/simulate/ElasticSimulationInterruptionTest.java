@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.spot.Interruption;
+import io.squall.core.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ class ElasticSimulationInterruptionTest {
   private static final Checkpointing EVERY_30_MIN = Checkpointing.everyInterval(Duration.ofMinutes(30),
       Duration.ofSeconds(30));
 
-  private final VirtualClock clock = new VirtualClock(T0);
+  private final ManualClock clock = new ManualClock(T0);
 
   /** The first {@code count} spot instances launched get a notice {@code after} their launch; later ones never. */
   private static SpotReclaims firstInstances(int count, Duration after) {
@@ -165,7 +166,7 @@ class ElasticSimulationInterruptionTest {
   }
 
   private ElasticSimulation.Result traced(long seed, Checkpointing jobs) {
-    VirtualClock c = new VirtualClock(T0);
+    ManualClock c = new ManualClock(T0);
     TraceReclaims reclaims = TraceReclaims.assign(T0, List.of("use1-az1", "use1-az3"), List.of(
         new TraceReclaims.Trace("a", List.of(1, 1, 0, 0, 1, 0), Duration.ofMinutes(10)),
         new TraceReclaims.Trace("b", List.of(1, 0, 1, 1), Duration.ofMinutes(10))), 2.0, 0.25, NOTICE, seed);

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.schedule.SchedulerConfig;
+import io.squall.core.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class ElasticSimulationTest {
-  private final VirtualClock clock = new VirtualClock(T0);
+  private final ManualClock clock = new ManualClock(T0);
 
   private SimulatedProvider provider(long seed) {
     return new SimulatedProvider(clock, CATALOGUE, new SplittableRandom(seed)).bootLatency(BOOT);
@@ -136,7 +137,7 @@ class ElasticSimulationTest {
   }
 
   private ElasticSimulation.Result mixed(long seed) {
-    VirtualClock c = new VirtualClock(T0);
+    ManualClock c = new ManualClock(T0);
     SplittableRandom rnd = new SplittableRandom(seed);
     SimulatedProvider provider = new SimulatedProvider(c, CATALOGUE, rnd.split()).bootLatency(BOOT)
         .spotInsufficientCapacityProbability(0.3).capacity(SPOT_AZ3, 6);

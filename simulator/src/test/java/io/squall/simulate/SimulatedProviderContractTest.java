@@ -6,6 +6,7 @@ import io.squall.core.provider.NodeProvider;
 import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderContract;
 import io.squall.core.provider.ProviderException;
+import io.squall.core.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -23,7 +24,7 @@ class SimulatedProviderContractTest extends ProviderContract {
 
   @Override
   protected NodeProvider newProvider() {
-    simulated = new SimulatedProvider(new VirtualClock(Instant.parse("2026-11-21T08:00:00Z")), CATALOGUE,
+    simulated = new SimulatedProvider(new ManualClock(Instant.parse("2026-11-21T08:00:00Z")), CATALOGUE,
         new SplittableRandom(7)).bootLatency(Duration.ofMinutes(3));
     return simulated;
   }

@@ -13,6 +13,7 @@ import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderException;
 import io.squall.core.spot.Interruption;
+import io.squall.core.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class SimulatedProviderTest {
   private static final Instant T0 = Instant.parse("2026-11-21T08:00:00Z");
   private static final Offering SPOT = SimulatedProviderContractTest.CATALOGUE.get(0);
-  private final VirtualClock clock = new VirtualClock(T0);
+  private final ManualClock clock = new ManualClock(T0);
 
   private SimulatedProvider provider(long seed) {
     return new SimulatedProvider(clock, SimulatedProviderContractTest.CATALOGUE, new SplittableRandom(seed))

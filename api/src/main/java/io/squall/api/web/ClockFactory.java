@@ -3,6 +3,7 @@ package io.squall.api.web;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Primary;
 import io.squall.api.config.SquallConfig;
+import io.squall.core.time.ManualClock;
 import jakarta.inject.Singleton;
 import java.time.InstantSource;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.squall.core.spot.Interruption;
 import io.squall.core.spot.Interruption.Kind;
 import io.squall.core.spot.Interruption.Source;
+import io.squall.core.time.ManualClock;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

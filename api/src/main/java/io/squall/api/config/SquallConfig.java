@@ -126,9 +126,18 @@ public class SquallConfig {
     this.ticks = ticks;
   }
 
-  /** Whether time is driven by hand (tests). */
+  /**
+   * Whether time is driven by hand (tests).
+   *
+   * @throws IllegalStateException for a value that is neither {@code auto} nor {@code manual}:
+   *     read at start-up, so a misspelt setting stops the controller rather than passing for auto
+   */
   public boolean manualTicks() {
-    return "manual".equals(ticks);
+    return switch (ticks) {
+      case "auto" -> false;
+      case "manual" -> true;
+      default -> throw new IllegalStateException("squall.ticks: auto or manual, not '" + ticks + "'");
+    };
   }
 
   /** How often the elastic fleet compares the provider's instances with its records (machines gone without notice). */

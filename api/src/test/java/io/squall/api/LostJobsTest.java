@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import io.squall.api.state.StateWriter;
+import io.squall.core.model.NodeState;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -85,6 +87,41 @@ class LostJobsTest {
       assertThat(requeued.get("events").toString())
           .contains("node node-1 does not have the job (its agent restarted, or the launch never reached it)");
       Poll.until("the node told to drop what is left of it", LONG, () -> agentCalls.contains("DELETE /jobs/" + job));
+    }
+  }
+
+  /**
+   * A job left on a node marked DOWN (its launch got no answer, then another job's launch failed
+   * there) is requeued once the node's agent has been silent for the node timeout: nothing else
+   * would report it.
+   */
+  @Test
+  void aJobLeftOnADownNodeWhoseAgentWentSilentIsRequeuedAfterTheNodeTimeout() {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
+    s.put("squall.partitions.gpu.nodes", "node-[1-2]");
+    s.put("squall.node-timeout", "6s");
+    s.put("squall.ticks", "manual");
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
+          "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
+          .status()).isEqualTo(200);
+      String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
+      time.tick();
+      Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
+      c.bean(StateWriter.class).write(b -> {
+        b.update(b.node("node-1").withState(NodeState.DOWN, "launch failed: agent unreachable"), true);
+        return null;
+      }).join();
+
+      time.tickAfter(Duration.ofSeconds(5)); // silent, but not for the node timeout yet
+      assertThat(h.job(job).get("restart_count").asInt()).isZero();
+      time.tickAfter(Duration.ofSeconds(2));
+      JsonNode requeued = h.job(job);
+      assertThat(requeued.get("restart_count").asInt()).isEqualTo(1);
+      assertThat(requeued.get("events").toString())
+          .contains("node node-1 is DOWN and Not responding (no heartbeat for 6 s)");
     }
   }
 

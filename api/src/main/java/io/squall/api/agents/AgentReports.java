@@ -125,15 +125,26 @@ public final class AgentReports {
     });
   }
 
-  /** Marks nodes whose agents are silent beyond the timeout DOWN; their jobs are requeued or fail. */
+  /**
+   * Marks nodes whose agents are silent beyond the timeout DOWN; their jobs are requeued or fail.
+   * A node already DOWN may still hold a job: one whose launch got no answer, left for the node's
+   * reports to settle, when another job's failed launch then marked the node DOWN. Once its agent
+   * has been silent as long, nothing will report it any more: it goes the same way.
+   */
   public CompletableFuture<Void> checkTimeouts() {
     return writer.write(b -> {
       Instant deadline = b.now().minus(config.getNodeTimeout());
       for (NodeStatus n : List.copyOf(writer.state().nodes())) {
-        if (n.address() == null || n.state() == NodeState.DOWN || n.lastHeartbeat().isAfter(deadline)) {
+        if (n.address() == null || n.lastHeartbeat().isAfter(deadline)) {
           continue;
         }
         String why = "Not responding (no heartbeat for " + config.getNodeTimeout().toSeconds() + " s)";
+        if (n.state() == NodeState.DOWN) {
+          for (StoredJob j : b.jobsHolding(n.name())) {
+            lifecycle.nodeFailed(b, j, "node " + n.name() + " is DOWN and " + why);
+          }
+          continue;
+        }
         b.update(n.withState(NodeState.DOWN, why), true);
         for (StoredJob j : b.jobsHolding(n.name())) {
           lifecycle.nodeFailed(b, j, "node " + n.name() + " failed: " + why);

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The node agent's process: {@code java -cp ... io.squall.agent.AgentMain --controller URL
@@ -37,7 +38,7 @@ public final class AgentMain {
     Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "agent-shutdown"));
     try {
       agent.superseded().get(); // until then it runs; a SIGTERM ends it through the hook
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new IllegalStateException(e);
     }
     System.exit(EXIT_SUPERSEDED);

@@ -27,10 +27,8 @@ public final class PriceController {
   @Get("/prices{?offering}")
   public Map<String, Object> prices(@Nullable @QueryValue String offering) {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (PriceRow r : prices.findAllOrderByOfferingAscAndValidFromAsc()) {
-      if (offering != null && !offering.equals(r.offering())) {
-        continue;
-      }
+    for (PriceRow r : offering == null ? prices.findAllOrderByOfferingAscAndValidFromAsc()
+        : prices.findByOfferingOrderByValidFromAsc(offering)) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("offering", r.offering());
       m.put("usd_per_hour", r.usdPerHour());

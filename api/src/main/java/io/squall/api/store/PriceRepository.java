@@ -10,6 +10,8 @@ import java.util.Optional;
 public interface PriceRepository extends CrudRepository<PriceRow, Long> {
   List<PriceRow> findAllOrderByOfferingAscAndValidFromAsc();
 
+  List<PriceRow> findByOfferingOrderByValidFromAsc(String offering);
+
   /** The offering's price in force (its end is not known yet). */
   Optional<PriceRow> findByOfferingAndValidToIsNull(String offering);
 }

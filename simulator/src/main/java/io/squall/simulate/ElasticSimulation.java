@@ -13,6 +13,7 @@ import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
 import io.squall.core.model.UsageLedger;
 import io.squall.core.model.UserAssociation;
+import io.squall.core.money.Charges;
 import io.squall.core.money.CostSplit;
 import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.CapacityType;
@@ -873,7 +874,7 @@ public final class ElasticSimulation {
       }
       n.holders.add(j.job.key());
       n.holds.put(j.job.key(), new CostSplit.Holding(j.job.key().toString(), now, now,
-          g.gpuIndices().size() / (double) n.template.gpus()));
+          CostSplit.share(g.gpuIndices().size(), n.template.gpus(), g.cpus(), n.template.cpus(), j.job.exclusive())));
     }
     if (allUp) {
       j.job = j.job.started(s.job(), s.partition(), s.grants(), now);
@@ -1152,27 +1153,19 @@ public final class ElasticSimulation {
 
   /** Every instance's bill split among the holds on its node (holds still open end now). */
   private Money money(Instant now) {
-    double jobsUsd = 0;
-    double onDemand = 0;
-    double overhead = 0;
-    double billed = 0;
+    List<Charges.Billing> bills = new ArrayList<>();
     for (SimulatedProvider.Billing b : provider.billings()) {
-      List<CostSplit.Holding> holds = new ArrayList<>(heldBefore.getOrDefault(b.node(), List.of()));
-      for (CostSplit.Holding h : nodes.get(b.node()).holds.values()) {
-        holds.add(new CostSplit.Holding(h.job(), h.from(), now, h.share()));
-      }
-      CostSplit.Split s = CostSplit.of(b.offering().key(), b.launched(), b.ended(), holds, fleet.prices());
-      double held = s.jobs().values().stream().mapToDouble(Double::doubleValue).sum();
-      jobsUsd += held;
-      if (b.offering().capacityType() == CapacityType.ON_DEMAND) {
-        onDemand += held;
-      }
-      overhead += s.overhead();
-      billed += s.billed();
+      bills.add(new Charges.Billing(null, b.node(), b.offering(), nodes.get(b.node()).template.gpus(), b.launched(),
+          b.ended()));
     }
+    Map<String, List<CostSplit.Holding>> holds = new TreeMap<>();
+    heldBefore.forEach((node, h) -> holds.computeIfAbsent(node, k -> new ArrayList<>()).addAll(h));
+    nodes.forEach((name, n) -> n.holds.values().forEach(h -> holds.computeIfAbsent(name, k -> new ArrayList<>())
+        .add(new CostSplit.Holding(h.job(), h.from(), now, h.share()))));
+    Charges.Result r = Charges.of(bills, holds, fleet.prices(), Instant.EPOCH, now);
     int gpusPerNode = setup.nodes().get(0).gpus();
     double cheapest = setup.policy().instanceTypes().stream().map(provider::cheapestSpot)
         .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).min().orElse(0);
-    return new Money(billed, jobsUsd, onDemand, overhead, usefulGpuSeconds / 3600 * cheapest / gpusPerNode);
+    return new Money(r.billed(), r.jobsUsd(), r.onDemandJobsUsd(), r.overhead(), usefulGpuSeconds / 3600 * cheapest / gpusPerNode);
   }
 }

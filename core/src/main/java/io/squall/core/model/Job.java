@@ -1,5 +1,6 @@
 package io.squall.core.model;
 
+import io.squall.core.sbatch.Exclusive;
 import io.squall.core.sbatch.JobRequest;
 import java.time.Instant;
 import java.util.List;
@@ -91,6 +92,11 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
   public Job notBefore(Instant at) {
     return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
         startTime, endTime, preemptedAt, exitCode, restartCount, at);
+  }
+
+  /** Whether it takes its nodes whole ({@code --exclusive} in any form), as the scheduler places it. */
+  public boolean exclusive() {
+    return request.resources().exclusive() != Exclusive.NO;
   }
 
   public int gpusHeld() {

@@ -39,6 +39,20 @@ public final class CostSplit {
   }
 
   /**
+   * A job's share of a node: its GPUs over the node's, the whole node when it has it exclusively
+   * or takes every GPU; on a node with no GPU, its CPUs over the node's.
+   */
+  public static double share(int gpus, int nodeGpus, int cpus, int nodeCpus, boolean exclusive) {
+    if (exclusive) {
+      return 1;
+    }
+    if (nodeGpus > 0) {
+      return Math.min(1, gpus / (double) nodeGpus);
+    }
+    return nodeCpus > 0 ? Math.min(1, cpus / (double) nodeCpus) : 1;
+  }
+
+  /**
    * @param offering the instance's offering key
    * @param launched when its billing began
    * @param gone when it ended (terminated), or the end of the period looked at

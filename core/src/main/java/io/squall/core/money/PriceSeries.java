@@ -66,6 +66,11 @@ public final class PriceSeries {
     return Optional.empty();
   }
 
+  /** Whether any price of the offering is known. */
+  public boolean knows(String offering) {
+    return !byOffering.getOrDefault(offering, List.of()).isEmpty();
+  }
+
   /** The offering's points overlapping [{@code from}, {@code to}), oldest first. */
   public List<PricePoint> between(String offering, Instant from, Instant to) {
     return byOffering.getOrDefault(offering, List.of()).stream()

@@ -11,7 +11,6 @@ import io.squall.core.priority.FairShare;
 import io.squall.core.priority.MultifactorPriority;
 import io.squall.core.sbatch.ArraySpec;
 import io.squall.core.sbatch.Constraint;
-import io.squall.core.sbatch.Exclusive;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.TimeLimit;
 import java.time.Duration;
@@ -144,7 +143,7 @@ final class Cycle {
         actions.add(new Action.Timeout(job.key()));
       }
     }
-    boolean exclusive = job.request().resources().exclusive() != Exclusive.NO;
+    boolean exclusive = job.exclusive();
     for (GpuGrant grant : job.allocation()) {
       Integer i = table.indexOf(grant.node());
       if (i != null) {

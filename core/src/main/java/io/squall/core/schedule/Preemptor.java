@@ -6,7 +6,6 @@ import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.squall.core.model.PreemptMode;
 import io.squall.core.model.Qos;
-import io.squall.core.sbatch.Exclusive;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,7 +79,7 @@ final class Preemptor {
         int freedGpus = 0;
         int freedCpus = 0;
         long freedMem = 0;
-        boolean exclusive = v.job().request().resources().exclusive() != Exclusive.NO;
+        boolean exclusive = v.job().exclusive();
         for (GpuGrant grant : v.job().allocation()) {
           if (grant.node().equals(node.name())) {
             NodeTable.Amount freed = table.held(i, grant, exclusive);

@@ -8,21 +8,24 @@ import io.micronaut.http.annotation.RequestAttribute;
 import io.squall.api.agents.BatchEnvironment;
 import io.squall.api.auth.Caller;
 import io.squall.api.config.SquallConfig;
+import io.squall.api.money.Costs;
+import io.squall.api.money.Usd;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.InterruptionRepository;
 import io.squall.api.store.InterruptionRow;
+import io.squall.api.web.TimeParameter;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Job;
+import io.squall.core.money.Charges;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -39,9 +42,11 @@ public final class AccountingController {
   private final InstantSource clock;
   private final SquallConfig config;
   private final InterruptionRepository interruptions;
+  private final Costs costs;
 
   public AccountingController(StateWriter writer, InstantSource clock, SquallConfig config,
-      InterruptionRepository interruptions) {
+      InterruptionRepository interruptions, Costs costs) {
+    this.costs = costs;
     this.writer = writer;
     this.interruptions = interruptions;
     this.clock = clock;
@@ -55,8 +60,8 @@ public final class AccountingController {
       @Nullable @QueryValue String start, @Nullable @QueryValue String end, @Nullable @QueryValue String state) {
     Instant now = clock.instant();
     Instant from = start == null ? LocalDate.now(clock.withZone(config.zoneId())).atStartOfDay(config.zoneId()).toInstant()
-        : instant("start", start);
-    Instant to = end == null ? now : instant("end", end);
+        : TimeParameter.parse("start", start, config.zoneId());
+    Instant to = end == null ? now : TimeParameter.parse("end", end, config.zoneId());
     Set<String> states = state == null ? Set.of() : Set.of(state.toUpperCase(Locale.ROOT).split(","));
     Long jobId = job == null ? null : parseId(job);
     // GPU time interruptions cost each job (since its last checkpoint), summed over its restarts.
@@ -66,6 +71,7 @@ public final class AccountingController {
         lost.merge(r.jobKey(), r.lostGpuSeconds(), Double::sum);
       }
     }
+    Costs.Period money = costs.between(Instant.EPOCH, now);
     List<Map<String, Object>> out = new ArrayList<>();
     for (StoredJob s : writer.state().jobs()) {
       Job j = s.job();
@@ -80,9 +86,21 @@ public final class AccountingController {
       }
       Map<String, Object> row = row(s, now);
       row.put("lost_gpu_hours", Math.round(lost.getOrDefault(s.key().toString(), 0.0) / 3600 * 1000) / 1000.0);
+      money(row, money, s.key().toString());
       out.add(row);
     }
     return Map.of("jobs", out);
+  }
+
+  /** What the job's holds on billed instances cost (0 on static nodes, which bill nothing), and what they were. */
+  private static void money(Map<String, Object> row, Costs.Period money, String key) {
+    Charges.JobCharge c = money.charges().jobs().get(key);
+    row.put("cost_usd", c == null ? 0.0 : Usd.round(c.usd()));
+    row.put("on_demand_usd", c == null ? 0.0 : Usd.roundOrNull(c.onDemandUsd()));
+    row.put("lost_usd", Usd.round(money.lostUsd().getOrDefault(key, 0.0)));
+    row.put("capacity_type", c == null ? null
+        : String.join(",", c.capacityTypes().stream().map(Enum::name).sorted().toList()));
+    row.put("instance_type", c == null ? null : String.join(",", c.instanceTypes().stream().sorted().toList()));
   }
 
   private static Map<String, Object> row(StoredJob s, Instant now) {
@@ -112,14 +130,6 @@ public final class AccountingController {
     m.put("nodes", nodes.isEmpty() ? null : Hostlist.compress(nodes));
     m.put("restart_count", j.restartCount());
     return m;
-  }
-
-  private static Instant instant(String name, String text) {
-    try {
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      throw ApiException.badRequest(name + "=" + text + ": expected an ISO-8601 instant such as 2026-11-21T09:00:00Z");
-    }
   }
 
   private static long parseId(String job) {

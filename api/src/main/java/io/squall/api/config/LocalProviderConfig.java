@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The local provider's pretend cloud ({@code squall.local.*}): the zones it sells nodes in, zones
  * that always report no capacity, and a boot delay, so elastic behaviour and capacity fallback
- * can be seen on a laptop.
+ * can be seen on a laptop; and pretend prices, so that its money can be too.
  */
 @ConfigurationProperties("squall.local")
 public class LocalProviderConfig {
@@ -17,6 +17,8 @@ public class LocalProviderConfig {
   private Duration bootDelay = Duration.ZERO;
   private double launchFailureRate;
   private long failureSeed = 1;
+  private double onDemandPrice;
+  private Double spotPrice;
 
   public List<String> getZones() {
     return zones;
@@ -57,5 +59,23 @@ public class LocalProviderConfig {
 
   public void setFailureSeed(long failureSeed) {
     this.failureSeed = failureSeed;
+  }
+
+  /** US dollars per node-hour on demand ({@code on-demand-price}); 0 by default. */
+  public double getOnDemandPrice() {
+    return onDemandPrice;
+  }
+
+  public void setOnDemandPrice(double onDemandPrice) {
+    this.onDemandPrice = onDemandPrice;
+  }
+
+  /** US dollars per node-hour as spot ({@code spot-price}); unset: the local provider sells no spot. */
+  public Double getSpotPrice() {
+    return spotPrice;
+  }
+
+  public void setSpotPrice(Double spotPrice) {
+    this.spotPrice = spotPrice;
   }
 }

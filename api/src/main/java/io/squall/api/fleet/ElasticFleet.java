@@ -11,6 +11,7 @@ import io.squall.api.spot.InterruptionResponder;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.store.InstanceRepository;
+import io.squall.api.store.PriceRepository;
 import io.squall.api.store.InstanceRow;
 import io.squall.api.store.LaunchIntentRepository;
 import io.squall.api.store.LaunchIntentRow;
@@ -76,7 +77,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private String layoutFailure;
 
   public ElasticFleet(Providers providers, ClusterLayout layout, SquallConfig config, StateWriter writer,
-      StoredFleetLedger ledger, LaunchIntentRepository intents, InstanceRepository instances,
+      StoredFleetLedger ledger, LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
       SquallMetrics metrics, Provider<InterruptionResponder> interruptions) {
     this.provider = providers.provider();
     this.interruptions = interruptions;
@@ -89,7 +90,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
     this.metrics = metrics;
     this.elastic = !layout.policies().isEmpty();
     this.actuator = new FleetActuator(config.getClusterName(), layout.policies(), provider, ledger,
-        ledger.storedPrices());
+        prices.series());
   }
 
   @Override

@@ -34,9 +34,12 @@ public final class Providers {
         region = "";
       }
       case "local" -> {
+        price("squall.local.on-demand-price", local.getOnDemandPrice());
+        price("squall.local.spot-price", local.getSpotPrice());
         raw = new LocalProvider(config.getDataDir().resolve("nodes").toAbsolutePath(), new LocalProvider.Settings(
             local.getZones(), Set.copyOf(local.getNoCapacityZones()), local.getBootDelay(),
-            LocalProvider.Settings.defaults().jvmArgs(), local.getLaunchFailureRate(), local.getFailureSeed()));
+            LocalProvider.Settings.defaults().jvmArgs(), local.getLaunchFailureRate(), local.getFailureSeed(),
+            local.getOnDemandPrice(), local.getSpotPrice()));
         region = "localhost";
       }
       case "aws" -> {
@@ -120,6 +123,13 @@ public final class Providers {
   public void close() {
     if (provider != null) {
       provider.close();
+    }
+  }
+
+  /** Refuses a price that is not a finite number of US dollars per hour >= 0, naming its key. */
+  private static void price(String key, Double usdPerHour) {
+    if (usdPerHour != null && (!(usdPerHour >= 0) || usdPerHour.isInfinite())) {
+      throw new IllegalStateException(key + ": a price is US dollars per node-hour, 0 or more, not " + usdPerHour);
     }
   }
 }

@@ -9,6 +9,8 @@ import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
+import io.squall.api.store.InstanceBillRepository;
+import io.squall.api.store.InstanceBillRow;
 import io.squall.api.store.InstanceRepository;
 import io.squall.api.store.InstanceRow;
 import io.squall.api.store.LaunchIntentRepository;
@@ -53,13 +55,15 @@ public final class StoredFleetLedger implements FleetLedger {
   private final LaunchIntentRepository intents;
   private final InstanceRepository instances;
   private final PriceRepository prices;
+  private final InstanceBillRepository bills;
   private final AgentCredentials credentials;
   private final SquallMetrics metrics;
   private volatile String controllerUrl;
 
   public StoredFleetLedger(ClusterLayout layout, SquallConfig config, StateWriter writer, JobLifecycle lifecycle,
       LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
-      AgentCredentials credentials, SquallMetrics metrics) {
+      InstanceBillRepository bills, AgentCredentials credentials, SquallMetrics metrics) {
+    this.bills = bills;
     this.layout = layout;
     this.config = config;
     this.writer = writer;
@@ -122,6 +126,7 @@ public final class StoredFleetLedger implements FleetLedger {
   @Override
   public void instanceMade(Instance i, Instant now) {
     zone(i.nodeName(), i.offering() == null ? null : i.offering().zone());
+    billFrom(i, now);
     Optional<InstanceRow> recorded = instances.findById(i.nodeName());
     if (recorded.isPresent() && recorded.get().instanceId().equals(i.id())) {
       return; // adopted after a restart: already recorded
@@ -148,8 +153,25 @@ public final class StoredFleetLedger implements FleetLedger {
         Availability.AVAILABLE);
   }
 
+  /**
+   * Begins the instance's bill, unless it has one (adopted after a restart). A bill of the node
+   * still open names a machine that died while no controller ran, gone by now at the latest.
+   */
+  private void billFrom(Instance i, Instant now) {
+    if (bills.existsById(i.id())) {
+      return;
+    }
+    for (InstanceBillRow open : bills.findByNodeNameAndGoneIsNull(i.nodeName())) {
+      bills.update(open.goneAt(now));
+    }
+    Offering o = i.offering();
+    bills.save(new InstanceBillRow(i.id(), i.nodeName(), layout.partitionsOf(i.nodeName()).get(0), o.instanceType(),
+        o.zone(), o.capacityType().name(), o.pricePerHour(), layout.node(i.nodeName()).gpus(), now, null));
+  }
+
   @Override
   public void instanceGone(String node, Instance instance, Instant now) {
+    bills.findById(instance.id()).filter(b -> b.gone() == null).ifPresent(b -> bills.update(b.goneAt(now)));
     instances.findById(node).filter(row -> row.instanceId().equals(instance.id())).ifPresent(instances::delete);
     zone(node, null);
   }
@@ -256,11 +278,6 @@ public final class StoredFleetLedger implements FleetLedger {
   @Override
   public void warn(String message) {
     LOG.warn(message);
-  }
-
-  /** The prices in force so far, as stored: what the fleet starts from after a restart. */
-  public PriceSeries storedPrices() {
-    return PriceSeries.of(prices.findAllOrderByOfferingAscAndValidFromAsc().stream().map(PriceRow::point).toList());
   }
 
   /** Ends the offering's open price (found by its open end, not its start, which the database rounds) and adds the new one. */

@@ -4,6 +4,7 @@ import io.squall.core.model.GpuGrant;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.UsageLedger;
+import io.squall.core.money.CostSplit;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,6 +40,13 @@ public final class Batch {
 
   /** One state change of a job, for its history. */
   public record JobEvent(JobKey job, Instant time, JobState state, String reason) {}
+
+  /**
+   * A job's hold on a node that this batch begins or ends, for the money ledger.
+   *
+   * @param share its share of the node (see {@link CostSplit#share}) when the hold begins
+   */
+  record HoldingChange(JobKey job, String node, double share, boolean begins) {}
 
   Batch(ClusterState committed, Instant now, long nextJobId) {
     this.committed = committed;
@@ -186,6 +194,36 @@ public final class Batch {
 
   List<Runnable> effects() {
     return effects;
+  }
+
+  /** The holds on nodes the staged jobs began or ended: a job holds its nodes while it holds resources. */
+  List<HoldingChange> holdingChanges() {
+    List<HoldingChange> out = new ArrayList<>();
+    for (Map.Entry<JobKey, StoredJob> e : jobs.entrySet()) {
+      Map<String, Double> was = held(committed.job(e.getKey()));
+      Map<String, Double> is = held(e.getValue());
+      was.keySet().stream().filter(n -> !is.containsKey(n))
+          .forEach(n -> out.add(new HoldingChange(e.getKey(), n, was.get(n), false)));
+      is.forEach((n, share) -> {
+        if (!was.containsKey(n)) {
+          out.add(new HoldingChange(e.getKey(), n, share, true));
+        }
+      });
+    }
+    return out;
+  }
+
+  private Map<String, Double> held(StoredJob j) {
+    Map<String, Double> out = new TreeMap<>();
+    if (j == null || !j.job().state().holdsResources()) {
+      return out;
+    }
+    for (GpuGrant g : j.job().allocation()) {
+      NodeStatus n = node(g.node());
+      out.put(g.node(), n == null ? 1 : CostSplit.share(g.gpuIndices().size(), n.node().gpus(), g.cpus(),
+          n.node().cpus(), j.job().exclusive()));
+    }
+    return out;
   }
 
   /** Whether the batch changes any row (heartbeats and pending reasons alone do not). */

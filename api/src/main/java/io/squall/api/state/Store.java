@@ -1,6 +1,8 @@
 package io.squall.api.state;
 
 import io.micronaut.transaction.TransactionOperations;
+import io.squall.api.store.HoldingRepository;
+import io.squall.api.store.HoldingRow;
 import io.squall.api.store.JobEventRepository;
 import io.squall.api.store.JobEventRow;
 import io.squall.api.store.JobRepository;
@@ -17,7 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Writes a batch in one transaction; the only code that changes the tables. */
+/** Writes a batch in one transaction; the only code that changes the job and node tables. */
 @Singleton
 public final class Store {
   private final TransactionOperations<Connection> tx;
@@ -25,10 +27,12 @@ public final class Store {
   private final JobScriptRepository scripts;
   private final JobEventRepository events;
   private final NodeRepository nodes;
+  private final HoldingRepository holdings;
   private final Rows rows;
 
   public Store(TransactionOperations<Connection> tx, JobRepository jobs, JobScriptRepository scripts,
-      JobEventRepository events, NodeRepository nodes, Rows rows) {
+      JobEventRepository events, NodeRepository nodes, HoldingRepository holdings, Rows rows) {
+    this.holdings = holdings;
     this.tx = tx;
     this.jobs = jobs;
     this.scripts = scripts;
@@ -78,6 +82,7 @@ public final class Store {
           nodeVersions.put(n.name(), (n.version() == null ? nodes.save(row) : nodes.update(row)).version());
         }
       }
+      recordHoldings(batch);
       List<JobEventRow> eventRows = new ArrayList<>();
       for (Batch.JobEvent e : batch.events()) {
         eventRows.add(new JobEventRow(null, e.job().toString(), e.time(), e.state().name(), e.reason()));
@@ -87,5 +92,24 @@ public final class Store {
       }
       return new Versions(jobVersions, nodeVersions);
     });
+  }
+
+  /** Begins and ends the jobs' holds on nodes, at the batch's instant: what their cost is split by. */
+  private void recordHoldings(Batch batch) {
+    List<HoldingRow> begun = new ArrayList<>();
+    for (Batch.HoldingChange c : batch.holdingChanges()) {
+      if (c.begins()) {
+        begun.add(new HoldingRow(null, c.job().toString(), c.node(), c.share(), batch.now(), null));
+      } else {
+        for (HoldingRow r : holdings.findByJobKeyAndHeldToIsNull(c.job().toString())) {
+          if (r.nodeName().equals(c.node())) {
+            holdings.update(new HoldingRow(r.id(), r.jobKey(), r.nodeName(), r.share(), r.heldFrom(), batch.now()));
+          }
+        }
+      }
+    }
+    if (!begun.isEmpty()) {
+      holdings.saveAll(begun);
+    }
   }
 }

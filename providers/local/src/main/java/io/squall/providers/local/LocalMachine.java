@@ -74,8 +74,9 @@ record LocalMachine(Instance instance, String controllerUrl, ProcessHandle agent
         return Optional.empty();
       }
       String name = dir.getFileName().toString();
-      Offering offering = new Offering(LocalProvider.INSTANCE_TYPE, p.getProperty("zone"), CapacityType.ON_DEMAND, 0,
-          Availability.AVAILABLE);
+      Offering offering = new Offering(LocalProvider.INSTANCE_TYPE, p.getProperty("zone"),
+          CapacityType.valueOf(p.getProperty("capacity", CapacityType.ON_DEMAND.name())),
+          Double.parseDouble(p.getProperty("usd-per-hour", "0")), Availability.AVAILABLE);
       Instance instance = new Instance(name, name, p.getProperty("cluster"), p.getProperty("partition"),
           blankToNull(p.getProperty("placement-group")), p.getProperty("launch"), offering, InstanceState.RUNNING);
       List<String> command = Arrays.asList(p.getProperty("command").split("\0", -1));
@@ -95,6 +96,8 @@ record LocalMachine(Instance instance, String controllerUrl, ProcessHandle agent
     p.setProperty("placement-group", instance.placementGroup() == null ? "" : instance.placementGroup());
     p.setProperty("launch", instance.launchToken());
     p.setProperty("zone", instance.offering().zone());
+    p.setProperty("capacity", instance.offering().capacityType().name());
+    p.setProperty("usd-per-hour", Double.toString(instance.offering().pricePerHour()));
     p.setProperty("command", String.join("\0", command));
     Path temp = dir.resolve(RECORD + ".tmp");
     try (Writer out = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {

@@ -68,9 +68,11 @@ public final class LocalProvider implements NodeProvider {
    * @param jvmArgs the agents' JVM options
    * @param launchFailureRate the share of launches that fail with a transient error, drawn from
    *     {@code failureSeed} (chaos tests: a cloud API that errs)
+   * @param onDemandUsdPerHour what a node costs on demand, per hour (pretend money for the demo)
+   * @param spotUsdPerHour what a node costs as spot, per hour; null to sell no spot
    */
   public record Settings(List<String> zones, Set<String> noCapacityZones, Duration bootDelay, List<String> jvmArgs,
-      double launchFailureRate, long failureSeed) {
+      double launchFailureRate, long failureSeed, double onDemandUsdPerHour, Double spotUsdPerHour) {
     public Settings {
       zones = List.copyOf(zones);
       noCapacityZones = Set.copyOf(noCapacityZones);
@@ -81,11 +83,16 @@ public final class LocalProvider implements NodeProvider {
       if (launchFailureRate < 0 || launchFailureRate > 1) {
         throw new IllegalArgumentException("the launch failure rate is from 0 to 1, not " + launchFailureRate);
       }
+      if (!(onDemandUsdPerHour >= 0) || Double.isInfinite(onDemandUsdPerHour)
+          || spotUsdPerHour != null && (!(spotUsdPerHour >= 0) || spotUsdPerHour.isInfinite())) {
+        throw new IllegalArgumentException("a price is a finite number of dollars >= 0, not " + onDemandUsdPerHour
+            + " on demand and " + spotUsdPerHour + " as spot");
+      }
     }
 
-    /** Launches that never fail but where the settings say so. */
+    /** Free on demand, no spot, launches that never fail but where the settings say so. */
     public Settings(List<String> zones, Set<String> noCapacityZones, Duration bootDelay, List<String> jvmArgs) {
-      this(zones, noCapacityZones, bootDelay, jvmArgs, 0, 0);
+      this(zones, noCapacityZones, bootDelay, jvmArgs, 0, 0, 0, null);
     }
 
     /**
@@ -177,9 +184,9 @@ public final class LocalProvider implements NodeProvider {
   }
 
   /**
-   * {@value #INSTANCE_TYPE} on demand at no cost in each zone. A no-capacity zone is listed as
-   * available, as a cloud lists a type its zone sells: the lack of capacity shows only when a
-   * launch fails.
+   * {@value #INSTANCE_TYPE} on demand in each zone at the settings' price (free by default), and
+   * as spot when the settings price it. A no-capacity zone is listed as available, as a cloud
+   * lists a type its zone sells: the lack of capacity shows only when a launch fails.
    */
   @Override
   public List<Offering> offerings(List<String> instanceTypes) {
@@ -188,7 +195,11 @@ public final class LocalProvider implements NodeProvider {
     }
     List<Offering> out = new ArrayList<>();
     for (String zone : settings.zones().stream().sorted().toList()) {
-      out.add(new Offering(INSTANCE_TYPE, zone, CapacityType.ON_DEMAND, 0, Availability.AVAILABLE));
+      out.add(new Offering(INSTANCE_TYPE, zone, CapacityType.ON_DEMAND, settings.onDemandUsdPerHour(),
+          Availability.AVAILABLE));
+      if (settings.spotUsdPerHour() != null) {
+        out.add(new Offering(INSTANCE_TYPE, zone, CapacityType.SPOT, settings.spotUsdPerHour(), Availability.AVAILABLE));
+      }
     }
     return out;
   }

@@ -18,6 +18,8 @@ public final class Main {
                                                 jobs that ran
         scontrol show job|node|partition [NAME], show hostnames [LIST], hold|release|requeue JOBID...
         pause JOBID...                          checkpoint a running job, release its nodes, keep it held
+        report cost [--since T] [--until T] [--account A] [--by user|account|partition|day]
+                    [--format table|csv|json]   what jobs cost, with what spot saved (chargeback)
         bench scheduler [--nodes N] [--gpus-per-node G] [--pending P] [--seed S] [--cycles C]
                                                 run full scheduling cycles on a synthetic cluster
         bench api [--jobs N] [--clients C]      submissions per second through a running service's HTTP API
@@ -74,6 +76,8 @@ public final class Main {
         return new ScontrolCommand(io).run(rest);
       case "pause":
         return ScontrolCommand.pause(io).run(rest);
+      case "report":
+        return new ReportCommand(io).run(rest);
       case "bench":
         try {
           return BenchCommand.run(rest, io);

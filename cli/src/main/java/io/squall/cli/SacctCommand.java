@@ -47,7 +47,8 @@ final class SacctCommand extends ServiceCommand {
           -E, --endtime=TIME     until TIME (default: now)
               TIME: YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], now-2hours, today ...
           -o, --format=FIELDS    e.g. JobID,JobName%30,State,ExitCode,Start,End,Elapsed,NNodes,
-                                 NodeList,AllocTRES,GPUHours,User,Account,Partition,Submit,RestartCount
+                                 NodeList,AllocTRES,GPUHours,User,Account,Partition,Submit,RestartCount,
+                                 Cost (USD),CapacityType (spot, on-demand),InstanceType
           -b, --brief            JobID,State,ExitCode
           -n, --noheader         no header lines
           -P, --parsable2        '|' between fields     -p, --parsable   and after the last

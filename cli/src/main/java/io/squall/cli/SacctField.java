@@ -11,7 +11,8 @@ import java.util.function.BiFunction;
 
 /**
  * sacct's {@code --format} fields with Slurm's names and default widths (negative: left-justified,
- * as in sacct's own table). GPUHours and RestartCount are Squall's additions.
+ * as in sacct's own table). GPUHours, RestartCount, Cost (US dollars), CapacityType and
+ * InstanceType are Squall's additions.
  */
 enum SacctField {
   JOBID("JobID", -12, (j, z) -> j.jobId()),
@@ -31,7 +32,11 @@ enum SacctField {
   NODELIST("NodeList", 15, (j, z) -> j.nodes() == null || j.nodes().isEmpty() ? "None assigned" : j.nodes()),
   ALLOCTRES("AllocTRES", 10, (j, z) -> SlurmValues.tres(null, j.numGpus(), j.numNodes())),
   GPUHOURS("GPUHours", 10, (j, z) -> j.gpuHours() == null ? "" : String.format(Locale.ROOT, "%.2f", j.gpuHours())),
-  RESTARTCOUNT("RestartCount", 12, (j, z) -> j.restartCount() == null ? "0" : j.restartCount().toString());
+  RESTARTCOUNT("RestartCount", 12, (j, z) -> j.restartCount() == null ? "0" : j.restartCount().toString()),
+  COST("Cost", 10, (j, z) -> j.costUsd() == null ? "" : String.format(Locale.ROOT, "%.2f", j.costUsd())),
+  CAPACITYTYPE("CapacityType", 12, (j, z) -> j.capacityType() == null ? ""
+      : j.capacityType().toLowerCase(Locale.ROOT).replace('_', '-')),
+  INSTANCETYPE("InstanceType", 14, (j, z) -> j.instanceType() == null ? "" : j.instanceType());
 
   /** What sacct prints without {@code --format}. */
   static final List<SacctField> DEFAULT = List.of(JOBID, JOBNAME, PARTITION, ACCOUNT, ALLOCCPUS, STATE, EXITCODE);

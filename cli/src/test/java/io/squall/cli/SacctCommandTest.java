@@ -65,6 +65,27 @@ class SacctCommandTest {
   }
 
   @Test
+  void costCapacityTypeAndInstanceTypeFields() {
+    fake.on("GET", "/v1/accounting", 200, """
+        {"jobs":[{"job_id":"45","name":"train","user":"alice","account":"ml","partition":"gpu","state":"COMPLETED",
+          "exit_code":0,"submit_time":"2026-11-21T08:00:00Z","start_time":"2026-11-21T09:00:00Z",
+          "end_time":"2026-11-21T10:00:00Z","elapsed_seconds":3600,"num_nodes":2,"num_gpus":16,"gpu_hours":16.0,
+          "nodes":"cloud-[1-2]","restart_count":1,"cost_usd":123.456,"on_demand_usd":800.0,"lost_usd":2.5,
+          "capacity_type":"ON_DEMAND,SPOT","instance_type":"p5.48xlarge"},
+         {"job_id":"46","name":"eval","user":"alice","account":"ml","partition":"cpu","state":"COMPLETED",
+          "exit_code":0,"submit_time":"2026-11-21T08:00:00Z","start_time":"2026-11-21T09:00:00Z",
+          "end_time":"2026-11-21T10:00:00Z","elapsed_seconds":3600,"num_nodes":1,"num_gpus":0,"gpu_hours":0.0,
+          "nodes":"node-1","restart_count":0,"cost_usd":0.0,"on_demand_usd":0.0,"lost_usd":0.0,
+          "capacity_type":null,"instance_type":null}]}""");
+    Cli.Result r = cli.run("sacct", "-P", "-o", "JobID,Cost,GPUHours,CapacityType,InstanceType");
+    assertThat(r.out()).isEqualTo("""
+        JobID|Cost|GPUHours|CapacityType|InstanceType
+        45|123.46|16.00|on-demand,spot|p5.48xlarge
+        46|0.00|0.00||
+        """);
+  }
+
+  @Test
   void widthSuffixesAndNoHeader() {
     Cli.Result r = cli.run("sacct", "-n", "-X", "-o", "JobID%-6,JobName%4,State%-10");
     assertThat(r.out()).isEqualTo("""

@@ -6,6 +6,8 @@ import java.time.Instant;
  * A job that ran, as {@code GET /v1/accounting} lists it.
  *
  * @param exitSignal the signal that ended the job, or null
+ * @param costUsd its share of its nodes' bills (0 on static nodes)
+ * @param capacityType what its instances were bought as ({@code SPOT}, {@code ON_DEMAND}, comma-separated)
  */
 public record AccountingJob(
     String jobId,
@@ -24,4 +26,9 @@ public record AccountingJob(
     Integer numGpus,
     Double gpuHours,
     String nodes,
-    Integer restartCount) {}
+    Integer restartCount,
+    Double costUsd,
+    Double onDemandUsd,
+    Double lostUsd,
+    String capacityType,
+    String instanceType) {}

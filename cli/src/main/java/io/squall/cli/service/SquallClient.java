@@ -131,6 +131,15 @@ public final class SquallClient {
     }, AccountingJob::jobId);
   }
 
+  /**
+   * {@code GET /v1/reports/cost}: the chargeback report, as the service answers it.
+   *
+   * @param query {@code since}, {@code until} (instants), {@code account}, {@code by}; absent ones left out
+   */
+  public JsonNode costReport(Map<String, String> query) {
+    return send(request("/v1/reports/cost", query).GET());
+  }
+
   /** The answers to each query in turn, each job once (the first answer naming it wins). */
   private static <Q, T> List<T> merged(List<Q> queries, Function<Q, List<T>> ask, Function<T, String> id) {
     if (queries.size() == 1) {

@@ -7,6 +7,7 @@ import io.squall.core.model.JobKey;
 import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
+import io.squall.core.money.BudgetLimits;
 import io.squall.core.priority.FairShare;
 import io.squall.core.priority.MultifactorPriority;
 import io.squall.core.sbatch.ArraySpec;
@@ -44,6 +45,8 @@ final class Cycle {
   private final List<List<Job>> runningOn = new ArrayList<>();
   private final Map<String, Integer> qosGpusRunning = new HashMap<>();
   private final Map<String, Double> qosGpuMinutesCommitted = new HashMap<>();
+  /** Dollars running jobs and jobs started in this cycle may still cost at worst, by budgeted account. */
+  private final Map<String, Double> budgetCommitted = new HashMap<>();
   private final Map<Long, Integer> arrayTasksRunning = new HashMap<>();
   private final Map<EligibleKey, int[]> eligibleCache = new HashMap<>();
   /** Shapes that failed to start now: resources only shrink within a cycle, so they fail again. */
@@ -158,6 +161,7 @@ final class Cycle {
     } else {
       qosGpuMinutesCommitted.merge(job.qos(), Double.POSITIVE_INFINITY, Double::sum);
     }
+    commitBudget(job, job.partition(), gpus, end == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, end - nowSec));
     if (job.key().taskId() != null) {
       arrayTasksRunning.merge(job.key().id(), 1, Integer::sum);
     }
@@ -431,6 +435,9 @@ final class Cycle {
       Partition p = c.partitions().get(k);
       GangShape shape = c.shapes().get(k);
       PendingReason qosLimit = qosLimit(c.job(), shape);
+      if (qosLimit == null) {
+        qosLimit = budgetLimit(c.job(), p, shape);
+      }
       if (qosLimit != null) {
         reason = worse(reason, qosLimit);
         continue;
@@ -485,7 +492,42 @@ final class Cycle {
     Instant end = limit == Long.MAX_VALUE ? null : now.plusSeconds(limit);
     qosGpusRunning.merge(job.qos(), shape.totalGpus(), Integer::sum);
     qosGpuMinutesCommitted.merge(job.qos(), shape.gpuMinutes(), Double::sum);
+    commitBudget(job, p.name(), shape.totalGpus(), shape.limitSeconds());
     actions.add(new Action.Start(key, p.name(), grants, end));
+  }
+
+  /** Counts what the job may still cost at worst against each budget its account spends against. */
+  private void commitBudget(Job job, String partition, int gpus, long seconds) {
+    BudgetLimits limits = snapshot.budgets();
+    List<String> budgets = limits.budgetsOf(job.account());
+    if (!budgets.isEmpty()) {
+      double worst = limits.worstCostUsd(partition, gpus, seconds);
+      budgets.forEach(a -> budgetCommitted.merge(a, worst, Double::sum));
+    }
+  }
+
+  /**
+   * A hard budget of the job's account (or an ancestor's) that is spent, or that what running
+   * jobs may still cost and this job's worst case would overrun: Slurm's AssocGrpBillingMinutes.
+   */
+  private PendingReason budgetLimit(Job job, Partition p, GangShape shape) {
+    BudgetLimits limits = snapshot.budgets();
+    List<String> budgets = limits.budgetsOf(job.account());
+    if (budgets.isEmpty()) {
+      return null;
+    }
+    double worst = limits.worstCostUsd(p.name(), shape.totalGpus(), shape.limitSeconds());
+    for (String a : budgets) {
+      Double left = limits.hardLeftUsd().get(a);
+      if (left == null) {
+        continue;
+      }
+      double free = left - budgetCommitted.getOrDefault(a, 0.0);
+      if (free <= 0 || worst > free) {
+        return PendingReason.ASSOC_GRP_BILLING_MINUTES;
+      }
+    }
+    return null;
   }
 
   /** The job's QOS, or null when it has none or an unknown one (immutable maps throw on get(null)). */

@@ -16,6 +16,8 @@ public enum PendingReason {
   INVALID_QOS("InvalidQOS"),
   QOS_GRP_GRES("QOSGrpGRES"),
   QOS_GRP_GRES_MINUTES("QOSGrpGRESMinutes"),
+  /** The account's hard budget is spent, or the job's worst-case cost does not fit what is left. */
+  ASSOC_GRP_BILLING_MINUTES("AssocGrpBillingMinutes"),
   REQ_NODE_NOT_AVAIL("ReqNodeNotAvail"),
   RESERVATION("Reservation"),
   DEADLINE("DeadLine");

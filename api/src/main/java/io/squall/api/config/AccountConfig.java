@@ -2,13 +2,24 @@ package io.squall.api.config;
 
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
+import java.util.ArrayList;
+import java.util.List;
 
-/** A fair-share account ({@code squall.accounts.NAME.*}). */
+/**
+ * A fair-share account ({@code squall.accounts.NAME.*}), and the budget finance set for it: US
+ * dollars per calendar period, a sub-account's spend rolling up into it.
+ */
 @EachProperty("squall.accounts")
 public class AccountConfig {
   private final String name;
   private String parent;
   private int shares = 1;
+  private Double softLimitUsd;
+  private Double hardLimitUsd;
+  private String budgetPeriod = "month";
+  private boolean stopAtHardLimit;
+  private List<Integer> budgetAlerts = new ArrayList<>(List.of(50, 80, 100));
+  private String currency = "USD";
 
   public AccountConfig(@Parameter String name) {
     this.name = name;
@@ -33,5 +44,59 @@ public class AccountConfig {
 
   public void setShares(int shares) {
     this.shares = shares;
+  }
+
+  /** Past it, the account's jobs run on spot only ({@code soft-limit-usd}); unset for none. */
+  public Double getSoftLimitUsd() {
+    return softLimitUsd;
+  }
+
+  public void setSoftLimitUsd(Double softLimitUsd) {
+    this.softLimitUsd = softLimitUsd;
+  }
+
+  /** Past it, no new job of the account starts ({@code hard-limit-usd}); unset for none. */
+  public Double getHardLimitUsd() {
+    return hardLimitUsd;
+  }
+
+  public void setHardLimitUsd(Double hardLimitUsd) {
+    this.hardLimitUsd = hardLimitUsd;
+  }
+
+  /** {@code day}, {@code week} or {@code month} (the default). */
+  public String getBudgetPeriod() {
+    return budgetPeriod;
+  }
+
+  public void setBudgetPeriod(String budgetPeriod) {
+    this.budgetPeriod = budgetPeriod;
+  }
+
+  /** Whether running jobs are stopped too once the hard limit is passed. */
+  public boolean isStopAtHardLimit() {
+    return stopAtHardLimit;
+  }
+
+  public void setStopAtHardLimit(boolean stopAtHardLimit) {
+    this.stopAtHardLimit = stopAtHardLimit;
+  }
+
+  /** Percentages of the budget at which an alert is raised (default 50, 80, 100). */
+  public List<Integer> getBudgetAlerts() {
+    return budgetAlerts;
+  }
+
+  public void setBudgetAlerts(List<Integer> budgetAlerts) {
+    this.budgetAlerts = budgetAlerts;
+  }
+
+  /** Only USD: prices and budgets are US dollars. */
+  public String getCurrency() {
+    return currency;
+  }
+
+  public void setCurrency(String currency) {
+    this.currency = currency;
   }
 }

@@ -11,6 +11,8 @@ import io.squall.core.model.Partition;
 import io.squall.core.model.PreemptMode;
 import io.squall.core.model.Qos;
 import io.squall.core.model.UserAssociation;
+import io.squall.core.money.Budget;
+import io.squall.core.money.BudgetPeriod;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.provision.SpotPolicy;
 import io.squall.core.sbatch.SignalSpec;
@@ -42,6 +44,7 @@ public final class ClusterLayout {
   private final Map<String, CapacityPolicy> policies = new TreeMap<>();
   private final Set<String> elasticNodes = new TreeSet<>();
   private final Map<String, CheckpointPolicy> checkpointPolicies = new TreeMap<>();
+  private final List<Budget> budgets = new ArrayList<>();
 
   public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
       List<UserConfig> userConfigs, SquallConfig config) {
@@ -69,6 +72,13 @@ public final class ClusterLayout {
       accounts.add(new Account(a.getName(), a.getParent(), a.getShares()));
       accountNames.add(a.getName());
     }
+    for (AccountConfig a : accountConfigs) {
+      if (a.getParent() != null && !accountNames.contains(a.getParent())) {
+        throw new IllegalStateException("squall.accounts." + a.getName() + ".parent: no account '" + a.getParent()
+            + "' under squall.accounts");
+      }
+      budget(a).ifPresent(budgets::add);
+    }
     for (UserConfig u : userConfigs) {
       // Tokens are checked where they are kept (UserTokens).
       if (u.getAccount() == null) {
@@ -85,6 +95,51 @@ public final class ClusterLayout {
     Qos normal = Qos.normal();
     qos = Map.of(config.getDefaultQos(), new Qos(config.getDefaultQos(), normal.priority(), normal.preempt(),
         normal.preemptMode(), null, null));
+  }
+
+  /** The account's budget, if it has one; refuses one that does not make sense, naming the key. */
+  private static Optional<Budget> budget(AccountConfig a) {
+    String key = "squall.accounts." + a.getName() + ".";
+    if (!"USD".equals(a.getCurrency())) {
+      throw new IllegalStateException(key + "currency: '" + a.getCurrency()
+          + "' is not supported: prices and budgets are in USD");
+    }
+    dollars(key + "soft-limit-usd", a.getSoftLimitUsd());
+    dollars(key + "hard-limit-usd", a.getHardLimitUsd());
+    if (a.getSoftLimitUsd() != null && a.getHardLimitUsd() != null && a.getSoftLimitUsd() > a.getHardLimitUsd()) {
+      throw new IllegalStateException(key + "soft-limit-usd: " + a.getSoftLimitUsd() + " is above hard-limit-usd "
+          + a.getHardLimitUsd() + "; the soft limit comes first");
+    }
+    BudgetPeriod period;
+    try {
+      period = BudgetPeriod.valueOf(a.getBudgetPeriod().trim().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(key + "budget-period: '" + a.getBudgetPeriod() + "' is not day, week or month");
+    }
+    for (Integer pct : a.getBudgetAlerts()) {
+      if (pct == null || pct <= 0 || pct > 1000) {
+        throw new IllegalStateException(key + "budget-alerts: " + pct + " is not a percentage from 1 to 1000");
+      }
+    }
+    if (a.isStopAtHardLimit() && a.getHardLimitUsd() == null) {
+      throw new IllegalStateException(key + "stop-at-hard-limit: set hard-limit-usd too");
+    }
+    if (a.getSoftLimitUsd() == null && a.getHardLimitUsd() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new Budget(a.getName(), a.getSoftLimitUsd(), a.getHardLimitUsd(), period,
+        a.isStopAtHardLimit(), a.getBudgetAlerts()));
+  }
+
+  private static void dollars(String key, Double usd) {
+    if (usd != null && (!(usd >= 0) || usd.isInfinite())) {
+      throw new IllegalStateException(key + ": a budget is US dollars, 0 or more, not " + usd);
+    }
+  }
+
+  /** The budgets finance set, by account. */
+  public List<Budget> budgets() {
+    return List.copyOf(budgets);
   }
 
   /** Slurm's PreemptMode values Squall honours for a partition: OFF, REQUEUE, CANCEL. */

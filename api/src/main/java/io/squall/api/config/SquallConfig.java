@@ -25,6 +25,8 @@ public class SquallConfig {
   private String ticks = "auto";
   private String provider = "local";
   private String defaultQos = "normal";
+  private String budgetWebhook;
+  private Duration budgetInterval = Duration.ofSeconds(10);
 
   public String getClusterName() {
     return clusterName;
@@ -147,5 +149,23 @@ public class SquallConfig {
 
   public void setReconcileInterval(Duration reconcileInterval) {
     this.reconcileInterval = reconcileInterval;
+  }
+
+  /** Where budget alerts are POSTed as JSON ({@code budget-webhook}); unset for none. */
+  public String getBudgetWebhook() {
+    return budgetWebhook;
+  }
+
+  public void setBudgetWebhook(String budgetWebhook) {
+    this.budgetWebhook = budgetWebhook;
+  }
+
+  /** How often spend is added up again for budgets ({@code budget-interval}, default 10 s). */
+  public Duration getBudgetInterval() {
+    return budgetInterval;
+  }
+
+  public void setBudgetInterval(Duration budgetInterval) {
+    this.budgetInterval = budgetInterval;
   }
 }

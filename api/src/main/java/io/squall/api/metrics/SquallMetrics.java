@@ -27,6 +27,8 @@ public final class SquallMetrics {
   private final Counter lostGpuSeconds;
   private final MultiGauge jobs;
   private final MultiGauge nodes;
+  private final MultiGauge spend;
+  private final MultiGauge budget;
 
   public SquallMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -44,6 +46,20 @@ public final class SquallMetrics {
         .register(registry);
     jobs = MultiGauge.builder("squall.jobs").description("jobs by state and pending reason").register(registry);
     nodes = MultiGauge.builder("squall.nodes").description("nodes by state").register(registry);
+    spend = MultiGauge.builder("squall.account.spend.usd").description("what an account spent this budget period")
+        .register(registry);
+    budget = MultiGauge.builder("squall.account.budget.usd").description("an account's budget limits (soft, hard)")
+        .register(registry);
+  }
+
+  /** Each budgeted account's spend this period and its limits ({account, limit} → US dollars). */
+  public void budgets(Map<String, Double> spentByAccount, Map<List<String>, Double> limits) {
+    List<MultiGauge.Row<?>> spendRows = new ArrayList<>();
+    spentByAccount.forEach((a, usd) -> spendRows.add(MultiGauge.Row.of(Tags.of("account", a), usd)));
+    spend.register(spendRows, true);
+    List<MultiGauge.Row<?>> limitRows = new ArrayList<>();
+    limits.forEach((k, usd) -> limitRows.add(MultiGauge.Row.of(Tags.of("account", k.get(0), "limit", k.get(1)), usd)));
+    budget.register(limitRows, true);
   }
 
   public void jobStarted() {

@@ -2,6 +2,7 @@ package io.squall.api.scheduling;
 
 import io.squall.api.agents.AgentReports;
 import io.squall.api.config.ClusterLayout;
+import io.squall.api.money.BudgetWatch;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.state.ClusterState;
 import io.squall.api.state.NodeOccupancy;
@@ -38,8 +39,11 @@ public final class SchedulingCycle {
   private final ClusterLayout layout;
   private final SquallMetrics metrics;
 
+  private final BudgetWatch budgets;
+
   public SchedulingCycle(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
-      SquallMetrics metrics, Scheduler scheduler) {
+      SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets) {
+    this.budgets = budgets;
     this.scheduler = scheduler;
     this.writer = writer;
     this.applier = applier;
@@ -65,7 +69,7 @@ public final class SchedulingCycle {
   public int cycle(Instant now) {
     try {
       long began = System.nanoTime();
-      ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get();
+      ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get().withBudgets(budgets.limits(now));
       Plan plan = scheduler.cycle(snapshot, now);
       int started = writer.write(b -> applier.apply(b, plan)).get();
       metrics.cycleTook(Duration.ofNanos(System.nanoTime() - began));

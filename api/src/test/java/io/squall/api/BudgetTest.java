@@ -84,6 +84,12 @@ class BudgetTest {
         time.tick();
         return state(h, job1).equals("RUNNING") ? true : null;
       });
+      // --test-only: 4 GPUs for an hour at $4.50 (only on demand here), and the budget's verdict.
+      JsonNode probe = h.postScript("alice-token", "/v1/jobs?test_only=true",
+          "#!/bin/bash\n#SBATCH --gres=gpu:4 -t 60\ntrue\n").json();
+      assertThat(probe.get("cost_usd_min").asDouble()).isEqualTo(18.0);
+      assertThat(probe.get("cost_usd_max").asDouble()).isEqualTo(18.0);
+      assertThat(probe.get("reason").asText()).isEqualTo("AssocGrpBillingMinutes");
       JsonNode waiting = h.get("admin-token", "/v1/jobs/" + job2).json();
       assertThat(waiting.get("state").asText()).isEqualTo("PENDING");
       assertThat(waiting.get("reason").asText()).isEqualTo("AssocGrpBillingMinutes");

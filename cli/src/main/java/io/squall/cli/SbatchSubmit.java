@@ -171,12 +171,15 @@ final class SbatchSubmit extends ServiceVerb {
   private String testOnlyMessage(SubmitResult r) {
     String id = r.jobId() == null ? "0" : r.jobId();
     String partition = r.partition() == null ? "" : " in partition " + r.partition();
+    String cost = r.costUsdMin() == null || r.costUsdMax() == null ? ""
+        : String.format(java.util.Locale.ROOT, "; expected cost %.2f to %.2f USD (cheapest to dearest offering)",
+            r.costUsdMin(), r.costUsdMax());
     if (r.expectedStart() == null) {
       return "sbatch: Job " + id + " cannot be scheduled now" + partition
-          + (r.reason() == null ? "" : ": " + r.reason());
+          + (r.reason() == null ? "" : ": " + r.reason()) + cost;
     }
     String using = r.numGpus() != null ? " using " + r.numGpus() + " GPUs" : "";
     return "sbatch: Job " + id + " to start at " + SlurmTime.timestamp(r.expectedStart(), io.zone()) + using
-        + (r.nodes() == null ? "" : " on nodes " + r.nodes()) + partition;
+        + (r.nodes() == null ? "" : " on nodes " + r.nodes()) + partition + cost;
   }
 }

@@ -102,6 +102,16 @@ class SbatchSubmitTest {
   }
 
   @Test
+  void testOnlyGivesTheExpectedCostRangeWhenTheServiceKnowsIt() throws IOException {
+    fake.on("POST", "/v1/jobs", 200, """
+        {"test_only":true,"job_id":null,"partition":"gpu","expected_start":"2026-11-21T10:00:00Z",
+         "nodes":"node-[1-2]","num_gpus":16,"reason":"None","cost_usd_min":41.6,"cost_usd_max":196.64}""");
+    assertThat(cli.zone("UTC").run("sbatch", "--test-only", "train.sh").err()).isEqualTo(
+        "sbatch: Job 0 to start at 2026-11-21T10:00:00 using 16 GPUs on nodes node-[1-2] in partition gpu; "
+            + "expected cost 41.60 to 196.64 USD (cheapest to dearest offering)\n");
+  }
+
+  @Test
   void testOnlyWithoutAStartTimeSaysWhy() {
     fake.on("POST", "/v1/jobs", 200, """
         {"test_only":true,"job_id":null,"partition":null,"expected_start":null,"nodes":null,"reason":"Resources"}""");

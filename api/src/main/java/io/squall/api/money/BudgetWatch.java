@@ -9,16 +9,12 @@ import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.BudgetAlertRepository;
 import io.squall.api.store.BudgetAlertRow;
-import io.squall.api.store.PriceRepository;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.Partition;
 import io.squall.core.money.Budget;
 import io.squall.core.money.BudgetLimits;
 import io.squall.core.money.Budgets;
-import io.squall.core.money.PricePoint;
-import io.squall.core.money.PriceSeries;
-import io.squall.core.provision.CapacityPolicy;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URI;
@@ -55,7 +51,7 @@ public final class BudgetWatch {
   private final SquallConfig config;
   private final Costs costs;
   private final StateWriter writer;
-  private final PriceRepository prices;
+  private final PartitionPrices partitionPrices;
   private final BudgetAlertRepository alerts;
   private final JobLifecycle lifecycle;
   private final SquallMetrics metrics;
@@ -67,7 +63,7 @@ public final class BudgetWatch {
   private BudgetLimits limits = BudgetLimits.NONE;
   private Set<List<Object>> raised;
 
-  public BudgetWatch(ClusterLayout layout, SquallConfig config, Costs costs, StateWriter writer, PriceRepository prices,
+  public BudgetWatch(ClusterLayout layout, SquallConfig config, Costs costs, StateWriter writer, PartitionPrices partitionPrices,
       BudgetAlertRepository alerts, JobLifecycle lifecycle, SquallMetrics metrics, InstantSource clock,
       JsonMapper json) {
     this.budgets = new Budgets(layout.budgets(), layout.accounts());
@@ -75,7 +71,7 @@ public final class BudgetWatch {
     this.config = config;
     this.costs = costs;
     this.writer = writer;
-    this.prices = prices;
+    this.partitionPrices = partitionPrices;
     this.alerts = alerts;
     this.lifecycle = lifecycle;
     this.metrics = metrics;
@@ -143,34 +139,15 @@ public final class BudgetWatch {
   }
 
   /**
-   * The most a GPU-hour may cost in each partition now: the dearest price in force of an offering
-   * its policy may buy, over the node's GPUs; 0 for a static partition (nothing is billed);
-   * infinite while an elastic partition's prices are not known yet (no budgeted job starts blind).
+   * The most a GPU-hour may cost in each partition now; infinite while an elastic partition's
+   * prices are not known yet (no budgeted job starts blind).
    */
   private Map<String, Double> worstUsdPerGpuHour() {
-    PriceSeries series = prices.series();
+    Map<String, PartitionPrices.Range> known = partitionPrices.perGpuHour();
     Map<String, Double> out = new TreeMap<>();
     for (Partition p : layout.partitions()) {
-      CapacityPolicy policy = layout.policies().get(p.name());
-      if (policy == null) {
-        out.put(p.name(), 0.0);
-        continue;
-      }
-      int gpus = p.nodes().stream().mapToInt(n -> layout.node(n).gpus()).max().orElse(0);
-      double dearest = -1;
-      for (PricePoint pp : series.all()) {
-        String[] key = pp.offering().split("/");
-        boolean spot = key.length == 3 && key[2].equals("SPOT");
-        boolean allowed = switch (policy.spot()) {
-          case SPOT -> spot;
-          case ON_DEMAND -> !spot;
-          case SPOT_THEN_ON_DEMAND -> true;
-        };
-        if (pp.to() == null && key.length == 3 && allowed && policy.instanceTypes().contains(key[0])) {
-          dearest = Math.max(dearest, pp.usdPerHour());
-        }
-      }
-      out.put(p.name(), gpus == 0 ? 0.0 : dearest < 0 ? Double.POSITIVE_INFINITY : dearest / gpus);
+      PartitionPrices.Range r = known.get(p.name());
+      out.put(p.name(), r == null ? Double.POSITIVE_INFINITY : r.dearest());
     }
     return out;
   }

@@ -8,6 +8,8 @@ import java.util.List;
  * where and when the job would start.
  *
  * @param numGpus GPUs a test-only submission would use when it could start now
+ * @param costUsdMin what it may cost at worst all on the cheapest offering it may use (spot); null when not known
+ * @param costUsdMax and all on the dearest (on demand)
  */
 public record SubmitResult(
     String jobId,
@@ -17,7 +19,9 @@ public record SubmitResult(
     Instant expectedStart,
     String nodes,
     String reason,
-    Integer numGpus) {
+    Integer numGpus,
+    Double costUsdMin,
+    Double costUsdMax) {
 
   public SubmitResult {
     warnings = warnings == null ? List.of() : List.copyOf(warnings);

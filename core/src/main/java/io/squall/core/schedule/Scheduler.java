@@ -18,4 +18,18 @@ public final class Scheduler {
   public Plan cycle(ClusterSnapshot snapshot, Instant now) {
     return new Cycle(config, snapshot, now).run();
   }
+
+  /**
+   * What a job would hold in a partition, for cost estimates.
+   *
+   * @param limitSeconds its time limit, {@link Long#MAX_VALUE} for UNLIMITED
+   */
+  public record Size(int gpus, long limitSeconds) {}
+
+  /** The job's GPUs and time limit in the partition, as a cycle would shape it. */
+  public static Size sizeIn(io.squall.core.model.Job job, io.squall.core.model.Partition partition,
+      int largestNodeGpus) {
+    GangShape s = GangShape.of(job.request(), partition, largestNodeGpus);
+    return new Size(s.totalGpus(), s.limitSeconds());
+  }
 }

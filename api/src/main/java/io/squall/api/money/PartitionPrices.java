@@ -1,0 +1,70 @@
+package io.squall.api.money;
+
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.store.PriceRepository;
+import io.squall.core.model.Partition;
+import io.squall.core.money.PricePoint;
+import io.squall.core.money.PriceSeries;
+import io.squall.core.provision.CapacityPolicy;
+import jakarta.inject.Singleton;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What a GPU-hour costs now in each partition, cheapest and dearest, among the offerings its
+ * policy may buy (spot, on-demand or both), from the prices in force as the fleet listed them.
+ * A static partition's nodes bill nothing: 0.
+ */
+@Singleton
+public final class PartitionPrices {
+  /** US dollars per GPU-hour: the cheapest offering the partition may buy and the dearest. */
+  public record Range(double cheapest, double dearest) {}
+
+  private final ClusterLayout layout;
+  private final PriceRepository prices;
+
+  public PartitionPrices(ClusterLayout layout, PriceRepository prices) {
+    this.layout = layout;
+    this.prices = prices;
+  }
+
+  /** Each partition's range; a partition whose prices are not known yet is left out. */
+  public Map<String, Range> perGpuHour() {
+    PriceSeries series = prices.series();
+    Map<String, Range> out = new TreeMap<>();
+    for (Partition p : layout.partitions()) {
+      range(p, series).ifPresent(r -> out.put(p.name(), r));
+    }
+    return out;
+  }
+
+  private Optional<Range> range(Partition p, PriceSeries series) {
+    CapacityPolicy policy = layout.policies().get(p.name());
+    int gpus = p.nodes().stream().mapToInt(n -> layout.node(n).gpus()).max().orElse(0);
+    if (policy == null || gpus == 0) {
+      return Optional.of(new Range(0, 0));
+    }
+    double cheapest = Double.POSITIVE_INFINITY;
+    double dearest = -1;
+    for (PricePoint pp : series.all()) {
+      String[] key = pp.offering().split("/");
+      if (pp.to() != null || key.length != 3 || !policy.instanceTypes().contains(key[0])
+          || !policy.zones().isEmpty() && !policy.zones().contains(key[1])) {
+        continue;
+      }
+      boolean spot = key[2].equals("SPOT");
+      boolean allowed = switch (policy.spot()) {
+        case SPOT -> spot;
+        case ON_DEMAND -> !spot;
+        case SPOT_THEN_ON_DEMAND -> true;
+      };
+      boolean underCap = !spot || policy.maxSpotPricePerHour() == null || pp.usdPerHour() <= policy.maxSpotPricePerHour();
+      if (allowed && underCap) {
+        cheapest = Math.min(cheapest, pp.usdPerHour() / gpus);
+        dearest = Math.max(dearest, pp.usdPerHour() / gpus);
+      }
+    }
+    return dearest < 0 ? Optional.empty() : Optional.of(new Range(cheapest, dearest));
+  }
+}

@@ -110,14 +110,47 @@ class BudgetTest {
       assertThat(h.get("admin-token", "/v1/jobs/" + job2).json().get("reason").asText())
           .isEqualTo("AssocGrpBillingMinutes");
       Poll.until("both alerts posted", LONG, () -> posted.size() == 2 ? true : null);
-      assertThat(posted.get(0)).contains("\"account\":\"research\"").contains("\"percent\":50");
-      assertThat(posted.get(1)).contains("\"percent\":100");
+      // Posted off the scheduling thread, each on its own: in either order.
+      assertThat(posted).allMatch(p -> p.contains("\"account\":\"research\""))
+          .anyMatch(p -> p.contains("\"percent\":50,")).anyMatch(p -> p.contains("\"percent\":100,"));
       String metrics = h.get("admin-token", "/prometheus").body();
       assertThat(metrics).contains("squall_account_spend_usd{account=\"research\"}")
           .contains("squall_account_budget_usd{account=\"research\",limit=\"hard\"} 6.0");
 
+      assertThat(h.get("bob-token", "/v1/budgets").json().get("budgets")).hasSize(1); // bob's own account's
       time.tickAfter(Duration.ofSeconds(5)); // alerts are raised once
       assertThat(h.get("admin-token", "/v1/budgets").json().get("budgets").get(0).get("alerts")).hasSize(2);
+    }
+  }
+
+  /**
+   * Past its soft limit ($0 here: at once) the account's jobs run on spot only: in a partition
+   * that buys on demand only, the job's node is not launched, and the job says why.
+   */
+  @Test
+  void pastTheSoftLimitAJobsNodesAreBoughtAsSpotOnly() {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "local");
+    s.put("squall.ticks", "manual");
+    s.put("squall.partitions.gpu.nodes", "cloud-1");
+    s.put("squall.partitions.gpu.elastic", true);
+    s.put("squall.partitions.gpu.spot", "on-demand");
+    s.put("squall.local.on-demand-price", 36);
+    s.put("squall.local.spot-price", 12);
+    s.put("squall.accounts.research.soft-limit-usd", 0);
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 -t 10 --output=/dev/null\ntrue\n"));
+      time.tick();
+      time.tickAfter(Duration.ofSeconds(1));
+      time.tickAfter(Duration.ofSeconds(1));
+      assertThat(h.get("admin-token", "/v1/budgets").json().get("budgets").get(0).get("state").asText())
+          .isEqualTo("soft-limit");
+      JsonNode j = h.job(job);
+      assertThat(j.get("state").asText()).isEqualTo("CONFIGURING");
+      assertThat(j.get("reason").asText()).isEqualTo(
+          "waiting for capacity: spot only (the account is past its soft budget), and partition gpu buys on-demand only");
+      assertThat(h.get("admin-token", "/v1/launches").json().get("launches")).isEmpty();
     }
   }
 }

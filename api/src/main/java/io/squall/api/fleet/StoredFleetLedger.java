@@ -5,6 +5,7 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.money.BudgetWatch;
 import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
@@ -31,12 +32,15 @@ import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.FleetLedger;
 import io.squall.core.provision.PowerAction;
+import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,11 +62,15 @@ public final class StoredFleetLedger implements FleetLedger {
   private final InstanceBillRepository bills;
   private final AgentCredentials credentials;
   private final SquallMetrics metrics;
+  /** Lazily: budgets read the state this ledger's writes change, not the other way round. */
+  private final Provider<BudgetWatch> budgets;
   private volatile String controllerUrl;
 
   public StoredFleetLedger(ClusterLayout layout, SquallConfig config, StateWriter writer, JobLifecycle lifecycle,
       LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
-      InstanceBillRepository bills, AgentCredentials credentials, SquallMetrics metrics) {
+      InstanceBillRepository bills, AgentCredentials credentials, SquallMetrics metrics,
+      Provider<BudgetWatch> budgets) {
+    this.budgets = budgets;
     this.bills = bills;
     this.layout = layout;
     this.config = config;
@@ -273,6 +281,22 @@ public final class StoredFleetLedger implements FleetLedger {
       }
       return null;
     });
+  }
+
+  /** The jobs holding nodes whose account is past a soft budget: their nodes are bought as spot. */
+  @Override
+  public Set<String> spotOnlyJobs() {
+    Set<String> accounts = budgets.get().spotOnlyAccounts();
+    if (accounts.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> out = new TreeSet<>();
+    for (StoredJob j : writer.state().jobs()) {
+      if (j.job().state().holdsResources() && accounts.contains(j.job().account())) {
+        out.add(j.key().toString());
+      }
+    }
+    return out;
   }
 
   @Override

@@ -2,6 +2,8 @@ package io.squall.api.money;
 
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.RequestAttribute;
+import io.squall.api.auth.Caller;
 import io.squall.api.store.BudgetAlertRepository;
 import io.squall.api.store.BudgetAlertRow;
 import io.squall.core.money.Budget;
@@ -13,7 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code GET /v1/budgets}: each account's budget as configured, its spend this period, and the alerts raised. */
+/**
+ * {@code GET /v1/budgets}: each account's budget as configured, its spend this period, and the
+ * alerts raised. Operators see every budget; a user the budgets their own account spends against.
+ */
 @Controller("/v1/budgets")
 @Tag(name = "accounting")
 public final class BudgetController {
@@ -27,11 +32,15 @@ public final class BudgetController {
 
   @Operation(summary = "Budgets per account: limits, period, spend so far (as of the last scheduling cycle), state, alerts")
   @Get
-  public Map<String, Object> budgets() {
+  public Map<String, Object> budgets(@RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
+    List<String> mine = watch.budgetsOf(caller.account());
     Map<String, Budgets.Standing> standing = new LinkedHashMap<>();
     watch.standings().forEach(s -> standing.put(s.budget().account(), s));
     List<Map<String, Object>> out = new ArrayList<>();
     for (Budget b : watch.budgets()) {
+      if (!caller.operator() && !mine.contains(b.account())) {
+        continue;
+      }
       Budgets.Standing s = standing.get(b.account());
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("account", b.account());

@@ -100,6 +100,16 @@ public final class BudgetWatch {
     return standings;
   }
 
+  /** The accounts past a soft limit (theirs or a parent's) as last added up: their jobs run on spot only. */
+  public synchronized Set<String> spotOnlyAccounts() {
+    return limits.spotOnly();
+  }
+
+  /** The budgets a job of {@code account} spends against: its own and its parents'. */
+  public List<String> budgetsOf(String account) {
+    return budgets.budgetsOf(account);
+  }
+
   public List<Budget> budgets() {
     return budgets.all();
   }

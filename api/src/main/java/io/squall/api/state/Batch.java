@@ -35,7 +35,7 @@ public final class Batch {
   private UsageLedger usage;
   private long nextJobId;
 
-  /** Why a pending job waits, from the last cycle: shown to users, not stored (the next cycle says it again). */
+  /** Why a pending job waits (the last cycle), or a configuring one (its nodes): shown to users, not stored (said again). */
   record Note(String reason, Instant expectedStart) {}
 
   /** One state change of a job, for its history. */

@@ -202,9 +202,11 @@ public final class StateWriter {
       Long v = versions.nodes().get(e.getKey());
       state.publishNode(v == null ? e.getValue() : e.getValue().withVersion(v));
     }
+    // Pending jobs get the scheduler's reason; configuring ones the fleet's (what their nodes wait for).
     batch.notes().forEach((key, note) -> {
       StoredJob j = state.job(key);
-      if (j != null && j.job().state() == io.squall.core.model.JobState.PENDING) {
+      if (j != null && (j.job().state() == io.squall.core.model.JobState.PENDING
+          || j.job().state() == io.squall.core.model.JobState.CONFIGURING)) {
         state.publishJob(j.withReason(note.reason(), note.expectedStart()));
       }
     });

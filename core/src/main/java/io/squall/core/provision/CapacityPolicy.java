@@ -47,6 +47,11 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
         Duration.ofSeconds(10));
   }
 
+  public CapacityPolicy withSpot(SpotPolicy capacity) {
+    return new CapacityPolicy(instanceTypes, zones, capacity, onDemandAfter, maxSpotPricePerHour, suspendTime,
+        resumeTimeout, minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff);
+  }
+
   public CapacityPolicy withOnDemandAfter(Duration wait) {
     return new CapacityPolicy(instanceTypes, zones, spot, wait, maxSpotPricePerHour, suspendTime, resumeTimeout,
         minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff);

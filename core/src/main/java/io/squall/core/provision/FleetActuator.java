@@ -117,7 +117,7 @@ public final class FleetActuator {
   /** Observes, plans and carries the plan out (at most {@link PowerPlanner#MAX_PLANS_PER_TICK} plans). */
   public void tick(Instant now) {
     refreshOfferings(now);
-    planner.planAndApply(now, () -> observe(now), policies, offerings, book, a -> apply(a, now));
+    planner.planAndApply(now, () -> observe(now), policies, offerings, book, ledger.spotOnlyJobs(), a -> apply(a, now));
   }
 
   /**

@@ -7,6 +7,7 @@ import io.squall.core.provider.NodeLaunch;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the {@link FleetActuator} reads and changes: the elastic nodes, their instances and the
@@ -97,4 +98,12 @@ public interface FleetLedger {
 
   /** Something went wrong that the operator should read (the controller logs it); the fleet goes on. */
   void warn(String message);
+
+  /**
+   * The jobs that may run on spot only now (their account is past its soft budget): their nodes
+   * are bought as spot. Read once per tick; none by default.
+   */
+  default Set<String> spotOnlyJobs() {
+    return Set.of();
+  }
 }

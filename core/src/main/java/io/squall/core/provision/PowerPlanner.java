@@ -60,6 +60,15 @@ public final class PowerPlanner {
    */
   public List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
       Map<String, List<Offering>> offerings, OfferingBook book) {
+    return plan(now, nodes, policies, offerings, book, Set.of());
+  }
+
+  /**
+   * @param spotOnlyJobs jobs that may run on spot only (their account is past its soft budget):
+   *     a unit holding one is launched as spot whatever its partition's policy allows
+   */
+  public List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
+      Map<String, List<Offering>> offerings, OfferingBook book, Set<String> spotOnlyJobs) {
     Map<String, List<ElasticNode>> byPartition = new TreeMap<>();
     for (ElasticNode n : nodes) {
       if (policies.containsKey(n.partition())) {
@@ -73,7 +82,7 @@ public final class PowerPlanner {
       CapacityPolicy policy = policies.get(e.getKey());
       List<ElasticNode> live = release(now, inPartition, policy, book, out);
       suspendAndKeepMinimum(now, live, policy, out);
-      launch(now, e.getKey(), live, policy, offerings.getOrDefault(e.getKey(), List.of()), book, out);
+      launch(now, e.getKey(), live, policy, offerings.getOrDefault(e.getKey(), List.of()), book, spotOnlyJobs, out);
     }
     return out;
   }
@@ -88,9 +97,15 @@ public final class PowerPlanner {
    */
   public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
       Map<String, List<Offering>> offerings, OfferingBook book, Actuator actuator) {
+    planAndApply(now, observe, policies, offerings, book, Set.of(), actuator);
+  }
+
+  /** As above, with jobs that may run on spot only (see {@link #plan(Instant, List, Map, Map, OfferingBook, Set)}). */
+  public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
+      Map<String, List<Offering>> offerings, OfferingBook book, Set<String> spotOnlyJobs, Actuator actuator) {
     for (int round = 0; round < MAX_PLANS_PER_TICK; round++) {
       boolean fallBack = false;
-      for (PowerAction a : plan(now, observe.get(), policies, offerings, book)) {
+      for (PowerAction a : plan(now, observe.get(), policies, offerings, book, spotOnlyJobs)) {
         fallBack |= actuator.apply(a);
       }
       if (!fallBack) {
@@ -176,13 +191,16 @@ public final class PowerPlanner {
    * type now, the unit moves instead of waiting: the machines of its own jobs are terminated and
    * launched with it ({@link PowerAction.Move}), idle ones with no job are given back at once.
    * A machine that runs other work keeps the unit where it is.
+   *
+   * <p>A unit that holds a spot-only job is bought as spot (and waits when its partition buys on
+   * demand only): finance's soft budget limit.
    */
-  private void launch(Instant now, String partition, List<ElasticNode> nodes, CapacityPolicy policy,
-      List<Offering> offerings, OfferingBook book, List<PowerAction> out) {
+  private void launch(Instant now, String partition, List<ElasticNode> nodes, CapacityPolicy partitionPolicy,
+      List<Offering> offerings, OfferingBook book, Set<String> spotOnlyJobs, List<PowerAction> out) {
     for (List<ElasticNode> unit : units(nodes)) {
       Instant oldest = unit.stream().map(ElasticNode::since).min(Comparator.naturalOrder()).orElseThrow();
       boolean backingOff = unit.stream().anyMatch(n -> n.retryAt() != null && now.isBefore(n.retryAt()));
-      if (backingOff || now.isBefore(oldest.plus(policy.batchWindow()))) {
+      if (backingOff || now.isBefore(oldest.plus(partitionPolicy.batchWindow()))) {
         continue;
       }
       Set<String> jobs = new TreeSet<>();
@@ -191,6 +209,15 @@ public final class PowerPlanner {
         jobs.addAll(n.jobs());
         groups.add(group(n));
       });
+      CapacityPolicy policy = partitionPolicy;
+      if (jobs.stream().anyMatch(spotOnlyJobs::contains)) {
+        if (partitionPolicy.spot() == SpotPolicy.ON_DEMAND) {
+          out.add(new PowerAction.Wait(unit.stream().map(ElasticNode::name).toList(), "spot only (the account is "
+              + "past its soft budget), and partition " + partition + " buys on-demand only"));
+          continue;
+        }
+        policy = partitionPolicy.withSpot(SpotPolicy.SPOT);
+      }
       // Machines already running for the unit's groups or jobs; a draining one is leaving anyway.
       List<ElasticNode> live = nodes.stream().filter(n -> !n.awaitingLaunch() && n.live()
           && n.state() != NodeState.DRAINING

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class PowerPlannerTest {
@@ -126,6 +127,28 @@ class PowerPlannerTest {
     assertThat(only(plan(T0, nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(SPOT_B);
     book.markUnavailable(SPOT_B, T0.plusSeconds(60), "interrupted");
     assertThat(only(plan(T0.plusSeconds(3600), nodes), PowerAction.Launch.class)).isEmpty();
+  }
+
+  @Test
+  void aUnitHoldingASpotOnlyJobIsBoughtAsSpotWhateverTheWaitAndWaitsWhereOnlyOnDemandIsSold() {
+    // Job "job-gpu-1"'s account is past its soft budget: spot only.
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0));
+    Instant late = T0.plus(policy.onDemandAfter()).plusSeconds(1);
+    book.markUnavailable(SPOT_A, late.plusSeconds(600), "no capacity");
+    book.markUnavailable(SPOT_B, late.plusSeconds(600), "no capacity");
+    // Past on-demand-after the partition's policy would buy on demand; the spot-only job does not.
+    assertThat(only(plan(late, nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(OD_A);
+    List<PowerAction> spotOnly = planner.plan(late, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book,
+        Set.of("job-gpu-1"));
+    assertThat(only(spotOnly, PowerAction.Launch.class)).isEmpty();
+    assertThat(only(spotOnly, PowerAction.Wait.class).get(0).reason()).contains("no capacity");
+    // An on-demand-only partition cannot serve it: it waits, saying why.
+    CapacityPolicy onDemand = policy.withSpot(SpotPolicy.ON_DEMAND);
+    List<PowerAction> none = planner.plan(late, nodes, Map.of("gpu", onDemand), Map.of("gpu", OFFERINGS), book,
+        Set.of("job-gpu-1"));
+    assertThat(only(none, PowerAction.Launch.class)).isEmpty();
+    assertThat(only(none, PowerAction.Wait.class).get(0).reason())
+        .isEqualTo("spot only (the account is past its soft budget), and partition gpu buys on-demand only");
   }
 
   @Test

@@ -113,6 +113,7 @@ class HostileInputTest {
     for (String user : List.of("alice-token", "bob-token")) {
       assertThat(h.get(user, "/v1/jobs").status()).isEqualTo(200);
       assertThat(h.get(user, "/v1/accounting").status()).isEqualTo(200);
+      assertThat(h.get(user, "/v1/reports/cost").status()).isEqualTo(200);
     }
     assertThat(h.get("admin-token", "/v1/nodes").status()).isEqualTo(200);
   }
@@ -172,8 +173,11 @@ class HostileInputTest {
     out.add(new Endpoint("interruptions", "alice-token", r -> get("/v1/interruptions" + r.query(List.of("job")))));
     out.add(new Endpoint("accounting", "alice-token", r -> get("/v1/accounting"
         + r.query(List.of("user", "account", "job", "start", "end", "state")))));
-    for (String path : List.of("/v1/nodes", "/v1/partitions", "/v1/launches", "/v1/instances", "/prometheus",
-        "/health")) {
+    out.add(new Endpoint("cost report", "admin-token", r -> get("/v1/reports/cost"
+        + r.query(List.of("since", "until", "account", "by")))));
+    out.add(new Endpoint("prices", "alice-token", r -> get("/v1/prices" + r.query(List.of("offering")))));
+    for (String path : List.of("/v1/nodes", "/v1/partitions", "/v1/launches", "/v1/instances", "/v1/budgets",
+        "/prometheus", "/health")) {
       out.add(new Endpoint(path, "admin-token", r -> get(path + r.query(List.of("x")))));
     }
     String agent = "change-me-agent-token";

@@ -6,6 +6,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import io.squall.api.store.PriceRepository;
 import io.squall.api.store.PriceRow;
+import io.squall.api.web.TextRules;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ public final class PriceController {
   @Operation(summary = "Each offering's prices in US dollars per node-hour, oldest first: from, and to (null while in force); ?offering=TYPE/ZONE/CAPACITY for one")
   @Get("/prices{?offering}")
   public Map<String, Object> prices(@Nullable @QueryValue String offering) {
+    TextRules.plain("offering", offering, 255); // a NUL would reach the database's query
     List<Map<String, Object>> out = new ArrayList<>();
     for (PriceRow r : offering == null ? prices.findAllOrderByOfferingAscAndValidFromAsc()
         : prices.findByOfferingOrderByValidFromAsc(offering)) {

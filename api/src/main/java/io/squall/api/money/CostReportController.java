@@ -11,6 +11,7 @@ import io.squall.api.config.SquallConfig;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
+import io.squall.api.web.TextRules;
 import io.squall.api.web.TimeParameter;
 import io.squall.core.model.Account;
 import io.squall.core.model.Job;
@@ -100,7 +101,7 @@ public final class CostReportController {
           + (since == null ? from : since));
     }
     By grouping = by(by);
-    Set<String> accounts = account == null ? null : withSubAccounts(account);
+    Set<String> accounts = account == null ? null : withSubAccounts(TextRules.plain("account", account, 128));
     List<Instant> cuts = grouping == By.DAY ? days(from, to) : List.of(from, to);
     List<Costs.Period> periods = costs.periods(cuts);
 

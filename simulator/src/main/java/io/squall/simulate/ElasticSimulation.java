@@ -23,7 +23,6 @@ import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.provision.FleetActuator;
 import io.squall.core.provision.FleetLedger;
 import io.squall.core.provision.PowerAction;
-import io.squall.core.provision.PowerPlanner;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.Action;
 import io.squall.core.schedule.PlanApplication;

@@ -66,6 +66,16 @@ public interface NodeProvider extends AutoCloseable {
   }
 
   /**
+   * How often the provider says it takes back machines of a spot offering, in interruptions per
+   * node-hour (AWS publishes a bucket per type and region in its Spot Instance Advisor). The fleet
+   * starts from it and corrects it with what it sees. 0 for on-demand offerings, and by default:
+   * the provider publishes nothing.
+   */
+  default double interruptionsPerNodeHour(Offering offering) {
+    return 0;
+  }
+
+  /**
    * Releases the provider's clients and threads. Providers whose machines belong to this
    * process (local) stop them; cloud providers leave instances running (reconciliation owns them).
    */

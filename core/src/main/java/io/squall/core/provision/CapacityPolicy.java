@@ -1,8 +1,14 @@
 package io.squall.core.provision;
 
+import io.squall.core.money.PriceCaps;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Offering;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * How an elastic partition gets and gives back its nodes (Slurm's power-saving settings plus the
@@ -24,20 +30,35 @@ import java.util.Objects;
  * @param maxLaunchAttempts launch calls one set of nodes may make that fail for other reasons than
  *     capacity, price or quota (those move on to the next offering) before it is released
  * @param retryBackoff the wait after a failed launch call, doubled after each further failure
+ * @param caps the partition's price caps per GPU-hour (finance's, beside the spot cap per node-hour)
+ * @param gpusPerNode the GPUs of the partition's node template: an offering's price per GPU-hour
+ *     is its node-hour price over these (over 1 for nodes without GPUs)
  */
 public record CapacityPolicy(List<String> instanceTypes, List<String> zones, SpotPolicy spot, Duration onDemandAfter,
     Double maxSpotPricePerHour, Duration suspendTime, Duration resumeTimeout, int minNodes, Duration unavailableFor,
-    Duration batchWindow, int maxLaunchAttempts, Duration retryBackoff) {
+    Duration batchWindow, int maxLaunchAttempts, Duration retryBackoff, PriceCaps caps, int gpusPerNode) {
   public CapacityPolicy {
     instanceTypes = List.copyOf(instanceTypes);
     zones = List.copyOf(zones);
     Objects.requireNonNull(spot, "spot");
+    Objects.requireNonNull(caps, "caps");
+    if (gpusPerNode < 0) {
+      throw new IllegalArgumentException("gpusPerNode must be >= 0");
+    }
     if (instanceTypes.isEmpty()) {
       throw new IllegalArgumentException("an elastic partition needs at least one instance type");
     }
     if (minNodes < 0 || maxLaunchAttempts < 1) {
       throw new IllegalArgumentException("minNodes must be >= 0 and maxLaunchAttempts >= 1");
     }
+  }
+
+  /** A policy with no price caps per GPU-hour, for nodes of 8 GPUs (an H100 or A100 machine). */
+  public CapacityPolicy(List<String> instanceTypes, List<String> zones, SpotPolicy spot, Duration onDemandAfter,
+      Double maxSpotPricePerHour, Duration suspendTime, Duration resumeTimeout, int minNodes, Duration unavailableFor,
+      Duration batchWindow, int maxLaunchAttempts, Duration retryBackoff) {
+    this(instanceTypes, zones, spot, onDemandAfter, maxSpotPricePerHour, suspendTime, resumeTimeout, minNodes,
+        unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff, PriceCaps.NONE, 8);
   }
 
   /** Slurm-like defaults for one instance type: spot then on-demand after 5 min, suspend after 5 min idle. */
@@ -49,11 +70,55 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
 
   public CapacityPolicy withSpot(SpotPolicy capacity) {
     return new CapacityPolicy(instanceTypes, zones, capacity, onDemandAfter, maxSpotPricePerHour, suspendTime,
-        resumeTimeout, minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff);
+        resumeTimeout, minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff, caps, gpusPerNode);
   }
 
   public CapacityPolicy withOnDemandAfter(Duration wait) {
     return new CapacityPolicy(instanceTypes, zones, spot, wait, maxSpotPricePerHour, suspendTime, resumeTimeout,
-        minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff);
+        minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff, caps, gpusPerNode);
+  }
+
+  public CapacityPolicy withCaps(PriceCaps perGpuHour, int gpus) {
+    return new CapacityPolicy(instanceTypes, zones, spot, onDemandAfter, maxSpotPricePerHour, suspendTime,
+        resumeTimeout, minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff, perGpuHour, gpus);
+  }
+
+  /** The offering's price per GPU-hour on this partition's nodes, in US dollars. */
+  public double usdPerGpuHour(Offering o) {
+    return o.pricePerHour() / Math.max(1, gpusPerNode);
+  }
+
+  /** Whether the partition's caps allow the offering: the spot cap per node-hour and the caps per GPU-hour. */
+  public boolean priceAllowed(Offering o) {
+    boolean nodeCap = o.capacityType() != CapacityType.SPOT || maxSpotPricePerHour == null
+        || o.pricePerHour() <= maxSpotPricePerHour;
+    return nodeCap && caps.allows(o.capacityType(), usdPerGpuHour(o));
+  }
+
+  /**
+   * The policy for one launch of nodes these jobs hold: the capacity types the partition and
+   * every job allow, the shortest wait for on-demand any of them asks, the tightest caps. Empty
+   * when no capacity type is left (a spot-only job in an on-demand partition, or beside an
+   * on-demand-only job).
+   */
+  public Optional<CapacityPolicy> forJobs(List<JobPurchase> jobs) {
+    Set<CapacityType> types = EnumSet.noneOf(CapacityType.class);
+    types.addAll(JobPurchase.typesOf(spot));
+    Duration wait = onDemandAfter;
+    PriceCaps tightest = caps;
+    for (JobPurchase j : jobs) {
+      types.retainAll(j.capacityTypes());
+      if (j.onDemandAfter() != null && j.onDemandAfter().compareTo(wait) < 0) {
+        wait = j.onDemandAfter();
+      }
+      tightest = tightest.tighter(j.caps());
+    }
+    if (types.isEmpty()) {
+      return Optional.empty();
+    }
+    SpotPolicy policy = types.size() == 2 ? SpotPolicy.SPOT_THEN_ON_DEMAND
+        : types.contains(CapacityType.SPOT) ? SpotPolicy.SPOT : SpotPolicy.ON_DEMAND;
+    return Optional.of(new CapacityPolicy(instanceTypes, zones, policy, wait, maxSpotPricePerHour, suspendTime,
+        resumeTimeout, minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff, tightest, gpusPerNode));
   }
 }

@@ -51,6 +51,8 @@ public final class FleetActuator {
     List<String> leftBy = List.of();
     Instant since;
     boolean launched;
+    /** What its machine was bought as, while it has one (made by a call, or adopted after a restart). */
+    Offering offering;
     int attempts;
     Instant retryAt;
 
@@ -71,6 +73,7 @@ public final class FleetActuator {
 
     void reset() {
       launched = false;
+      offering = null;
       attempts = 0;
       retryAt = null;
     }
@@ -85,7 +88,9 @@ public final class FleetActuator {
   private final Map<String, Track> tracks = new TreeMap<>();
   private final Map<String, List<Offering>> offerings = new TreeMap<>();
   private final PriceSeries prices;
+  private final InterruptionRates rates = new InterruptionRates();
   private Instant offeringsAt;
+  private Instant countedAt;
 
   /** With no prices known yet. */
   public FleetActuator(String cluster, Map<String, CapacityPolicy> policies, NodeProvider provider,
@@ -117,7 +122,9 @@ public final class FleetActuator {
   /** Observes, plans and carries the plan out (at most {@link PowerPlanner#MAX_PLANS_PER_TICK} plans). */
   public void tick(Instant now) {
     refreshOfferings(now);
-    planner.planAndApply(now, () -> observe(now), policies, offerings, book, ledger.spotOnlyJobs(), a -> apply(a, now));
+    countSpotTime(now);
+    planner.planAndApply(now, () -> observe(now), policies, offerings, book, ledger.purchases(),
+        o -> rates.perNodeHour(o, provider.interruptionsPerNodeHour(o)), a -> apply(a, now));
   }
 
   /**
@@ -150,6 +157,7 @@ public final class FleetActuator {
     Track t = track(node, now);
     if (t != null) {
       t.launched = true;
+      t.offering = ledger.instanceOf(node).map(Instance::offering).orElse(null);
     }
   }
 
@@ -174,8 +182,10 @@ public final class FleetActuator {
       return; // no elastic node
     }
     CapacityPolicy policy = policies.get(t.partition);
-    ledger.instanceOf(node).filter(i -> i.offering().capacityType() == CapacityType.SPOT)
-        .ifPresent(i -> book.markReclaimed(i.offering(), now.plus(policy.unavailableFor()), why));
+    ledger.instanceOf(node).filter(i -> i.offering().capacityType() == CapacityType.SPOT).ifPresent(i -> {
+      book.markReclaimed(i.offering(), now.plus(policy.unavailableFor()), why);
+      rates.interrupted(i.offering());
+    });
   }
 
   /** An interruption took the node's machine: released (DOWN, its jobs requeued, its instance gone). */
@@ -184,6 +194,20 @@ public final class FleetActuator {
   }
 
   // ---------------------------------------------------------------- observing
+
+  /** Adds the spot machine time since the last tick to each offering's record, for its interruption rate. */
+  private void countSpotTime(Instant now) {
+    if (countedAt != null && now.isAfter(countedAt)) {
+      Duration since = Duration.between(countedAt, now);
+      for (Track t : tracks.values()) {
+        if (t.offering != null && t.launched && t.state != NodeState.CLOUD && t.state != NodeState.DOWN
+            && t.state != NodeState.POWERING_DOWN) {
+          rates.ran(t.offering, since);
+        }
+      }
+    }
+    countedAt = now;
+  }
 
   private void refreshOfferings(Instant now) {
     if (offeringsAt != null && now.isBefore(offeringsAt.plus(OFFERINGS_FRESH_FOR))) {
@@ -334,6 +358,10 @@ public final class FleetActuator {
     }
     for (Instance i : made) {
       ledger.instanceMade(i, now);
+      Track t = track(i.nodeName(), now);
+      if (t != null) {
+        t.offering = l.offering();
+      }
     }
     ledger.launchEnded(l, made, null, now);
     return null;
@@ -346,6 +374,7 @@ public final class FleetActuator {
       Track t = track(name, now);
       if (t != null) {
         t.launched = false;
+        t.offering = null;
         if (countAttempt) {
           t.attempts++;
         }
@@ -385,6 +414,7 @@ public final class FleetActuator {
       Track t = tracks.get(node);
       if (t != null) {
         t.launched = false;
+        t.offering = null;
       }
     }
   }

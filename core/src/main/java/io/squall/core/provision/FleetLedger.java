@@ -7,7 +7,7 @@ import io.squall.core.provider.NodeLaunch;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * What the {@link FleetActuator} reads and changes: the elastic nodes, their instances and the
@@ -100,10 +100,11 @@ public interface FleetLedger {
   void warn(String message);
 
   /**
-   * The jobs that may run on spot only now (their account is past its soft budget): their nodes
-   * are bought as spot. Read once per tick; none by default.
+   * Finance's rules for the jobs that hold nodes and have some (a QOS's capacity, a deadline's
+   * need now, an account past its soft budget, price caps, the rework an interruption costs), by
+   * job key: what their nodes may be bought as. Read once per tick; none by default.
    */
-  default Set<String> spotOnlyJobs() {
-    return Set.of();
+  default Map<String, JobPurchase> purchases() {
+    return Map.of();
   }
 }

@@ -10,9 +10,11 @@ public sealed interface PowerAction {
    * offering. Record the intent with its token before calling the provider.
    *
    * @param providerPlacementGroup the provider's placement group name (zonal: it carries the zone)
+   * @param why why this offering, in words, for the jobs' detail (its price, expected rework, the
+   *     rules that applied)
    */
   record Launch(String partition, String placementGroup, List<String> nodes, Offering offering,
-      String providerPlacementGroup, String idempotencyToken) implements PowerAction {
+      String providerPlacementGroup, String idempotencyToken, String why) implements PowerAction {
     public Launch {
       nodes = List.copyOf(nodes);
     }

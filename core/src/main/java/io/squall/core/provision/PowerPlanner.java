@@ -10,11 +10,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Decides, for the elastic partitions, which nodes to launch together and as what, which idle
@@ -60,15 +63,18 @@ public final class PowerPlanner {
    */
   public List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
       Map<String, List<Offering>> offerings, OfferingBook book) {
-    return plan(now, nodes, policies, offerings, book, Set.of());
+    return plan(now, nodes, policies, offerings, book, Map.of(), o -> 0);
   }
 
   /**
-   * @param spotOnlyJobs jobs that may run on spot only (their account is past its soft budget):
-   *     a unit holding one is launched as spot whatever its partition's policy allows
+   * @param purchases finance's rules for the jobs that have some (QOS capacity, deadline, soft
+   *     budget, price caps), by job key; a job without one buys what its partition allows
+   * @param interruptionRate interruptions per node-hour expected of a spot offering (0 for
+   *     on-demand): with a job's rework it ranks offerings by expected cost of useful work
    */
   public List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
-      Map<String, List<Offering>> offerings, OfferingBook book, Set<String> spotOnlyJobs) {
+      Map<String, List<Offering>> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
+      ToDoubleFunction<Offering> interruptionRate) {
     Map<String, List<ElasticNode>> byPartition = new TreeMap<>();
     for (ElasticNode n : nodes) {
       if (policies.containsKey(n.partition())) {
@@ -82,7 +88,8 @@ public final class PowerPlanner {
       CapacityPolicy policy = policies.get(e.getKey());
       List<ElasticNode> live = release(now, inPartition, policy, book, out);
       suspendAndKeepMinimum(now, live, policy, out);
-      launch(now, e.getKey(), live, policy, offerings.getOrDefault(e.getKey(), List.of()), book, spotOnlyJobs, out);
+      launch(now, e.getKey(), live, policy, offerings.getOrDefault(e.getKey(), List.of()), book, purchases,
+          interruptionRate, out);
     }
     return out;
   }
@@ -97,15 +104,16 @@ public final class PowerPlanner {
    */
   public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
       Map<String, List<Offering>> offerings, OfferingBook book, Actuator actuator) {
-    planAndApply(now, observe, policies, offerings, book, Set.of(), actuator);
+    planAndApply(now, observe, policies, offerings, book, Map.of(), o -> 0, actuator);
   }
 
-  /** As above, with jobs that may run on spot only (see {@link #plan(Instant, List, Map, Map, OfferingBook, Set)}). */
+  /** As above, with finance's rules per job and the offerings' interruption rates (see {@link #plan}). */
   public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
-      Map<String, List<Offering>> offerings, OfferingBook book, Set<String> spotOnlyJobs, Actuator actuator) {
+      Map<String, List<Offering>> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
+      ToDoubleFunction<Offering> interruptionRate, Actuator actuator) {
     for (int round = 0; round < MAX_PLANS_PER_TICK; round++) {
       boolean fallBack = false;
-      for (PowerAction a : plan(now, observe.get(), policies, offerings, book, spotOnlyJobs)) {
+      for (PowerAction a : plan(now, observe.get(), policies, offerings, book, purchases, interruptionRate)) {
         fallBack |= actuator.apply(a);
       }
       if (!fallBack) {
@@ -181,9 +189,18 @@ public final class PowerPlanner {
 
   /**
    * Launch units: the waiting nodes that share a placement group or a job (a gang, or gangs
-   * batched into one group's call). A unit is one decision: one zone and one capacity type for
-   * all of it, made once its oldest node has waited the batch window and none of it backs off;
-   * one call per placement group ({@link PowerAction.Gang} when there are several).
+   * batched into one group's call) and the same rules for what to buy. A unit is one decision:
+   * one zone and one capacity type for all of it, made once its oldest node has waited the batch
+   * window and none of it backs off; one call per placement group ({@link PowerAction.Gang} when
+   * there are several).
+   *
+   * <p>What a unit may buy is what its partition and each of its jobs allow
+   * ({@link CapacityPolicy#forJobs}): a job's QOS, deadline or soft budget may narrow it to spot
+   * or on-demand, caps of its account and QOS lower the price allowed. A unit whose rules leave no
+   * capacity type waits, saying why. Among the offerings allowed, the one with the lowest expected
+   * cost of useful work goes first: price per GPU-hour × (1 + expected rework), the rework being
+   * the offering's interruptions per node-hour × the gang's nodes × the hours each interruption
+   * costs the job.
    *
    * <p>A unit whose placement groups or jobs already have machines running is pinned to their
    * zone, so that no gang runs across zones. When the best offering lies elsewhere (the pinned
@@ -191,13 +208,11 @@ public final class PowerPlanner {
    * type now, the unit moves instead of waiting: the machines of its own jobs are terminated and
    * launched with it ({@link PowerAction.Move}), idle ones with no job are given back at once.
    * A machine that runs other work keeps the unit where it is.
-   *
-   * <p>A unit that holds a spot-only job is bought as spot (and waits when its partition buys on
-   * demand only): finance's soft budget limit.
    */
   private void launch(Instant now, String partition, List<ElasticNode> nodes, CapacityPolicy partitionPolicy,
-      List<Offering> offerings, OfferingBook book, Set<String> spotOnlyJobs, List<PowerAction> out) {
-    for (List<ElasticNode> unit : units(nodes)) {
+      List<Offering> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
+      ToDoubleFunction<Offering> interruptionRate, List<PowerAction> out) {
+    for (List<ElasticNode> unit : units(nodes, partitionPolicy, purchases)) {
       Instant oldest = unit.stream().map(ElasticNode::since).min(Comparator.naturalOrder()).orElseThrow();
       boolean backingOff = unit.stream().anyMatch(n -> n.retryAt() != null && now.isBefore(n.retryAt()));
       if (backingOff || now.isBefore(oldest.plus(partitionPolicy.batchWindow()))) {
@@ -209,22 +224,23 @@ public final class PowerPlanner {
         jobs.addAll(n.jobs());
         groups.add(group(n));
       });
-      CapacityPolicy policy = partitionPolicy;
-      if (jobs.stream().anyMatch(spotOnlyJobs::contains)) {
-        if (partitionPolicy.spot() == SpotPolicy.ON_DEMAND) {
-          out.add(new PowerAction.Wait(unit.stream().map(ElasticNode::name).toList(), "spot only (the account is "
-              + "past its soft budget), and partition " + partition + " buys on-demand only"));
-          continue;
-        }
-        policy = partitionPolicy.withSpot(SpotPolicy.SPOT);
+      List<String> names = unit.stream().map(ElasticNode::name).toList();
+      List<JobPurchase> rules = jobs.stream().map(j -> purchases.getOrDefault(j, JobPurchase.PARTITION)).toList();
+      Optional<CapacityPolicy> forUnit = partitionPolicy.forJobs(rules);
+      if (forUnit.isEmpty()) {
+        out.add(new PowerAction.Wait(names, reasons(rules) + ", and partition " + partition + " buys "
+            + describe(partitionPolicy.spot())));
+        continue;
       }
+      CapacityPolicy policy = forUnit.get();
+      Rework rework = rework(jobs, rules, nodes, unit.size(), interruptionRate);
       // Machines already running for the unit's groups or jobs; a draining one is leaving anyway.
       List<ElasticNode> live = nodes.stream().filter(n -> !n.awaitingLaunch() && n.live()
           && n.state() != NodeState.DRAINING
           && (groups.contains(group(n)) || n.jobs().stream().anyMatch(jobs::contains))).toList();
       String pinned = live.isEmpty() ? null : live.get(0).zone();
-      Offering best = choose(now, oldest, policy, offerings, book, null);
-      Offering inPin = pinned == null ? best : choose(now, oldest, policy, offerings, book, pinned);
+      Offering best = choose(now, oldest, policy, offerings, book, null, rework);
+      Offering inPin = pinned == null ? best : choose(now, oldest, policy, offerings, book, pinned, rework);
       Offering offering = inPin;
       boolean move = false;
       if (pinned != null && best != null && (inPin == null || inPin.capacityType() != best.capacityType())
@@ -232,11 +248,14 @@ public final class PowerPlanner {
         offering = best;
         move = true;
       }
-      List<String> names = unit.stream().map(ElasticNode::name).toList();
       if (offering == null) {
-        out.add(new PowerAction.Wait(names, whyNone(now, policy, offerings, book, pinned)));
+        String rulesWhy = reasons(rules);
+        out.add(new PowerAction.Wait(names, whyNone(now, policy, offerings, book, pinned)
+            + (rulesWhy.isEmpty() ? "" : " (" + rulesWhy + ")")));
         continue;
       }
+      String why = explain(offering, policy, rework, candidates(now, oldest, policy, offerings, book,
+          move ? null : pinned, rework).size(), reasons(rules));
       List<ElasticNode> toLaunch = new ArrayList<>(unit);
       if (move) {
         List<ElasticNode> moving = live.stream().filter(ElasticNode::busy).toList();
@@ -261,23 +280,89 @@ public final class PowerPlanner {
         String token = cluster + "-" + partition + "-" + e.getValue().get(0) + "-" + oldest.toEpochMilli() + "-"
             + now.toEpochMilli() + "-" + offering.key();
         calls.add(new PowerAction.Launch(partition, e.getKey().isEmpty() ? null : e.getKey(), e.getValue(), offering,
-            pg, token));
+            pg, token, why));
       }
       out.add(calls.size() == 1 ? calls.get(0) : new PowerAction.Gang(calls));
     }
+  }
+
+  /**
+   * What an interruption would cost a unit: the offering's rate × {@code nodes} (a gang of N nodes
+   * is interrupted about N times as often) × {@code hours} lost each time (the unit's worst job).
+   */
+  private record Rework(ToDoubleFunction<Offering> rate, int nodes, double hours) {
+    double expected(Offering o) {
+      return rate.applyAsDouble(o) * nodes * hours;
+    }
+  }
+
+  private static Rework rework(Set<String> jobs, List<JobPurchase> rules, List<ElasticNode> partitionNodes,
+      int unitSize, ToDoubleFunction<Offering> rate) {
+    int gang = unitSize;
+    for (String job : jobs) {
+      gang = Math.max(gang, (int) partitionNodes.stream().filter(n -> n.jobs().contains(job)).count());
+    }
+    double hours = rules.stream().mapToDouble(JobPurchase::reworkHours).max().orElse(0);
+    return new Rework(rate, gang, hours);
+  }
+
+  /** The rules of the unit's jobs that narrowed what it buys, in words; empty when none did. */
+  private static String reasons(List<JobPurchase> rules) {
+    return String.join("; ", new TreeSet<>(rules.stream().map(JobPurchase::why).filter(w -> !w.isEmpty()).toList()));
+  }
+
+  private static String describe(SpotPolicy policy) {
+    return switch (policy) {
+      case SPOT -> "spot only";
+      case ON_DEMAND -> "on-demand only";
+      case SPOT_THEN_ON_DEMAND -> "spot, then on-demand";
+    };
+  }
+
+  /** Why this offering, for the jobs' detail: its price, its expected rework, the rules that applied. */
+  private static String explain(Offering o, CapacityPolicy policy, Rework rework, int allowed, String rules) {
+    double perGpu = policy.usdPerGpuHour(o);
+    double expected = rework.expected(o);
+    StringBuilder b = new StringBuilder(o.key()).append(" at ").append(usd(perGpu)).append(" USD per GPU-hour");
+    if (expected > 0) {
+      b.append(String.format(Locale.ROOT, ", %s with expected rework (%.3f interruptions per node-hour x %d nodes"
+          + " x %.2f h lost each)", usd(perGpu * (1 + expected)), rework.rate().applyAsDouble(o), rework.nodes(),
+          rework.hours()));
+    }
+    b.append(": the lowest expected cost of useful work of ").append(allowed).append(allowed == 1 ? " offering" : " offerings")
+        .append(" allowed now (").append(describe(policy.spot()));
+    if (!policy.caps().isNone()) {
+      b.append(", caps ").append(policy.caps());
+    }
+    b.append(')');
+    if (!rules.isEmpty()) {
+      b.append("; ").append(rules);
+    }
+    return b.toString();
+  }
+
+  private static String usd(double v) {
+    return String.format(Locale.ROOT, "%.2f", v);
   }
 
   private static String group(ElasticNode n) {
     return n.placementGroup() == null ? "" : n.placementGroup();
   }
 
-  /** The waiting nodes, in units that share a placement group or a job; in order of their first node. */
-  private static List<List<ElasticNode>> units(List<ElasticNode> nodes) {
+  /**
+   * The waiting nodes, in units that share a placement group or a job and buy under the same
+   * rules (a group's nodes held by jobs with different rules are decided apart); in order of
+   * their first node.
+   */
+  private static List<List<ElasticNode>> units(List<ElasticNode> nodes, CapacityPolicy policy,
+      Map<String, JobPurchase> purchases) {
     Map<String, String> parent = new TreeMap<>();
     List<ElasticNode> waiting = nodes.stream().filter(ElasticNode::awaitingLaunch)
         .sorted(Comparator.comparing(ElasticNode::name)).toList();
     for (ElasticNode n : waiting) {
-      union(parent, "node:" + n.name(), "group:" + group(n));
+      List<JobPurchase> rules = n.jobs().stream().map(j -> purchases.getOrDefault(j, JobPurchase.PARTITION)).toList();
+      String buys = policy.forJobs(rules).map(p -> p.spot() + "/" + p.onDemandAfter() + "/" + p.caps()).orElse("none");
+      union(parent, "node:" + n.name(), "group:" + group(n) + ":" + buys);
       n.jobs().forEach(j -> union(parent, "node:" + n.name(), "job:" + j));
     }
     Map<String, List<ElasticNode>> units = new java.util.LinkedHashMap<>();
@@ -305,19 +390,20 @@ public final class PowerPlanner {
   }
 
   /**
-   * The offering to try next: allowed by the policy (type, zone, capacity type, price cap), not
-   * marked unavailable, in the zone the group already runs in if it does; spot before on-demand,
-   * then the policy's type order, then price, then the policy's zone order.
+   * The offering to try next: allowed by the policy (type, zone, capacity type, price caps), not
+   * marked unavailable, in the zone the group already runs in if it does; the lowest expected
+   * cost of useful work first (an unknown price, 0, after every known one), then spot before
+   * on-demand, the policy's type order and its zone order.
    */
-  static Offering choose(Instant now, Instant waitingSince, CapacityPolicy policy, List<Offering> offerings,
-      OfferingBook book, String zone) {
-    return candidates(now, waitingSince, policy, offerings, book, zone).stream()
+  private static Offering choose(Instant now, Instant waitingSince, CapacityPolicy policy, List<Offering> offerings,
+      OfferingBook book, String zone, Rework rework) {
+    return candidates(now, waitingSince, policy, offerings, book, zone, rework).stream()
         .filter(o -> book.available(o, now))
         .findFirst().orElse(null);
   }
 
   private static List<Offering> candidates(Instant now, Instant waitingSince, CapacityPolicy policy,
-      List<Offering> offerings, OfferingBook book, String zone) {
+      List<Offering> offerings, OfferingBook book, String zone, Rework rework) {
     // on-demand-after is how long a gang waits for spot that exists but fails: when no spot
     // offering could be used at all (none offered, all above the price cap, outside the allowed
     // zones, or being taken back by the cloud right now), on-demand goes at once.
@@ -335,9 +421,10 @@ public final class PowerPlanner {
         out.add(o);
       }
     }
-    out.sort(Comparator.comparingInt((Offering o) -> o.capacityType() == CapacityType.SPOT ? 0 : 1)
+    out.sort(Comparator.comparingDouble((Offering o) -> o.pricePerHour() > 0
+            ? policy.usdPerGpuHour(o) * (1 + rework.expected(o)) : Double.POSITIVE_INFINITY)
+        .thenComparingInt(o -> o.capacityType() == CapacityType.SPOT ? 0 : 1)
         .thenComparingInt(o -> policy.instanceTypes().indexOf(o.instanceType()))
-        .thenComparingDouble(Offering::pricePerHour)
         .thenComparingInt(o -> policy.zones().indexOf(o.zone()))
         .thenComparing(Offering::zone));
     return out;
@@ -345,12 +432,10 @@ public final class PowerPlanner {
 
   /**
    * Whether the policy allows the offering for a group pinned to {@code zone} (null: none): its
-   * type and zone, the spot price cap, and whether the provider offers it at all.
+   * type and zone, the price caps, and whether the provider offers it at all.
    */
   private static boolean allowed(Offering o, CapacityPolicy policy, String zone) {
-    boolean priceOk = o.capacityType() != CapacityType.SPOT || policy.maxSpotPricePerHour() == null
-        || o.pricePerHour() <= policy.maxSpotPricePerHour();
-    return priceOk && o.availability() != Availability.UNAVAILABLE
+    return policy.priceAllowed(o) && o.availability() != Availability.UNAVAILABLE
         && policy.instanceTypes().contains(o.instanceType())
         && (policy.zones().isEmpty() || policy.zones().contains(o.zone()))
         && (zone == null || zone.equals(o.zone()));
@@ -359,14 +444,15 @@ public final class PowerPlanner {
   /** The pending reason when no offering can be tried: the provider's last words if there are some. */
   private static String whyNone(Instant now, CapacityPolicy policy, List<Offering> offerings, OfferingBook book,
       String zone) {
-    for (Offering o : candidates(now, now.minus(policy.onDemandAfter()), policy, offerings, book, zone)) {
+    for (Offering o : candidates(now, now.minus(policy.onDemandAfter()), policy, offerings, book, zone,
+        new Rework(x -> 0, 1, 0))) {
       String why = book.why(o, now);
       if (why != null) {
         return "no capacity: " + o.key() + ": " + why;
       }
     }
-    return "no offering of " + policy.instanceTypes() + " allowed by the partition's policy"
-        + (zone == null ? "" : " in zone " + zone);
+    return "no offering of " + policy.instanceTypes() + " allowed (" + describe(policy.spot())
+        + (policy.caps().isNone() ? "" : ", caps " + policy.caps()) + ")" + (zone == null ? "" : " in zone " + zone);
   }
 
   /**

@@ -22,6 +22,9 @@ class PowerPlannerTest {
   private static final Offering OD_A = new Offering("p5.48xlarge", "us-east-1a", CapacityType.ON_DEMAND, 98.32, Availability.AVAILABLE);
   private static final List<Offering> OFFERINGS = List.of(OD_A, SPOT_A, SPOT_B);
 
+  private static final JobPurchase SOFT_BUDGET = JobPurchase.PARTITION.and(SpotPolicy.SPOT, null,
+      "spot only (the account is past its soft budget)");
+
   private final PowerPlanner planner = new PowerPlanner("c1");
   private final OfferingBook book = new OfferingBook();
   private CapacityPolicy policy = CapacityPolicy.defaults("p5.48xlarge");
@@ -138,14 +141,15 @@ class PowerPlannerTest {
     book.markUnavailable(SPOT_B, late.plusSeconds(600), "no capacity");
     // Past on-demand-after the partition's policy would buy on demand; the spot-only job does not.
     assertThat(only(plan(late, nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(OD_A);
+    Map<String, JobPurchase> rules = Map.of("job-gpu-1", SOFT_BUDGET);
     List<PowerAction> spotOnly = planner.plan(late, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book,
-        Set.of("job-gpu-1"));
+        rules, o -> 0);
     assertThat(only(spotOnly, PowerAction.Launch.class)).isEmpty();
     assertThat(only(spotOnly, PowerAction.Wait.class).get(0).reason()).contains("no capacity");
     // An on-demand-only partition cannot serve it: it waits, saying why.
     CapacityPolicy onDemand = policy.withSpot(SpotPolicy.ON_DEMAND);
     List<PowerAction> none = planner.plan(late, nodes, Map.of("gpu", onDemand), Map.of("gpu", OFFERINGS), book,
-        Set.of("job-gpu-1"));
+        rules, o -> 0);
     assertThat(only(none, PowerAction.Launch.class)).isEmpty();
     assertThat(only(none, PowerAction.Wait.class).get(0).reason())
         .isEqualTo("spot only (the account is past its soft budget), and partition gpu buys on-demand only");
@@ -290,5 +294,85 @@ class PowerPlannerTest {
     assertThat(gang.calls()).extracting(PowerAction.Launch::idempotencyToken).doesNotHaveDuplicates();
     assertThat(only(actions, PowerAction.Launch.class)).singleElement()
         .satisfies(l -> assertThat(l.nodes()).containsExactly("gpu-9"));
+  }
+
+  private List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, JobPurchase> rules,
+      java.util.function.ToDoubleFunction<Offering> rates) {
+    return planner.plan(now, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book, rules, rates);
+  }
+
+  @Test
+  void anOnDemandQosBuysOnDemandAtOnceAndASpotOnlyQosNeverDoes() {
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0));
+    JobPurchase onDemand = JobPurchase.PARTITION.and(SpotPolicy.ON_DEMAND, null, "QOS on-demand");
+    PowerAction.Launch l = only(plan(T0.plusSeconds(1), nodes, Map.of("job-gpu-1", onDemand), o -> 0),
+        PowerAction.Launch.class).get(0);
+    assertThat(l.offering()).isEqualTo(OD_A);
+    assertThat(l.why()).contains("on-demand only").contains("QOS on-demand");
+    JobPurchase spotOnly = JobPurchase.PARTITION.and(SpotPolicy.SPOT, null, "QOS spot-only");
+    book.markUnavailable(SPOT_A, T0.plusSeconds(7200), "no capacity");
+    book.markUnavailable(SPOT_B, T0.plusSeconds(7200), "no capacity");
+    List<PowerAction> late = plan(T0.plusSeconds(360), nodes, Map.of("job-gpu-1", spotOnly), o -> 0);
+    assertThat(only(late, PowerAction.Launch.class)).isEmpty();
+    assertThat(only(late, PowerAction.Wait.class).get(0).reason()).contains("no capacity").contains("QOS spot-only");
+  }
+
+  @Test
+  void twoJobsOfOneGroupWithRulesThatExcludeEachOtherAreDecidedApart() {
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0),
+        node("gpu-2", "pg1", NodeState.POWERING_UP, T0));
+    Map<String, JobPurchase> rules = Map.of(
+        "job-gpu-1", JobPurchase.PARTITION.and(SpotPolicy.ON_DEMAND, null, "QOS on-demand"),
+        "job-gpu-2", JobPurchase.PARTITION.and(SpotPolicy.SPOT, null, "QOS spot-only"));
+    List<PowerAction.Launch> launches = only(plan(T0.plusSeconds(1), nodes, rules, o -> 0), PowerAction.Launch.class);
+    assertThat(launches).extracting(l -> l.nodes().get(0) + "=" + l.offering().capacityType())
+        .containsExactlyInAnyOrder("gpu-1=ON_DEMAND", "gpu-2=SPOT");
+  }
+
+  @Test
+  void priceCapsPerGpuHourOfPartitionAccountAndQosAllApply() {
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0));
+    // SPOT_B is 25/8 = 3.125 USD per GPU-hour, SPOT_A 3.75, on-demand 12.29.
+    JobPurchase capped = JobPurchase.PARTITION.withCaps(new io.squall.core.money.PriceCaps(3.0, null), "account ml caps");
+    List<PowerAction> waits = plan(T0.plusSeconds(1), nodes, Map.of("job-gpu-1", capped), o -> 0);
+    // Spot above the cap, so no spot offering can be used at all: on-demand goes at once.
+    assertThat(only(waits, PowerAction.Launch.class).get(0).offering()).isEqualTo(OD_A);
+    JobPurchase spotCapped = capped.and(SpotPolicy.SPOT, null, "QOS spot-only");
+    assertThat(only(plan(T0.plusSeconds(1), nodes, Map.of("job-gpu-1", spotCapped), o -> 0), PowerAction.Wait.class)
+        .get(0).reason()).contains("no offering of [p5.48xlarge] allowed (spot only, caps spot at most 3.00");
+    policy = policy.withCaps(new io.squall.core.money.PriceCaps(null, 12.0), 8);
+    List<PowerAction> none = plan(T0.plusSeconds(360), nodes, Map.of("job-gpu-1", capped), o -> 0);
+    assertThat(only(none, PowerAction.Launch.class)).isEmpty(); // on-demand 12.29 is above the partition's 12.00
+    assertThat(only(none, PowerAction.Wait.class).get(0).reason()).contains("caps").contains("account ml caps");
+    policy = policy.withCaps(new io.squall.core.money.PriceCaps(null, 12.5), 8);
+    assertThat(only(plan(T0.plusSeconds(360), nodes, Map.of("job-gpu-1", capped), o -> 0), PowerAction.Launch.class)
+        .get(0).offering()).isEqualTo(OD_A);
+  }
+
+  @Test
+  void offeringsRankByExpectedCostOfUsefulWork() {
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0),
+        node("gpu-2", "pg1", NodeState.POWERING_UP, T0));
+    for (ElasticNode n : nodes) {
+      assertThat(n.jobs()).hasSize(1);
+    }
+    // One 2-node gang; an interruption costs it 1 hour. us-east-1b is cheaper but interrupted 0.2
+    // times per node-hour: 3.125 x (1 + 0.2 x 2 x 1) = 4.375 > 3.75 for us-east-1a at no interruptions.
+    List<ElasticNode> gang = List.of(
+        new ElasticNode("gpu-1", "gpu", "pg1", NodeState.POWERING_UP, T0, List.of("7"), false, null, 0, null),
+        new ElasticNode("gpu-2", "gpu", "pg1", NodeState.POWERING_UP, T0, List.of("7"), false, null, 0, null));
+    Map<String, JobPurchase> rules = Map.of("7", JobPurchase.PARTITION.withRework(1.0));
+    java.util.function.ToDoubleFunction<Offering> rates = o -> o.equals(SPOT_B) ? 0.2 : 0;
+    PowerAction.Launch l = only(plan(T0.plusSeconds(1), gang, rules, rates), PowerAction.Launch.class).get(0);
+    assertThat(l.offering()).isEqualTo(SPOT_A);
+    assertThat(l.why()).startsWith("p5.48xlarge/us-east-1a/SPOT at 3.75 USD per GPU-hour: the lowest expected cost");
+    // A job that loses nothing to an interruption takes the cheapest.
+    assertThat(only(plan(T0.plusSeconds(1), gang, Map.of(), rates), PowerAction.Launch.class).get(0).offering())
+        .isEqualTo(SPOT_B);
+    // With a high enough rate, on-demand beats spot once both are allowed: 12.29 < 3.75 x (1 + 2 x 2 x 1).
+    PowerAction.Launch od = only(plan(T0.plusSeconds(360), gang, rules, o -> o.capacityType() == CapacityType.SPOT ? 2 : 0),
+        PowerAction.Launch.class).get(0);
+    assertThat(od.offering()).isEqualTo(OD_A);
+    assertThat(od.why()).contains("12.29 USD per GPU-hour");
   }
 }

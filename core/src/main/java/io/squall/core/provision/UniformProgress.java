@@ -1,0 +1,63 @@
+package io.squall.core.provision;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Deadline-aware switching between spot and on-demand: the Uniform Progress policy of "Can't Be
+ * Late" (Wu et al., NSDI'24), for a job that waits for nodes.
+ *
+ * <p>A job with a deadline should have done at least its share of the work that the time gone by
+ * since its submission is of the time it was given ({@code expected = work × elapsed / window}).
+ * <ul>
+ *   <li><b>Safety net.</b> When the time left, less the work left, is under twice the changeover
+ *       (new nodes boot and the job restores), the job runs on-demand from now to its end: one more
+ *       interruption could make it late.</li>
+ *   <li><b>Behind uniform progress.</b> Spot if some can be had now, else on-demand at once.</li>
+ *   <li><b>Ahead of it.</b> Spot only, waiting for spot if need be: the slack pays for the wait.</li>
+ * </ul>
+ * A running job keeps what it runs on (the paper's exploitation rule): a spot one until it is
+ * interrupted, when it is decided again; an on-demand one to its end. Progress is what the job
+ * checkpointed, so an interruption takes nothing from it that the rule counted on. A deadline that
+ * on-demand could meet at submission (changeover plus work fits) is met, as long as on-demand
+ * capacity is there when the safety net calls for it and the job checkpoints when signalled.
+ */
+public final class UniformProgress {
+  private UniformProgress() {}
+
+  /** The capacity the job's nodes may be bought as now, and why in words. */
+  public record Decision(SpotPolicy capacity, Duration onDemandAfter, String why) {}
+
+  /**
+   * @param submitted when the job was submitted: its window runs from here to the deadline
+   * @param work all the work the job needs (its time limit)
+   * @param done the work it has checkpointed (a restart does not redo it)
+   * @param changeover from losing nodes to running again on new ones: boot plus restore
+   */
+  public static Decision decide(Instant now, Instant submitted, Instant deadline, Duration work, Duration done,
+      Duration changeover) {
+    Objects.requireNonNull(deadline, "deadline");
+    Duration left = Duration.between(now, deadline);
+    Duration workLeft = work.minus(done).isNegative() ? Duration.ZERO : work.minus(done);
+    Duration slack = left.minus(workLeft);
+    if (slack.compareTo(changeover.multipliedBy(2)) < 0) {
+      return new Decision(SpotPolicy.ON_DEMAND, Duration.ZERO, "deadline: safety net, " + minutes(left)
+          + " left for " + minutes(workLeft) + " of work (under twice the changeover of " + minutes(changeover)
+          + " to spare): on-demand to the end");
+    }
+    long window = Math.max(1, Duration.between(submitted, deadline).toMillis());
+    long elapsed = Math.max(0, Duration.between(submitted, now).toMillis());
+    Duration expected = Duration.ofMillis((long) (work.toMillis() * Math.min(1.0, (double) elapsed / window)));
+    if (done.compareTo(expected) < 0) {
+      return new Decision(SpotPolicy.SPOT_THEN_ON_DEMAND, Duration.ZERO, "deadline: behind uniform progress ("
+          + minutes(done) + " done of " + minutes(expected) + " expected): spot if there is some now, else on-demand");
+    }
+    return new Decision(SpotPolicy.SPOT, null, "deadline: ahead of uniform progress (" + minutes(done) + " done of "
+        + minutes(expected) + " expected, " + minutes(slack) + " slack): spot only");
+  }
+
+  private static String minutes(Duration d) {
+    return d.toMinutes() + " min";
+  }
+}

@@ -1,0 +1,64 @@
+package io.squall.core.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class UniformProgressTest {
+  private static final Instant SUBMIT = Instant.parse("2026-11-26T00:00:00Z");
+  private static final Duration WORK = Duration.ofHours(4);
+  private static final Instant DEADLINE = SUBMIT.plus(Duration.ofHours(8)); // 2x the work
+  private static final Duration CHANGEOVER = Duration.ofMinutes(5);
+
+  private static UniformProgress.Decision at(Duration elapsed, Duration done) {
+    return UniformProgress.decide(SUBMIT.plus(elapsed), SUBMIT, DEADLINE, WORK, done, CHANGEOVER);
+  }
+
+  @Test
+  void aJobAheadOfUniformProgressWaitsForSpot() {
+    UniformProgress.Decision d = at(Duration.ZERO, Duration.ZERO);
+    assertThat(d.capacity()).isEqualTo(SpotPolicy.SPOT);
+    assertThat(d.why()).startsWith("deadline: ahead of uniform progress");
+    // Half-way through the window with half the work checkpointed: still on the line.
+    assertThat(at(Duration.ofHours(4), Duration.ofHours(2)).capacity()).isEqualTo(SpotPolicy.SPOT);
+  }
+
+  @Test
+  void aJobBehindTakesSpotIfThereIsSomeElseOnDemandAtOnce() {
+    UniformProgress.Decision d = at(Duration.ofHours(2), Duration.ofMinutes(30)); // expected 1 h
+    assertThat(d.capacity()).isEqualTo(SpotPolicy.SPOT_THEN_ON_DEMAND);
+    assertThat(d.onDemandAfter()).isZero();
+    assertThat(d.why()).contains("behind uniform progress (30 min done of 60 min expected)");
+  }
+
+  @Test
+  void theSafetyNetBuysOnDemandWhenLessThanTwoChangeoversOfSlackAreLeft() {
+    // 4 h 9 min left for 4 h of work: 9 min of slack, under 2 x 5 min.
+    UniformProgress.Decision d = at(Duration.ofMinutes(231), Duration.ZERO);
+    assertThat(d.capacity()).isEqualTo(SpotPolicy.ON_DEMAND);
+    assertThat(d.why()).startsWith("deadline: safety net, 249 min left for 240 min of work");
+    // 11 min of slack: not yet (and behind, so spot if there is some).
+    assertThat(at(Duration.ofMinutes(229), Duration.ZERO).capacity()).isEqualTo(SpotPolicy.SPOT_THEN_ON_DEMAND);
+  }
+
+  @Test
+  void aDeadlineFeasibleOnDemandAtSubmissionIsMetWhenEverySpotRunIsInterruptedAtOnce() {
+    // The worst case for a job that keeps choosing spot: every spot run is lost to an
+    // interruption just before it would checkpoint (no progress), costing a changeover each time.
+    // It must still finish on on-demand before its deadline.
+    Instant deadline = SUBMIT.plus(WORK).plus(CHANGEOVER).plus(Duration.ofMinutes(40));
+    Instant now = SUBMIT;
+    Duration done = Duration.ZERO;
+    while (true) {
+      UniformProgress.Decision d = UniformProgress.decide(now, SUBMIT, deadline, WORK, done, CHANGEOVER);
+      if (d.capacity() == SpotPolicy.ON_DEMAND) {
+        now = now.plus(CHANGEOVER).plus(WORK.minus(done));
+        break;
+      }
+      now = now.plus(CHANGEOVER).plus(Duration.ofMinutes(3)); // boot, run 3 min, interrupted, nothing kept
+    }
+    assertThat(now).isBeforeOrEqualTo(deadline);
+  }
+}

@@ -113,6 +113,10 @@ public class AwsProviderConfig {
     this.maxSpotPrice = maxSpotPrice;
   }
 
+  /**
+   * On-demand USD per node-hour by instance type, over the built-in table: a listed type's price
+   * is replaced, any other type is added, the rest of the table stays.
+   */
   public Map<String, Double> getOnDemandPrices() {
     return onDemandPrices;
   }

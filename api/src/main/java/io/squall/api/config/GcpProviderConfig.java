@@ -3,9 +3,11 @@ package io.squall.api.config;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.squall.core.provider.AgentBootstrap;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** The Google Compute Engine provider ({@code squall.gcp.*}): project, region and zones, the boot image, network and service account. Credentials are Application Default Credentials. */
+/** The Google Compute Engine provider ({@code squall.gcp.*}): project, region and zones, the boot image, network and service account, prices over the built-in list. Credentials are Application Default Credentials. */
 @ConfigurationProperties("squall.gcp")
 public class GcpProviderConfig {
   private String project;
@@ -17,6 +19,8 @@ public class GcpProviderConfig {
   private String subnetwork;
   private String serviceAccountEmail;
   private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
+  private Map<String, Double> onDemandPrices = new LinkedHashMap<>();
+  private Map<String, Double> spotPrices = new LinkedHashMap<>();
 
   public String getProject() {
     return project;
@@ -88,5 +92,26 @@ public class GcpProviderConfig {
 
   public void setAgentCommand(String agentCommand) {
     this.agentCommand = agentCommand;
+  }
+
+  /**
+   * On-demand USD per node-hour by machine type, over the built-in list prices: a listed type's
+   * on-demand price is replaced (its spot price kept), any other type is added (spot unknown).
+   */
+  public Map<String, Double> getOnDemandPrices() {
+    return onDemandPrices;
+  }
+
+  public void setOnDemandPrices(Map<String, Double> onDemandPrices) {
+    this.onDemandPrices = onDemandPrices;
+  }
+
+  /** Spot USD per node-hour by machine type, over the built-in list prices as {@link #getOnDemandPrices()}. */
+  public Map<String, Double> getSpotPrices() {
+    return spotPrices;
+  }
+
+  public void setSpotPrices(Map<String, Double> spotPrices) {
+    this.spotPrices = spotPrices;
   }
 }

@@ -14,7 +14,9 @@ import io.squall.providers.local.LocalProvider;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.net.URI;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * The one provider this controller uses ({@code squall.provider}), built once and wrapped in the
@@ -77,9 +79,9 @@ public final class Providers {
     if (c.getKeyName() != null) {
       b.keyName(c.getKeyName());
     }
-    if (!c.getOnDemandPrices().isEmpty()) {
-      b.onDemandPrices(c.getOnDemandPrices());
-    }
+    // Configured prices go over the built-in table rather than replace it, so naming one type
+    // does not leave the others unknown.
+    prices("squall.aws.on-demand-prices", c.getOnDemandPrices(), b::onDemandPrice);
     try {
       return b.build();
     } catch (IllegalArgumentException | IllegalStateException e) {
@@ -94,6 +96,8 @@ public final class Providers {
     GcpSettings.Builder b = GcpSettings.builder(c.getProject(), c.getRegion(), c.getZones())
         .network(c.getNetwork(), c.getSubnetwork())
         .agentCommand(c.getAgentCommand());
+    prices("squall.gcp.on-demand-prices", c.getOnDemandPrices(), b::onDemandPrice);
+    prices("squall.gcp.spot-prices", c.getSpotPrices(), b::spotPrice);
     if (c.getSourceImage() != null) {
       b.sourceImage(c.getSourceImage());
     }
@@ -124,6 +128,18 @@ public final class Providers {
     if (provider != null) {
       provider.close();
     }
+  }
+
+  /** Refuses any configured price under {@code key} (one per type, {@code key.TYPE}) that is missing or bad, else hands each on. */
+  private static void prices(String key, Map<String, Double> byType, BiConsumer<String, Double> use) {
+    byType.forEach((type, usdPerHour) -> {
+      String entry = key + "." + type;
+      if (usdPerHour == null) {
+        throw new IllegalStateException(entry + ": a price is US dollars per node-hour, 0 or more, not empty");
+      }
+      price(entry, usdPerHour);
+      use.accept(type, usdPerHour);
+    });
   }
 
   /** Refuses a price that is not a finite number of US dollars per hour >= 0, naming its key. */

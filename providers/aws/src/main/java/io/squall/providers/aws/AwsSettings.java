@@ -2,7 +2,6 @@ package io.squall.providers.aws;
 
 import io.squall.core.provider.AgentBootstrap;
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,11 +37,19 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
 
 
   /**
-   * The default on-demand price table: p5.48xlarge (8x H100) at 98.32 USD per hour, its us-east-1
-   * list price when this provider was written. Prices change and differ per region: configure
-   * {@link Builder#onDemandPrices(Map)} for real cost decisions.
+   * The built-in on-demand price table, USD per hour in us-east-1, from the SkyPilot catalog rows
+   * shipped as {@code cli/src/main/resources/data/aws-p4d-p5-prices.csv} (column {@code Price};
+   * Apache-2.0): p4d.24xlarge (8 A100 40 GB) 32.7726, p4de.24xlarge (8 A100 80 GB) 40.96575,
+   * p5.48xlarge (8 H100) 98.32 and p5en.48xlarge (8 H200) 84.8. p5e.48xlarge (8 H200) is not in
+   * it: the catalog gives it no on-demand price in any region, so it is offered at 0 (unknown)
+   * unless configured. Prices change and differ per region:
+   * {@link Builder#onDemandPrice(String, double)} overrides one or adds a type.
    */
-  public static final Map<String, Double> DEFAULT_ON_DEMAND_PRICES = Map.of("p5.48xlarge", 98.32);
+  public static final Map<String, Double> DEFAULT_ON_DEMAND_PRICES = Map.of(
+      "p4d.24xlarge", 32.7726,
+      "p4de.24xlarge", 40.96575,
+      "p5.48xlarge", 98.32,
+      "p5en.48xlarge", 84.8);
 
   public AwsSettings {
     Objects.requireNonNull(region, "region");
@@ -62,8 +69,8 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
       throw new IllegalArgumentException("aws: max spot price must be > 0");
     }
     onDemandPrices.forEach((type, price) -> {
-      if (!(price >= 0)) {
-        throw new IllegalArgumentException("aws: on-demand price of " + type + " must be >= 0");
+      if (!(price >= 0) || price.isInfinite()) {
+        throw new IllegalArgumentException("aws: on-demand price of " + type + " must be a finite number >= 0");
       }
     });
   }
@@ -97,7 +104,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     private String keyName;
     private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
     private Double maxSpotPrice;
-    private Map<String, Double> onDemandPrices = DEFAULT_ON_DEMAND_PRICES;
+    private final Map<String, Double> onDemandPrices = new TreeMap<>(DEFAULT_ON_DEMAND_PRICES);
 
     private Builder(String region) {
       this.region = region;
@@ -161,9 +168,19 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
       return this;
     }
 
-    /** Replaces the on-demand price table (default {@link #DEFAULT_ON_DEMAND_PRICES}). */
+    /** Replaces the whole on-demand price table (default {@link #DEFAULT_ON_DEMAND_PRICES}). */
     public Builder onDemandPrices(Map<String, Double> prices) {
-      this.onDemandPrices = new LinkedHashMap<>(prices);
+      onDemandPrices.clear();
+      onDemandPrices.putAll(prices);
+      return this;
+    }
+
+    /**
+     * Sets the on-demand price of {@code instanceType} in USD per hour over the table so far:
+     * it replaces the built-in price of a listed type and adds any other; the rest stay.
+     */
+    public Builder onDemandPrice(String instanceType, double usdPerHour) {
+      onDemandPrices.put(Objects.requireNonNull(instanceType, "instanceType"), usdPerHour);
       return this;
     }
 

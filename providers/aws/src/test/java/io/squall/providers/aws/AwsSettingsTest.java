@@ -2,7 +2,9 @@ package io.squall.providers.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AwsSettingsTest {
@@ -18,6 +20,35 @@ class AwsSettingsTest {
     assertThat(s.endpoint()).isNull();
   }
 
+  /** The us-east-1 {@code Price} rows of cli/src/main/resources/data/aws-p4d-p5-prices.csv, exactly. */
+  @Test
+  void theBuiltInTableIsTheCatalogsUsEast1OnDemandPrices() {
+    assertThat(AwsSettings.DEFAULT_ON_DEMAND_PRICES).containsOnly(
+        entry("p4d.24xlarge", 32.7726),
+        entry("p4de.24xlarge", 40.96575),
+        entry("p5.48xlarge", 98.32),
+        entry("p5en.48xlarge", 84.8));
+    AwsSettings s = AwsSettings.builder("us-east-1").subnet("us-east-1a", "subnet-1").imageId("ami-1").build();
+    assertThat(s.onDemandPrice("p5e.48xlarge")).isZero(); // the catalog has no on-demand price for it
+  }
+
+  @Test
+  void aSetPriceOverridesOrExtendsTheBuiltInTableAndKeepsTheRest() {
+    AwsSettings s = AwsSettings.builder("us-east-1").subnet("us-east-1a", "subnet-1").imageId("ami-1")
+        .onDemandPrice("p5.48xlarge", 55.04)
+        .onDemandPrice("p5e.48xlarge", 110.0)
+        .build();
+    assertThat(s.onDemandPrice("p5.48xlarge")).isEqualTo(55.04);
+    assertThat(s.onDemandPrice("p5e.48xlarge")).isEqualTo(110.0);
+    assertThat(s.onDemandPrice("p4d.24xlarge")).isEqualTo(32.7726);
+    assertThat(s.onDemandPrice("p5en.48xlarge")).isEqualTo(84.8);
+    assertThat(AwsSettings.DEFAULT_ON_DEMAND_PRICES).containsEntry("p5.48xlarge", 98.32);
+
+    AwsSettings replaced = AwsSettings.builder("us-east-1").subnet("us-east-1a", "subnet-1").imageId("ami-1")
+        .onDemandPrices(Map.of("m7i.large", 0.1008)).build();
+    assertThat(replaced.onDemandPrices()).containsOnly(entry("m7i.large", 0.1008));
+  }
+
   @Test
   void invalidSettingsAreRefused() {
     assertThatThrownBy(() -> AwsSettings.builder("us-east-1").imageId("ami-1").build())
@@ -28,6 +59,11 @@ class AwsSettingsTest {
         .launchTemplate("lt-1", null).build()).hasMessageContaining("exactly one");
     assertThatThrownBy(() -> AwsSettings.builder("us-east-1").subnet("a", "s").imageId("ami-1").maxSpotPrice(0.0)
         .build()).hasMessageContaining("spot");
+    for (double bad : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> AwsSettings.builder("us-east-1").subnet("a", "s").imageId("ami-1")
+          .onDemandPrice("p5.48xlarge", bad).build())
+          .hasMessage("aws: on-demand price of p5.48xlarge must be a finite number >= 0");
+    }
   }
 
   @Test

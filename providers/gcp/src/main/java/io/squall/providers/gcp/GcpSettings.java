@@ -3,6 +3,7 @@ package io.squall.providers.gcp;
 import com.google.api.gax.core.CredentialsProvider;
 import io.squall.core.provider.AgentBootstrap;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,11 +35,17 @@ public record GcpSettings(String project, String region, List<String> zones, Str
     Map<String, MachinePrice> prices, Duration operationTimeout) {
 
   /**
-   * The built-in list prices, the only ones the {@link Builder} uses:
-   * {@code a3-highgpu-8g} (8 H100) at 88.25 USD/h on-demand and 29.00 USD/h spot.
+   * The built-in list prices in USD per hour, rounded to cents, from the 2026-07-30 snapshot of
+   * the Cyclenerd google-cloud-pricing-cost-calculator price tables (Apache-2.0):
+   * {@code a3-highgpu-8g} (8 H100 80 GB) 88.49 on-demand and 50.61 spot, its us-central1 row;
+   * {@code a3-megagpu-8g} (8 H100 80 GB Mega) 92.94 on-demand and 23.28 spot, its us-east4 row,
+   * because the snapshot has no us-central1 row for it and us-east4 is its cheapest on-demand
+   * region there. The {@link Builder} starts from these; prices change and differ per region, so
+   * {@link Builder#onDemandPrice} and {@link Builder#spotPrice} override them or add types.
    */
-  public static final Map<String, MachinePrice> DEFAULT_PRICES =
-      Map.of("a3-highgpu-8g", new MachinePrice(88.25, 29.00));
+  public static final Map<String, MachinePrice> DEFAULT_PRICES = Map.of(
+      "a3-highgpu-8g", new MachinePrice(88.49, 50.61),
+      "a3-megagpu-8g", new MachinePrice(92.94, 23.28));
 
   public GcpSettings {
     Objects.requireNonNull(project, "project");
@@ -62,14 +69,14 @@ public record GcpSettings(String project, String region, List<String> zones, Str
     }
   }
 
-  /** A builder with the defaults: default network, 200 GB pd-balanced boot disk, list prices, ADC. */
+  /** A builder with the defaults: default network, 200 GB pd-balanced boot disk, built-in list prices, ADC. */
   public static Builder builder(String project, String region, List<String> zones) {
     return new Builder(project, region, zones);
   }
 
   /** The price of a machine type, {@code (0, 0)} when the table does not know it. */
   public MachinePrice price(String machineType) {
-    return prices.getOrDefault(machineType, new MachinePrice(0, 0));
+    return prices.getOrDefault(machineType, MachinePrice.UNKNOWN);
   }
 
   /** Builds {@link GcpSettings}; every setter is optional but {@link #sourceImage(String)}. */
@@ -88,6 +95,7 @@ public record GcpSettings(String project, String region, List<String> zones, Str
     private String serviceAccountEmail;
     private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
     private Duration operationTimeout = Duration.ofMinutes(10);
+    private final Map<String, MachinePrice> prices = new HashMap<>(DEFAULT_PRICES);
 
     private Builder(String project, String region, List<String> zones) {
       this.project = project;
@@ -131,9 +139,31 @@ public record GcpSettings(String project, String region, List<String> zones, Str
       return this;
     }
 
+    /**
+     * Sets the on-demand price of {@code machineType} in USD per hour over the list so far; its
+     * spot price stays as listed (0, unknown, for a type the list does not have).
+     */
+    public Builder onDemandPrice(String machineType, double usdPerHour) {
+      prices.put(machineType, price(machineType).withOnDemand(usdPerHour));
+      return this;
+    }
+
+    /**
+     * Sets the spot price of {@code machineType} in USD per hour over the list so far; its
+     * on-demand price stays as listed (0, unknown, for a type the list does not have).
+     */
+    public Builder spotPrice(String machineType, double usdPerHour) {
+      prices.put(machineType, price(machineType).withSpot(usdPerHour));
+      return this;
+    }
+
+    private MachinePrice price(String machineType) {
+      return prices.getOrDefault(Objects.requireNonNull(machineType, "machineType"), MachinePrice.UNKNOWN);
+    }
+
     public GcpSettings build() {
       return new GcpSettings(project, region, zones, endpoint, credentialsProvider, sourceImage, BOOT_DISK_GB,
-          BOOT_DISK_TYPE, network, subnetwork, serviceAccountEmail, agentCommand, DEFAULT_PRICES, operationTimeout);
+          BOOT_DISK_TYPE, network, subnetwork, serviceAccountEmail, agentCommand, prices, operationTimeout);
     }
   }
 }

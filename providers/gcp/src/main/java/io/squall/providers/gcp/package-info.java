@@ -5,7 +5,8 @@
  * <ul>
  *   <li>Offerings: a machine type is offered in a configured zone when {@code machineTypes.get}
  *       finds it; each such zone gives a SPOT and an ON_DEMAND (STANDARD) offering, priced from
- *       the built-in list prices ({@link io.squall.providers.gcp.GcpSettings#DEFAULT_PRICES}).
+ *       the built-in list prices ({@link io.squall.providers.gcp.GcpSettings#DEFAULT_PRICES}) or
+ *       configured ones.
  *   <li>Launch: one zonal {@code instances.bulkInsert} per gang with {@code count} = node count,
  *       {@code minCount} = the request's, one instance per node named after it (node names must
  *       be GCE names), and {@code requestId} = a UUID derived from the idempotency token, so GCE

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class GcpProviderTest {
   private static final String TYPE = GcpProviderContractTest.TYPE;
   private static final String ZONE = "us-central1-a";
+  /** The built-in list price of {@link #TYPE}, which the settings here do not override. */
+  private static final MachinePrice LIST = GcpSettings.DEFAULT_PRICES.get(TYPE);
 
   private FakeGce fake;
   private GcpProvider provider;
@@ -87,7 +89,7 @@ class GcpProviderTest {
     assertThat(made).extracting(Instance::nodeName).containsExactly("gpu-1", "gpu-2", "gpu-3");
     assertThat(made).allSatisfy(i -> {
       assertThat(i.offering().capacityType()).isEqualTo(CapacityType.SPOT);
-      assertThat(i.offering().pricePerHour()).isEqualTo(29.00);
+      assertThat(i.offering().pricePerHour()).isEqualTo(LIST.spot());
       assertThat(i.state()).isEqualTo(InstanceState.PENDING);
     });
     assertThat(fake.requests("POST", "/instances/bulkInsert")).hasSize(1);
@@ -150,7 +152,7 @@ class GcpProviderTest {
     assertThat(scheduling.has("instanceTerminationAction")).isFalse();
     assertThat(scheduling.get("onHostMaintenance").getAsString()).isEqualTo("TERMINATE");
     assertThat(i.offering().capacityType()).isEqualTo(CapacityType.ON_DEMAND);
-    assertThat(i.offering().pricePerHour()).isEqualTo(88.25);
+    assertThat(i.offering().pricePerHour()).isEqualTo(LIST.onDemand());
   }
 
   @Test
@@ -333,8 +335,8 @@ class GcpProviderTest {
         TYPE + "/us-central1-a/SPOT", TYPE + "/us-central1-a/ON_DEMAND",
         TYPE + "/us-central1-b/SPOT", TYPE + "/us-central1-b/ON_DEMAND",
         "n2-standard-8/us-central1-c/SPOT", "n2-standard-8/us-central1-c/ON_DEMAND");
-    assertThat(all.get(0).pricePerHour()).isEqualTo(29.00);
-    assertThat(all.get(1).pricePerHour()).isEqualTo(88.25);
+    assertThat(all.get(0).pricePerHour()).isEqualTo(LIST.spot());
+    assertThat(all.get(1).pricePerHour()).isEqualTo(LIST.onDemand());
     assertThat(all.get(4).pricePerHour()).isZero();
     int asked = fake.requests().size();
     provider.offerings(List.of(TYPE));
@@ -342,7 +344,7 @@ class GcpProviderTest {
 
     List<SpotPrice> spot = provider.spotPrices(List.of(TYPE, "n2-standard-8"));
     assertThat(spot).extracting(SpotPrice::zone).containsExactly("us-central1-a", "us-central1-b");
-    assertThat(spot).allSatisfy(p -> assertThat(p.pricePerHour()).isEqualTo(29.00));
+    assertThat(spot).allSatisfy(p -> assertThat(p.pricePerHour()).isEqualTo(LIST.spot()));
   }
 
   @Test

@@ -12,17 +12,23 @@ import io.squall.api.state.StoredJob;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.Node;
+import io.squall.core.model.Account;
 import io.squall.core.model.Partition;
+import io.squall.core.model.Qos;
+import io.squall.core.money.PriceCaps;
+import io.squall.core.provision.CapacityPolicy;
+import io.squall.core.provision.PurchaseRules;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** {@code /v1/nodes} and {@code /v1/partitions}, as sinfo and scontrol show them. */
+/** {@code /v1/nodes} and {@code /v1/partitions}, as sinfo and scontrol show them; {@code /v1/qos} and {@code /v1/accounts} with finance's rules. */
 @Controller("/v1")
 @Tag(name = "cluster")
 public final class ClusterController {
@@ -92,9 +98,55 @@ public final class ClusterController {
       m.put("default_time_minutes", p.defaultTimeMinutes());
       m.put("max_nodes", p.maxNodes());
       m.put("priority_tier", p.priorityTier());
+      CapacityPolicy policy = layout.policies().get(p.name());
+      if (policy != null) {
+        m.put("capacity", policy.spot().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        m.put("price_caps", caps(policy.caps()));
+        m.put("max_spot_price_per_node_hour", policy.maxSpotPricePerHour());
+      }
+      m.put("changeover_seconds", layout.changeover(p.name()).toSeconds());
       m.put("state", "UP");
       out.add(m);
     }
     return Map.of("partitions", out);
+  }
+
+  @Operation(summary = "QOS with their priority, the capacity their jobs' nodes are bought as, and their price caps")
+  @Get("/qos")
+  public Map<String, Object> qos() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Qos q : new TreeMap<>(layout.qos()).values()) {
+      PurchaseRules.QosRule rule = layout.purchaseRules().qosRule(q.name());
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", q.name());
+      m.put("priority", q.priority());
+      m.put("capacity", rule == null || rule.capacity() == null ? null
+          : rule.capacity().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+      m.put("price_caps", caps(rule == null ? PriceCaps.NONE : rule.caps()));
+      out.add(m);
+    }
+    return Map.of("qos", out);
+  }
+
+  @Operation(summary = "Accounts with their parent, fair-share shares and price caps (their own with their parents')")
+  @Get("/accounts")
+  public Map<String, Object> accounts() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Account a : layout.accounts()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", a.name());
+      m.put("parent", a.parent());
+      m.put("shares", a.shares());
+      m.put("price_caps", caps(layout.purchaseRules().accountCaps(a.name())));
+      out.add(m);
+    }
+    return Map.of("accounts", out);
+  }
+
+  static Map<String, Object> caps(PriceCaps caps) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("spot_usd_per_gpu_hour", caps.spotUsdPerGpuHour());
+    m.put("on_demand_usd_per_gpu_hour", caps.onDemandUsdPerGpuHour());
+    return m;
   }
 }

@@ -20,6 +20,8 @@ public class AccountConfig {
   private boolean stopAtHardLimit;
   private List<Integer> budgetAlerts = new ArrayList<>(List.of(50, 80, 100));
   private String currency = "USD";
+  private Double maxSpotUsdPerGpuHour;
+  private Double maxOnDemandUsdPerGpuHour;
 
   public AccountConfig(@Parameter String name) {
     this.name = name;
@@ -98,5 +100,23 @@ public class AccountConfig {
 
   public void setCurrency(String currency) {
     this.currency = currency;
+  }
+
+  /** The most a spot GPU-hour may cost, in US dollars; none by default. */
+  public Double getMaxSpotUsdPerGpuHour() {
+    return maxSpotUsdPerGpuHour;
+  }
+
+  public void setMaxSpotUsdPerGpuHour(Double maxSpotUsdPerGpuHour) {
+    this.maxSpotUsdPerGpuHour = maxSpotUsdPerGpuHour;
+  }
+
+  /** The most an on-demand GPU-hour may cost, in US dollars; none by default. */
+  public Double getMaxOnDemandUsdPerGpuHour() {
+    return maxOnDemandUsdPerGpuHour;
+  }
+
+  public void setMaxOnDemandUsdPerGpuHour(Double maxOnDemandUsdPerGpuHour) {
+    this.maxOnDemandUsdPerGpuHour = maxOnDemandUsdPerGpuHour;
   }
 }

@@ -13,8 +13,12 @@ import io.squall.core.model.Qos;
 import io.squall.core.model.UserAssociation;
 import io.squall.core.money.Budget;
 import io.squall.core.money.BudgetPeriod;
+import io.squall.core.money.PriceCaps;
 import io.squall.core.provision.CapacityPolicy;
+import io.squall.core.provision.PurchaseRules;
+import io.squall.core.provision.QosCapacity;
 import io.squall.core.provision.SpotPolicy;
+import jakarta.inject.Inject;
 import io.squall.core.sbatch.SignalSpec;
 import io.squall.providers.local.LocalProvider;
 import java.nio.file.FileSystems;
@@ -45,9 +49,18 @@ public final class ClusterLayout {
   private final Set<String> elasticNodes = new TreeSet<>();
   private final Map<String, CheckpointPolicy> checkpointPolicies = new TreeMap<>();
   private final List<Budget> budgets = new ArrayList<>();
+  private final Map<String, java.time.Duration> changeovers = new TreeMap<>();
+  private final PurchaseRules purchaseRules;
 
+  /** With only the default QOS. */
   public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
       List<UserConfig> userConfigs, SquallConfig config) {
+    this(partitionConfigs, accountConfigs, userConfigs, List.of(), config);
+  }
+
+  @Inject
+  public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
+      List<UserConfig> userConfigs, List<QosConfig> qosConfigs, SquallConfig config) {
     List<PartitionConfig> sorted = new ArrayList<>(partitionConfigs);
     sorted.sort(Comparator.comparing(PartitionConfig::getName));
     if (sorted.isEmpty()) {
@@ -58,8 +71,15 @@ public final class ClusterLayout {
       List<String> names = nodeNames(p);
       addNodes(p, names);
       checkpointPolicies.put(p.getName(), checkpointPolicy(p, config));
+      if (p.getChangeoverTime() == null || p.getChangeoverTime().isNegative()) {
+        throw new IllegalStateException("squall.partitions." + p.getName() + ".changeover-time: must be 0 or more, not "
+            + p.getChangeoverTime());
+      }
+      changeovers.put(p.getName(), p.getChangeoverTime());
       if (p.isElastic()) {
-        policies.put(p.getName(), policy(p, config.getProvider()));
+        policies.put(p.getName(), policy(p, config.getProvider()).withCaps(
+            caps("squall.partitions." + p.getName() + ".", p.getMaxSpotUsdPerGpuHour(), p.getMaxOnDemandUsdPerGpuHour()),
+            p.getGpus()));
         elasticNodes.addAll(names);
       }
       Partition partition = Partition.of(p.getName(), names)
@@ -93,8 +113,67 @@ public final class ClusterLayout {
     accounts.sort(Comparator.comparing(Account::name));
     users.sort(Comparator.comparing(UserAssociation::user));
     Qos normal = Qos.normal();
-    qos = Map.of(config.getDefaultQos(), new Qos(config.getDefaultQos(), normal.priority(), normal.preempt(),
+    Map<String, Qos> allQos = new TreeMap<>();
+    allQos.put(config.getDefaultQos(), new Qos(config.getDefaultQos(), normal.priority(), normal.preempt(),
         normal.preemptMode(), null, null));
+    Map<String, PurchaseRules.QosRule> qosRules = new TreeMap<>();
+    for (QosConfig q : qosConfigs) {
+      String key = "squall.qos." + q.getName() + ".";
+      allQos.put(q.getName(), new Qos(q.getName(), q.getPriority(), normal.preempt(), normal.preemptMode(), null, null));
+      PriceCaps caps = caps(key, q.getMaxSpotUsdPerGpuHour(), q.getMaxOnDemandUsdPerGpuHour());
+      QosCapacity capacity = q.getCapacity() == null ? null : qosCapacity(key, q.getCapacity());
+      if (capacity != null || !caps.isNone()) {
+        qosRules.put(q.getName(), new PurchaseRules.QosRule(capacity, caps));
+      }
+    }
+    qos = Map.copyOf(allQos);
+    Map<String, PriceCaps> accountCaps = new TreeMap<>();
+    Map<String, String> parents = new TreeMap<>();
+    for (AccountConfig a : accountConfigs) {
+      PriceCaps caps = caps("squall.accounts." + a.getName() + ".", a.getMaxSpotUsdPerGpuHour(),
+          a.getMaxOnDemandUsdPerGpuHour());
+      if (!caps.isNone()) {
+        accountCaps.put(a.getName(), caps);
+      }
+      if (a.getParent() != null) {
+        parents.put(a.getName(), a.getParent());
+      }
+    }
+    purchaseRules = new PurchaseRules(qosRules, accountCaps, parents);
+  }
+
+  /** Price caps per GPU-hour from {@code max-spot-usd-per-gpu-hour} and {@code max-on-demand-usd-per-gpu-hour} under {@code key}. */
+  private static PriceCaps caps(String key, Double spot, Double onDemand) {
+    capCheck(key + "max-spot-usd-per-gpu-hour", spot);
+    capCheck(key + "max-on-demand-usd-per-gpu-hour", onDemand);
+    return new PriceCaps(spot, onDemand);
+  }
+
+  private static void capCheck(String key, Double usd) {
+    if (usd != null && (!(usd > 0) || usd.isInfinite())) {
+      throw new IllegalStateException(key + ": a price cap is US dollars per GPU-hour above 0, not " + usd);
+    }
+  }
+
+  private static QosCapacity qosCapacity(String key, String text) {
+    return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "spot-only" -> QosCapacity.SPOT_ONLY;
+      case "spot-then-on-demand" -> QosCapacity.SPOT_THEN_ON_DEMAND;
+      case "on-demand" -> QosCapacity.ON_DEMAND;
+      case "deadline" -> QosCapacity.DEADLINE;
+      default -> throw new IllegalStateException(key + "capacity: '" + text
+          + "' is not spot-only, spot-then-on-demand, on-demand or deadline");
+    };
+  }
+
+  /** Finance's rules per job: QOS capacity and caps, account caps (see {@link PurchaseRules}). */
+  public PurchaseRules purchaseRules() {
+    return purchaseRules;
+  }
+
+  /** How long a job of the partition takes from losing its nodes to running on new ones. */
+  public java.time.Duration changeover(String partition) {
+    return changeovers.getOrDefault(partition, java.time.Duration.ofMinutes(5));
   }
 
   /** The account's budget, if it has one; refuses one that does not make sense, naming the key. */

@@ -38,6 +38,9 @@ public class PartitionConfig {
   private String spot = "spot-then-on-demand";
   private Duration onDemandAfter = Duration.ofMinutes(5);
   private Double maxSpotPrice;
+  private Double maxSpotUsdPerGpuHour;
+  private Double maxOnDemandUsdPerGpuHour;
+  private java.time.Duration changeoverTime = java.time.Duration.ofMinutes(5);
   private Duration suspendTime = Duration.ofMinutes(5);
   private Duration resumeTimeout = Duration.ofMinutes(10);
   private int minNodes;
@@ -339,5 +342,32 @@ public class PartitionConfig {
 
   public void setCheckpointWait(Duration checkpointWait) {
     this.checkpointWait = checkpointWait;
+  }
+
+  /** The most a spot GPU-hour may cost, in US dollars; none by default. */
+  public Double getMaxSpotUsdPerGpuHour() {
+    return maxSpotUsdPerGpuHour;
+  }
+
+  public void setMaxSpotUsdPerGpuHour(Double maxSpotUsdPerGpuHour) {
+    this.maxSpotUsdPerGpuHour = maxSpotUsdPerGpuHour;
+  }
+
+  /** The most an on-demand GPU-hour may cost, in US dollars; none by default. */
+  public Double getMaxOnDemandUsdPerGpuHour() {
+    return maxOnDemandUsdPerGpuHour;
+  }
+
+  public void setMaxOnDemandUsdPerGpuHour(Double maxOnDemandUsdPerGpuHour) {
+    this.maxOnDemandUsdPerGpuHour = maxOnDemandUsdPerGpuHour;
+  }
+
+  /** How long a job takes from losing its nodes to running on new ones (boot plus restore): the deadline rule keeps twice this in hand. */
+  public java.time.Duration getChangeoverTime() {
+    return changeoverTime;
+  }
+
+  public void setChangeoverTime(java.time.Duration changeoverTime) {
+    this.changeoverTime = changeoverTime;
   }
 }

@@ -164,7 +164,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         List<String> nodes = Hostlist.expand(row.nodes());
         LOG.info("retrying launch {} of {} after a restart", token, row.nodes());
         actuator.retry(new PowerAction.Launch(row.partitionName(), layout.node(nodes.get(0)).placementGroup(), nodes,
-            offeringOf(row.offering()), row.placementGroup(), token), now);
+            offeringOf(row.offering()), row.placementGroup(), token, "retried after a restart"), now);
       }
     } catch (RuntimeException e) {
       LOG.error("reconciliation with provider {} failed; will plan without it", provider.name(), e);

@@ -9,6 +9,7 @@ import io.squall.api.money.BudgetWatch;
 import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
+import io.squall.api.spot.CheckpointedProgress;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.InstanceBillRepository;
 import io.squall.api.store.InstanceBillRow;
@@ -30,8 +31,17 @@ import io.squall.core.provider.Instance;
 import io.squall.core.provider.InstanceState;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.Offering;
+import io.squall.core.model.Job;
+import io.squall.core.model.Partition;
 import io.squall.core.provision.FleetLedger;
+import io.squall.core.provision.JobPurchase;
 import io.squall.core.provision.PowerAction;
+import io.squall.core.provision.PurchaseRules;
+import io.squall.core.sbatch.TimeLimit;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.TreeMap;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.Instant;
@@ -64,13 +74,17 @@ public final class StoredFleetLedger implements FleetLedger {
   private final SquallMetrics metrics;
   /** Lazily: budgets read the state this ledger's writes change, not the other way round. */
   private final Provider<BudgetWatch> budgets;
+  private final CheckpointedProgress progress;
+  private final InstantSource clock;
   private volatile String controllerUrl;
 
   public StoredFleetLedger(ClusterLayout layout, SquallConfig config, StateWriter writer, JobLifecycle lifecycle,
       LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
       InstanceBillRepository bills, AgentCredentials credentials, SquallMetrics metrics,
-      Provider<BudgetWatch> budgets) {
+      Provider<BudgetWatch> budgets, CheckpointedProgress progress, InstantSource clock) {
     this.budgets = budgets;
+    this.clock = clock;
+    this.progress = progress;
     this.bills = bills;
     this.layout = layout;
     this.config = config;
@@ -110,6 +124,18 @@ public final class StoredFleetLedger implements FleetLedger {
   public void launchIntended(PowerAction.Launch l, Instant now) {
     intents.save(new LaunchIntentRow(l.idempotencyToken(), l.partition(), Hostlist.compress(l.nodes()),
         l.offering().key(), l.providerPlacementGroup(), "PENDING", null, now, now));
+    // Each job's history says what its nodes were bought as, and why (price, rework, finance's rules).
+    writer.write(b -> {
+      Set<JobKey> told = new TreeSet<>();
+      for (String node : l.nodes()) {
+        for (StoredJob j : b.jobsHolding(node)) {
+          if (j.job().state() == JobState.CONFIGURING && told.add(j.key())) {
+            b.event(j.key(), JobState.CONFIGURING, clip("nodes launched as " + l.why()));
+          }
+        }
+      }
+      return null;
+    });
   }
 
   @Override
@@ -283,17 +309,39 @@ public final class StoredFleetLedger implements FleetLedger {
     });
   }
 
-  /** The jobs holding nodes whose account is past a soft budget: their nodes are bought as spot. */
+  /**
+   * Finance's rules for the jobs waiting for nodes to boot (only their launches are decided): the
+   * QOS's capacity and caps, the account's caps, spot only past a soft budget, and what a deadline
+   * needs now. A job's checkpointed progress is the time it held nodes up to its latest checkpoint,
+   * less one changeover per run (the boot); none without a checkpoint. An interruption is taken to
+   * cost a changeover: jobs checkpoint when signalled.
+   */
   @Override
-  public Set<String> spotOnlyJobs() {
-    Set<String> accounts = budgets.get().spotOnlyAccounts();
-    if (accounts.isEmpty()) {
-      return Set.of();
-    }
-    Set<String> out = new TreeSet<>();
+  public Map<String, JobPurchase> purchases() {
+    Set<String> spotOnly = budgets.get().spotOnlyAccounts();
+    PurchaseRules rules = layout.purchaseRules();
+    Instant now = clock.instant();
+    Map<String, JobPurchase> out = new TreeMap<>();
     for (StoredJob j : writer.state().jobs()) {
-      if (j.job().state().holdsResources() && accounts.contains(j.job().account())) {
-        out.add(j.key().toString());
+      Job job = j.job();
+      if (job.state() != JobState.CONFIGURING || job.partition() == null) {
+        continue;
+      }
+      Duration changeover = layout.changeover(job.partition());
+      Instant deadline = job.request().timing().deadline();
+      Duration work = Duration.ZERO;
+      Duration done = Duration.ZERO;
+      if (deadline != null) {
+        Partition p = layout.partitions().stream().filter(x -> x.name().equals(job.partition())).findFirst().orElse(null);
+        int limit = p == null ? TimeLimit.UNLIMITED : p.timeLimitMinutes(job.request().timing().timeLimitMinutes());
+        // Without a time limit the job's work is unknown: as if it needed its whole window.
+        work = limit == TimeLimit.UNLIMITED ? Duration.between(job.submitTime(), deadline) : Duration.ofMinutes(limit);
+        done = progress.checkpointed(j.key().toString(), job.partition(), changeover);
+      }
+      JobPurchase purchase = rules.forJob(new PurchaseRules.JobFacts(j.key().toString(), job.account(), job.qos(),
+          job.submitTime(), deadline, work, done, changeover, changeover.toMillis() / 3_600_000.0), now, spotOnly);
+      if (!purchase.equals(JobPurchase.PARTITION.withRework(purchase.reworkHours()))) {
+        out.put(j.key().toString(), purchase);
       }
     }
     return out;
@@ -313,5 +361,10 @@ public final class StoredFleetLedger implements FleetLedger {
     }
     PricePoint begun = change.begun();
     prices.save(new PriceRow(null, begun.offering(), begun.usdPerHour(), begun.from(), null));
+  }
+
+  /** Fits a job event's reason column (2,000 characters). */
+  private static String clip(String text) {
+    return text.length() <= 2000 ? text : text.substring(0, 1997) + "...";
   }
 }

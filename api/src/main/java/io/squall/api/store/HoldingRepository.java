@@ -9,4 +9,7 @@ import java.util.List;
 public interface HoldingRepository extends CrudRepository<HoldingRow, Long> {
   /** The job's holds not ended yet. */
   List<HoldingRow> findByJobKeyAndHeldToIsNull(String jobKey);
+
+  /** Every hold the job has had, ended or not. */
+  List<HoldingRow> findByJobKey(String jobKey);
 }

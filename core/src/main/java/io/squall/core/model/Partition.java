@@ -49,4 +49,18 @@ public record Partition(String name, List<String> nodes, boolean isDefault, Inte
     return new Partition(name, nodes, isDefault, maxTimeMinutes, defaultTimeMinutes, maxNodes, priorityJobFactor,
         priorityTier, accounts, qos, preemptMode, graceTimeSeconds);
   }
+
+  /**
+   * A job's time limit here, in minutes: what it asked for, else the partition's DefaultTime, else
+   * its MaxTime, else {@link io.squall.core.sbatch.TimeLimit#UNLIMITED}.
+   */
+  public int timeLimitMinutes(Integer asked) {
+    if (asked != null) {
+      return asked;
+    }
+    if (defaultTimeMinutes != null) {
+      return defaultTimeMinutes;
+    }
+    return maxTimeMinutes != null ? maxTimeMinutes : io.squall.core.sbatch.TimeLimit.UNLIMITED;
+  }
 }

@@ -92,6 +92,11 @@ public final class PurchaseRules {
     return p.withCaps(account, "account " + job.account() + " caps " + account);
   }
 
+  /** The QOS's rule; null when it has none. */
+  public QosRule qosRule(String name) {
+    return qos.get(name);
+  }
+
   /** The account's caps with those of every account above it. */
   public PriceCaps accountCaps(String account) {
     if (account == null) {

@@ -14,7 +14,9 @@ import java.util.Objects;
  *   <li><b>Safety net.</b> When the time left, less the work left, is under twice the changeover
  *       (new nodes boot and the job restores), the job runs on-demand from now to its end: one more
  *       interruption could make it late.</li>
- *   <li><b>Behind uniform progress.</b> Spot if some can be had now, else on-demand at once.</li>
+ *   <li><b>Behind uniform progress</b> by more than a changeover. Spot if some can be had now,
+ *       else on-demand at once. (The paper counts any lag; a launch takes a changeover anyway, so
+ *       a job that has just been submitted, or just lost its nodes, is not behind yet.)</li>
  *   <li><b>Ahead of it.</b> Spot only, waiting for spot if need be: the slack pays for the wait.</li>
  * </ul>
  * A running job keeps what it runs on (the paper's exploitation rule): a spot one until it is
@@ -49,7 +51,7 @@ public final class UniformProgress {
     long window = Math.max(1, Duration.between(submitted, deadline).toMillis());
     long elapsed = Math.max(0, Duration.between(submitted, now).toMillis());
     Duration expected = Duration.ofMillis((long) (work.toMillis() * Math.min(1.0, (double) elapsed / window)));
-    if (done.compareTo(expected) < 0) {
+    if (done.plus(changeover).compareTo(expected) < 0) {
       return new Decision(SpotPolicy.SPOT_THEN_ON_DEMAND, Duration.ZERO, "deadline: behind uniform progress ("
           + minutes(done) + " done of " + minutes(expected) + " expected): spot if there is some now, else on-demand");
     }

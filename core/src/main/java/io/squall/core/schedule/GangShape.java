@@ -69,17 +69,7 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
     } else if (r.memPerGpuMb() != null) {
       memory = r.memPerGpuMb() * gpus;
     }
-    Integer asked = request.timing().timeLimitMinutes();
-    int time;
-    if (asked != null) {
-      time = asked;
-    } else if (partition.defaultTimeMinutes() != null) {
-      time = partition.defaultTimeMinutes();
-    } else if (partition.maxTimeMinutes() != null) {
-      time = partition.maxTimeMinutes();
-    } else {
-      time = TimeLimit.UNLIMITED;
-    }
+    int time = partition.timeLimitMinutes(request.timing().timeLimitMinutes());
     return new GangShape(nodes, gpus, r.gpuType(), cpus, memory, r.exclusive() != Exclusive.NO, time);
   }
 

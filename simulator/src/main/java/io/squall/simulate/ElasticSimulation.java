@@ -13,8 +13,12 @@ import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
 import io.squall.core.model.UsageLedger;
 import io.squall.core.model.UserAssociation;
+import io.squall.core.money.Budget;
+import io.squall.core.money.BudgetLimits;
+import io.squall.core.money.Budgets;
 import io.squall.core.money.Charges;
 import io.squall.core.money.CostSplit;
+import io.squall.core.money.PricePoint;
 import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
@@ -22,6 +26,8 @@ import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.provision.FleetActuator;
 import io.squall.core.provision.FleetLedger;
+import io.squall.core.provision.JobPurchase;
+import io.squall.core.provision.PurchaseRules;
 import io.squall.core.provision.PowerAction;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.Action;
@@ -41,6 +47,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -110,18 +117,32 @@ public final class ElasticSimulation {
    * @param tick the grid of virtual instants at which the loop acts (the controller's loop period)
    * @param schedulerInterval the least virtual time between two scheduler cycles
    * @param maxTime the run stops after this much virtual time even if work remains
+   * @param purchaseRules finance's rules per QOS and account (the controller's), asked for every
+   *     job holding nodes at each fleet tick; {@link PurchaseRules#NONE} by default
+   * @param budgets the accounts' budgets (each workload account is a top-level account); spend is
+   *     added up at each scheduler cycle, as the controller's BudgetWatch does at its interval
    */
   public record Setup(String cluster, String partition, List<Node> nodes, CapacityPolicy policy,
-      SchedulerConfig scheduler, Duration tick, Duration schedulerInterval, Duration maxTime) {
+      SchedulerConfig scheduler, Duration tick, Duration schedulerInterval, Duration maxTime,
+      PurchaseRules purchaseRules, List<Budget> budgets) {
     public Setup {
       Objects.requireNonNull(cluster, "cluster");
       Objects.requireNonNull(partition, "partition");
       Objects.requireNonNull(policy, "policy");
       Objects.requireNonNull(scheduler, "scheduler");
       nodes = List.copyOf(nodes);
+      purchaseRules = purchaseRules == null ? PurchaseRules.NONE : purchaseRules;
+      budgets = budgets == null ? List.of() : List.copyOf(budgets);
       if (tick.isNegative() || tick.isZero()) {
         throw new IllegalArgumentException("tick must be positive");
       }
+    }
+
+    /** No finance rules, no budgets. */
+    public Setup(String cluster, String partition, List<Node> nodes, CapacityPolicy policy,
+        SchedulerConfig scheduler, Duration tick, Duration schedulerInterval, Duration maxTime) {
+      this(cluster, partition, nodes, policy, scheduler, tick, schedulerInterval, maxTime, PurchaseRules.NONE,
+          List.of());
     }
 
     /** A 250 ms tick, a cycle at most every second, at most 90 virtual days. */
@@ -131,22 +152,62 @@ public final class ElasticSimulation {
     }
 
     public Setup withSchedulerInterval(Duration interval) {
-      return new Setup(cluster, partition, nodes, policy, scheduler, tick, interval, maxTime);
+      return new Setup(cluster, partition, nodes, policy, scheduler, tick, interval, maxTime, purchaseRules, budgets);
+    }
+
+    public Setup withMaxTime(Duration max) {
+      return new Setup(cluster, partition, nodes, policy, scheduler, tick, schedulerInterval, max, purchaseRules,
+          budgets);
+    }
+
+    public Setup withPurchaseRules(PurchaseRules rules) {
+      return new Setup(cluster, partition, nodes, policy, scheduler, tick, schedulerInterval, maxTime, rules, budgets);
+    }
+
+    public Setup withBudgets(List<Budget> newBudgets) {
+      return new Setup(cluster, partition, nodes, policy, scheduler, tick, schedulerInterval, maxTime, purchaseRules,
+          newBudgets);
     }
   }
 
   /**
    * One job of the workload, submitted as {@code sbatch -N nodes --gres=gpu:gpusPerNode -t limit}
-   * where the limit is the runtime rounded up to the minute plus 5 minutes.
+   * where the limit is the runtime rounded up to the minute plus 5 minutes, with
+   * {@code --deadline now+S} (S the deadline in seconds), {@code -A account} and {@code --qos qos}
+   * when they are set.
    *
    * @param submitAt when it is submitted, from the start of the run
    * @param runtime how long it runs once all its nodes are up
+   * @param deadline its deadline, from its submission; null for none
+   * @param account its account; null for the simulation's default one
+   * @param qos its QOS; null for {@code normal}
    */
-  public record JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime) {
+  public record JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime, Duration deadline,
+      String account, String qos) {
     public JobSpec {
       if (nodes < 1 || gpusPerNode < 0 || runtime.isNegative() || submitAt.isNegative()) {
         throw new IllegalArgumentException("job spec needs nodes >= 1, gpus >= 0, runtime and submit >= 0");
       }
+      if (deadline != null && deadline.toSeconds() < 1) {
+        throw new IllegalArgumentException("a job's deadline must be at least 1 s after its submission");
+      }
+    }
+
+    /** No deadline, the default account and QOS. */
+    public JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime) {
+      this(submitAt, nodes, gpusPerNode, runtime, null, null, null);
+    }
+
+    public JobSpec withDeadline(Duration afterSubmission) {
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, afterSubmission, account, qos);
+    }
+
+    public JobSpec withAccount(String newAccount) {
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, newAccount, qos);
+    }
+
+    public JobSpec withQos(String newQos) {
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, newQos);
     }
   }
 
@@ -198,6 +259,9 @@ public final class ElasticSimulation {
    *     its nodes to boot, when the cloud reclaimed that node before the job ran (the job is
    *     requeued): lost to interruptions, like lost work, and not part of {@code strandedNodeHours}
    * @param money what the run billed, split among the jobs and overhead, and its lower bound
+   * @param outcomes every submitted job, by id
+   * @param budgetSamples each budget's standing at each scheduler cycle that added spend up
+   * @param launches the instances made, per launch call
    */
   public record Result(int jobs, int jobsCompleted, long launchCalls, long failedLaunchCalls, long nodesLaunched,
       long spotNodesLaunched, long partialGangsBilled, int orphans, int jobsLaunchedFor, long medianTimeToLaunchCallMs,
@@ -205,8 +269,12 @@ public final class ElasticSimulation {
       double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
       List<String> events, int interruptions, int interruptionRequeues, int jobsHeld, double lostGpuHours,
       List<Long> requeueToRestartMs, double spotNodeHours, List<Long> firstRestartMs,
-      double strandedNodeHours, double bootWaitLostNodeHours, Money money) {
+      double strandedNodeHours, double bootWaitLostNodeHours, Money money, List<JobOutcome> outcomes,
+      List<BudgetSample> budgetSamples, List<LaunchRecord> launches) {
     public Result {
+      outcomes = List.copyOf(outcomes);
+      budgetSamples = List.copyOf(budgetSamples);
+      launches = List.copyOf(launches);
       timesToLaunchCallMs = List.copyOf(timesToLaunchCallMs);
       events = List.copyOf(events);
       requeueToRestartMs = List.copyOf(requeueToRestartMs);
@@ -221,6 +289,58 @@ public final class ElasticSimulation {
     /** The lower median of {@link #requeueToRestartMs()}; 0 when no interrupted job ran again. */
     public long medianRequeueToRestartMs() {
       return lowerMedian(requeueToRestartMs);
+    }
+  }
+
+  /**
+   * What became of one job (times from the start of the run).
+   *
+   * @param deadline its deadline from the start of the run; null for none
+   * @param firstStart when the scheduler first gave it nodes; null for never
+   * @param ended when it ended; null when it had not by the end of the run
+   * @param state how it ended; null when it had not
+   * @param pendingReason the reason it last waited for (the scheduler's), null when it never waited
+   * @param usd its share of its nodes' bills ({@link Charges})
+   * @param capacityTypes what its nodes were bought as
+   * @param starts the scheduler's starts of it (restarts after a requeue included), each with the
+   *     spend its account's budget had then
+   */
+  public record JobOutcome(long id, String account, int gpus, Duration submitted, Duration deadline,
+      Duration firstStart, Duration ended, JobState state, String pendingReason, double usd,
+      Set<CapacityType> capacityTypes, List<StartRecord> starts) {
+    public JobOutcome {
+      capacityTypes = Set.copyOf(capacityTypes);
+      starts = List.copyOf(starts);
+    }
+
+    /** Whether it had a deadline and did not complete by it. */
+    public boolean missedDeadline() {
+      return deadline != null && (state != JobState.COMPLETED || ended.compareTo(deadline) > 0);
+    }
+  }
+
+  /**
+   * A start of a job by the scheduler, with what its account's budget stood at in that cycle.
+   *
+   * @param spentUsd the account's spend this period as added up in that cycle; 0 without a budget
+   * @param hardUsd the account's hard limit; null for none
+   * @param worstUsd the job's worst-case cost: its GPUs for its time limit at the dearest price per
+   *     GPU-hour the partition may buy ({@link BudgetLimits#worstCostUsd})
+   */
+  public record StartRecord(Duration at, double spentUsd, Double hardUsd, double worstUsd) {
+    /** Whether the account's spend and this job's worst case went past its hard limit. */
+    public boolean pastHardLimit() {
+      return hardUsd != null && spentUsd + worstUsd > hardUsd;
+    }
+  }
+
+  /** A budget's standing as added up at {@code at}. */
+  public record BudgetSample(Duration at, String account, double spentUsd, Double softUsd, Double hardUsd) {}
+
+  /** A launch call's instances: how many, bought as what, for the accounts of the jobs holding the nodes. */
+  public record LaunchRecord(Duration at, int nodes, CapacityType capacityType, Set<String> accounts) {
+    public LaunchRecord {
+      accounts = Set.copyOf(accounts);
     }
   }
 
@@ -300,11 +420,28 @@ public final class ElasticSimulation {
 
     /** Its work without interruptions. */
     final Duration runtime;
+    /** What the workload said of it. */
+    final JobSpec spec;
+    Instant firstStart;
+    Instant endedAt;
+    JobState endState;
+    String pendingReason;
+    final List<StartRecord> starts = new ArrayList<>();
 
-    SimJob(Job job, Duration runtime) {
+    SimJob(Job job, JobSpec spec) {
       this.job = job;
-      this.runtime = runtime;
-      this.remaining = runtime;
+      this.spec = spec;
+      this.runtime = spec.runtime();
+      this.remaining = spec.runtime();
+    }
+
+    /** The work it has checkpointed (a restart resumes from there) at {@code now}. */
+    Duration done(Checkpointing c, Instant now) {
+      Duration kept = runtime.minus(remaining);
+      if (job.state() == JobState.RUNNING && job.startTime() != null) {
+        kept = kept.plus(Duration.between(job.startTime(), c.savedAt(job.startTime(), signalledAt, now)));
+      }
+      return kept;
     }
   }
 
@@ -329,9 +466,20 @@ public final class ElasticSimulation {
   private final List<Long> restartWaitsMs = new ArrayList<>();
   private final Set<JobKey> jobsLaunchedFor = new TreeSet<>();
   private final List<Partition> partitions;
-  private final Map<String, Qos> qos = Map.of("normal", Qos.normal());
-  private final List<Account> accounts = List.of(new Account(ACCOUNT, null, 1));
-  private final List<UserAssociation> users = List.of(new UserAssociation(USER, ACCOUNT, 1));
+  private Map<String, Qos> qos = Map.of("normal", Qos.normal());
+  private List<Account> accounts = List.of(new Account(ACCOUNT, null, 1));
+  private List<UserAssociation> users = List.of(new UserAssociation(USER, ACCOUNT, 1));
+  /** Every job submitted, by id (ended ones too). */
+  private final Map<Long, SimJob> allJobs = new TreeMap<>();
+  /** Each job key's account, for spend by account. */
+  private final Map<String, String> accountOfKey = new TreeMap<>();
+  private Budgets budgets;
+  /** What the budgets allowed as last added up; spot-only accounts feed the fleet's purchases. */
+  private BudgetLimits limits = BudgetLimits.NONE;
+  /** The worst prices per GPU-hour the last cycle used: a change (prices first listed) is worth a cycle. */
+  private Map<String, Double> worstUsed = Map.of();
+  private final List<BudgetSample> budgetSamples = new ArrayList<>();
+  private final List<LaunchRecord> launchRecords = new ArrayList<>();
   private UsageLedger usage;
   private Instant start;
   private Instant lastEnd;
@@ -386,6 +534,7 @@ public final class ElasticSimulation {
     start = clock.instant();
     lastEnd = start;
     usage = UsageLedger.empty(start, Duration.ofDays(7));
+    accountsOf(workload);
     for (Node n : setup.nodes()) {
       nodes.put(n.name(), new SimNode(n));
     }
@@ -411,10 +560,13 @@ public final class ElasticSimulation {
       endDueJobs(now);
       boot(now);
       interrupt(now);
-      if (changed && (lastCycle == null || !now.isBefore(lastCycle.plus(setup.schedulerInterval())))) {
+      if ((changed || budgetDue()) && (lastCycle == null || !now.isBefore(lastCycle.plus(setup.schedulerInterval())))) {
         cycle(now);
       }
       fleet.tick(now);
+      if (!budgets.isEmpty() && !worstUsdPerGpuHour().equals(worstUsed)) {
+        changed = true; // prices listed (or changed): what a job may cost at worst is known now
+      }
       finished = submitted == order.size() && jobs.size() == held
           && nodes.values().stream().allMatch(n -> n.state == NodeState.CLOUD);
       if (finished || !now.isBefore(limit)) {
@@ -432,13 +584,41 @@ public final class ElasticSimulation {
 
   // ---------------------------------------------------------------- jobs
 
+  /** The workload's accounts (and the budgets'), each a top-level account the simulated user may use. */
+  private void accountsOf(List<JobSpec> workload) {
+    Set<String> names = new TreeSet<>();
+    names.add(ACCOUNT);
+    workload.forEach(j -> names.add(j.account() == null ? ACCOUNT : j.account()));
+    setup.budgets().forEach(b -> names.add(b.account()));
+    accounts = names.stream().map(a -> new Account(a, null, 1)).toList();
+    users = names.stream().map(a -> new UserAssociation(USER, a, 1)).toList();
+    Map<String, Qos> q = new TreeMap<>();
+    q.put("normal", Qos.normal());
+    for (JobSpec j : workload) {
+      if (j.qos() != null) {
+        q.putIfAbsent(j.qos(), new Qos(j.qos(), 0, Set.of(), Qos.normal().preemptMode(), null, null));
+      }
+    }
+    qos = Map.copyOf(q);
+    budgets = new Budgets(setup.budgets(), accounts);
+  }
+
   private void submit(long id, JobSpec spec, Instant now) {
     long minutes = (spec.runtime().toSeconds() + 59) / 60 + 5;
-    List<String> options = List.of("-N", Integer.toString(spec.nodes()), "--gres=gpu:" + spec.gpusPerNode(),
-        "-t", Long.toString(minutes), "-J", "sim-" + id);
+    String account = spec.account() == null ? ACCOUNT : spec.account();
+    String qosName = spec.qos() == null ? "normal" : spec.qos();
+    List<String> options = new ArrayList<>(List.of("-N", Integer.toString(spec.nodes()),
+        "--gres=gpu:" + spec.gpusPerNode(), "-t", Long.toString(minutes), "-J", "sim-" + id, "-A", account,
+        "--qos", qosName));
+    if (spec.deadline() != null) {
+      options.addAll(List.of("--deadline", "now+" + spec.deadline().toSeconds()));
+    }
     Job job = Job.pending(id, parser.parse("#!/bin/bash\nsrun python train.py\n", "sim.sh", options, now).request(),
-        USER, ACCOUNT, "normal", now);
-    jobs.put(job.key(), new SimJob(job, spec.runtime()));
+        USER, account, qosName, now);
+    SimJob j = new SimJob(job, spec);
+    jobs.put(job.key(), j);
+    allJobs.put(id, j);
+    accountOfKey.put(job.key().toString(), account);
     changed = true;
   }
 
@@ -458,6 +638,8 @@ public final class ElasticSimulation {
       free(nodes.get(g.node()), j.job.key(), at);
     }
     j.job = j.job.finished(state, state == JobState.COMPLETED ? 0 : null, at);
+    j.endedAt = at;
+    j.endState = state;
     lastEnd = at.isAfter(lastEnd) ? at : lastEnd;
     events.add(at(at) + " end " + j.job.key() + " " + state);
     changed = true;
@@ -806,6 +988,10 @@ public final class ElasticSimulation {
     }
     ClusterSnapshot snapshot = new ClusterSnapshot(snapshotNodes, partitions, qos, accounts, users, snapshotJobs,
         usage);
+    if (!budgets.isEmpty()) {
+      refreshBudgets(now);
+      snapshot = snapshot.withBudgets(limits);
+    }
     PlanApplication.apply(scheduler.cycle(snapshot, now), new PlanApplication.Ledger() {
       @Override
       public Job job(JobKey key) {
@@ -826,7 +1012,10 @@ public final class ElasticSimulation {
 
       @Override
       public void waiting(Action.Wait w) {
-        // the figures need no pending reasons
+        SimJob j = jobs.get(w.job());
+        if (j != null) {
+          j.pendingReason = w.reason().slurmName();
+        }
       }
 
       @Override
@@ -855,6 +1044,8 @@ public final class ElasticSimulation {
       return;
     }
     j.awaitingCall.clear();
+    j.firstStart = j.firstStart == null ? now : j.firstStart;
+    j.starts.add(startRecord(j, s, now));
     boolean allUp = true;
     for (GpuGrant g : s.grants()) {
       SimNode n = nodes.get(g.node());
@@ -885,6 +1076,96 @@ public final class ElasticSimulation {
     j.measureFrom = j.awaitingCall.isEmpty() ? null : j.seenByCycle ? now : j.job.submitTime();
     events.add(at(now) + " allocate " + j.job.key() + " " + s.grants().size() + " nodes, "
         + j.awaitingCall.size() + " to launch");
+  }
+
+  // ---------------------------------------------------------------- money rules
+
+  /**
+   * Spend added up as the controller's BudgetWatch does (core {@link Budgets} over each account's
+   * jobs' charges this period, here from {@link Charges} over the holds so far), and what the
+   * budgets still allow.
+   */
+  private void refreshBudgets(Instant now) {
+    List<Budgets.Standing> standings = budgets.standings(now, ZoneOffset.UTC, since -> spendByAccount(since, now));
+    worstUsed = worstUsdPerGpuHour();
+    limits = budgets.limits(standings, worstUsed);
+    for (Budgets.Standing st : standings) {
+      budgetSamples.add(new BudgetSample(Duration.between(start, now), st.budget().account(), st.spentUsd(),
+          st.budget().softUsd(), st.budget().hardUsd()));
+    }
+  }
+
+  /** What each account's own jobs cost from {@code since} until {@code now}. */
+  private Map<String, Double> spendByAccount(Instant since, Instant now) {
+    Map<String, Double> out = new TreeMap<>();
+    charges(since, now).jobs().forEach((key, c) -> out.merge(accountOfKey.get(key), c.usd(), Double::sum));
+    return out;
+  }
+
+  /**
+   * The most a GPU-hour may cost in the partition now, among the prices in force the fleet listed
+   * for the offerings its policy may buy; infinite while none is known (no budgeted job starts blind),
+   * as the controller's partition prices.
+   */
+  private Map<String, Double> worstUsdPerGpuHour() {
+    CapacityPolicy policy = setup.policy();
+    int gpus = setup.nodes().stream().mapToInt(Node::gpus).max().orElse(0);
+    if (gpus == 0) {
+      return Map.of(setup.partition(), 0.0);
+    }
+    double dearest = -1;
+    for (PricePoint pp : fleet.prices().all()) {
+      String[] key = pp.offering().split("/");
+      if (pp.to() != null || key.length != 3 || !policy.instanceTypes().contains(key[0])
+          || !policy.zones().isEmpty() && !policy.zones().contains(key[1])) {
+        continue;
+      }
+      boolean spot = key[2].equals("SPOT");
+      boolean allowed = switch (policy.spot()) {
+        case SPOT -> spot;
+        case ON_DEMAND -> !spot;
+        case SPOT_THEN_ON_DEMAND -> true;
+      };
+      boolean underCap = !spot || policy.maxSpotPricePerHour() == null || pp.usdPerHour() <= policy.maxSpotPricePerHour();
+      if (allowed && underCap) {
+        dearest = Math.max(dearest, pp.usdPerHour() / gpus);
+      }
+    }
+    return Map.of(setup.partition(), dearest < 0 ? Double.POSITIVE_INFINITY : dearest);
+  }
+
+  /** Whether spend should be added up again although nothing else changed: some node is billed. */
+  private boolean budgetDue() {
+    return !budgets.isEmpty() && nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD);
+  }
+
+  private StartRecord startRecord(SimJob j, Action.Start s, Instant now) {
+    int gpus = s.grants().stream().mapToInt(g -> g.gpuIndices().size()).sum();
+    long limitSeconds = s.endLimit() == null ? Long.MAX_VALUE : Duration.between(now, s.endLimit()).toSeconds();
+    double worst = limits.worstCostUsd(s.partition(), gpus, limitSeconds);
+    Budget budget = setup.budgets().stream().filter(b -> b.account().equals(j.job.account())).findFirst().orElse(null);
+    double spent = 0;
+    for (int i = budgetSamples.size() - 1; budget != null && i >= 0; i--) {
+      BudgetSample b = budgetSamples.get(i);
+      if (b.account().equals(budget.account())) {
+        spent = b.spentUsd();
+        break;
+      }
+    }
+    return new StartRecord(Duration.between(start, now), spent, budget == null ? null : budget.hardUsd(), worst);
+  }
+
+  /** Finance's rules for a job holding nodes, from what the simulation knows of it. */
+  private JobPurchase purchase(SimJob j, Instant now) {
+    Checkpointing c = rules.jobs();
+    Duration changeover = provider.bootLatency(); // restore: none in the simulation
+    Duration redo = c.honoursSignal() || c.interval() == null ? Duration.ZERO : c.interval().dividedBy(2);
+    double reworkHours = (changeover.toMillis() + redo.toMillis()) / 3_600_000.0;
+    Integer limitMinutes = j.job.request().timing().timeLimitMinutes();
+    Duration work = limitMinutes == null ? j.runtime : Duration.ofMinutes(limitMinutes);
+    PurchaseRules.JobFacts facts = new PurchaseRules.JobFacts(j.job.key().toString(), j.job.account(), j.job.qos(),
+        j.job.submitTime(), j.job.request().timing().deadline(), work, j.done(c, now), changeover, reworkHours);
+    return setup.purchaseRules().forJob(facts, now, limits.spotOnly());
   }
 
   // ---------------------------------------------------------------- power
@@ -925,6 +1206,12 @@ public final class ElasticSimulation {
       if (l.offering().capacityType() == CapacityType.SPOT) {
         spotNodesLaunched += made.size();
       }
+      Set<String> holders = new TreeSet<>();
+      for (String node : l.nodes()) {
+        nodes.get(node).holders.forEach(k -> holders.add(accountOfKey.get(k.toString())));
+      }
+      launchRecords.add(new LaunchRecord(Duration.between(start, now), made.size(), l.offering().capacityType(),
+          holders));
       events.add(at(now) + " launch " + l.placementGroup() + " " + made.size() + " nodes " + l.offering().key());
     }
 
@@ -1036,6 +1323,19 @@ public final class ElasticSimulation {
     public void priceChanged(PriceSeries.Change change) {
       // kept by the fleet engine's own series; a simulation has nothing to outlive
     }
+
+    /** The rules of every job holding nodes, by job key, as the controller gives them. */
+    @Override
+    public Map<String, JobPurchase> purchases() {
+      Instant now = clock.instant();
+      Map<String, JobPurchase> out = new TreeMap<>();
+      for (SimJob j : jobs.values()) {
+        if (j.job.state().holdsResources()) {
+          out.put(j.job.key().toString(), purchase(j, now));
+        }
+      }
+      return out;
+    }
   }
 
   private void endIdle(SimNode n, Instant now) {
@@ -1080,7 +1380,7 @@ public final class ElasticSimulation {
     if (!wakeups.isEmpty()) {
       next = min(next, wakeups.first());
     }
-    if (changed && lastCycle != null) {
+    if ((changed || budgetDue()) && lastCycle != null) {
       next = min(next, lastCycle.plus(setup.schedulerInterval()));
     }
     if (next == null) {
@@ -1147,11 +1447,29 @@ public final class ElasticSimulation {
         jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
         lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(firstRestartMs),
-        strandedSeconds / 3600, bootWaitLostSeconds / 3600, money(now));
+        strandedSeconds / 3600, bootWaitLostSeconds / 3600, money(now), outcomes(now), budgetSamples,
+        launchRecords);
   }
 
-  /** Every instance's bill split among the holds on its node (holds still open end now). */
-  private Money money(Instant now) {
+  private List<JobOutcome> outcomes(Instant now) {
+    Map<String, Charges.JobCharge> charges = charges(Instant.EPOCH, now).jobs();
+    List<JobOutcome> out = new ArrayList<>(allJobs.size());
+    for (Map.Entry<Long, SimJob> e : allJobs.entrySet()) {
+      SimJob j = e.getValue();
+      Charges.JobCharge c = charges.get(j.job.key().toString());
+      Instant submitted = j.job.submitTime();
+      out.add(new JobOutcome(e.getKey(), j.job.account(), j.spec.nodes() * j.spec.gpusPerNode(),
+          Duration.between(start, submitted),
+          j.spec.deadline() == null ? null : Duration.between(start, submitted.plus(j.spec.deadline())),
+          j.firstStart == null ? null : Duration.between(start, j.firstStart),
+          j.endedAt == null ? null : Duration.between(start, j.endedAt), j.endState, j.pendingReason,
+          c == null ? 0 : c.usd(), c == null ? Set.of() : c.capacityTypes(), j.starts));
+    }
+    return out;
+  }
+
+  /** What the instances billed in [{@code from}, {@code now}), split among the holds on their nodes (open ones end now). */
+  private Charges.Result charges(Instant from, Instant now) {
     List<Charges.Billing> bills = new ArrayList<>();
     for (SimulatedProvider.Billing b : provider.billings()) {
       bills.add(new Charges.Billing(null, b.node(), b.offering(), nodes.get(b.node()).template.gpus(), b.launched(),
@@ -1161,7 +1479,12 @@ public final class ElasticSimulation {
     heldBefore.forEach((node, h) -> holds.computeIfAbsent(node, k -> new ArrayList<>()).addAll(h));
     nodes.forEach((name, n) -> n.holds.values().forEach(h -> holds.computeIfAbsent(name, k -> new ArrayList<>())
         .add(new CostSplit.Holding(h.job(), h.from(), now, h.share()))));
-    Charges.Result r = Charges.of(bills, holds, fleet.prices(), Instant.EPOCH, now);
+    return Charges.of(bills, holds, fleet.prices(), from, now);
+  }
+
+  /** Every instance's bill split among the holds on its node (holds still open end now). */
+  private Money money(Instant now) {
+    Charges.Result r = charges(Instant.EPOCH, now);
     int gpusPerNode = setup.nodes().get(0).gpus();
     double cheapest = setup.policy().instanceTypes().stream().map(provider::cheapestSpot)
         .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).min().orElse(0);

@@ -71,6 +71,7 @@ public final class SimulatedProvider implements NodeProvider {
   private double spotInsufficientCapacityProbability;
   private Duration bootLatency = Duration.ZERO;
   private SpotReclaims reclaims;
+  private double publishedInterruptionRate;
 
   private final Map<String, Made> byId = new TreeMap<>();
   private final Map<String, Made> alive = new TreeMap<>();
@@ -128,6 +129,30 @@ public final class SimulatedProvider implements NodeProvider {
     }
     this.bootLatency = latency;
     return this;
+  }
+
+  /** How long an instance is PENDING after its launch (what {@link #bootLatency(Duration)} set). */
+  public synchronized Duration bootLatency() {
+    return bootLatency;
+  }
+
+  /**
+   * The interruption rate the provider publishes for its spot offerings, per node-hour (what
+   * {@link #interruptionsPerNodeHour(Offering)} answers; 0 by default). It says nothing of the
+   * reclaims the cloud actually makes ({@link #reclaims}).
+   */
+  public synchronized SimulatedProvider publishedInterruptionRate(double perNodeHour) {
+    if (!(perNodeHour >= 0) || Double.isInfinite(perNodeHour)) {
+      throw new IllegalArgumentException("published interruption rate must be >= 0, not " + perNodeHour);
+    }
+    this.publishedInterruptionRate = perNodeHour;
+    return this;
+  }
+
+  /** The published rate for spot offerings; 0 for on-demand ones. */
+  @Override
+  public synchronized double interruptionsPerNodeHour(Offering offering) {
+    return offering.capacityType() == CapacityType.SPOT ? publishedInterruptionRate : 0;
   }
 
   /** Spot instances are taken back as {@code reclaims} says (asked once per spot instance, at its launch). */

@@ -58,8 +58,10 @@ class ElasticEndToEndTest {
         JsonNode j = h.get("alice-token", "/v1/jobs/" + job).json();
         return j.get("state").asText().equals("COMPLETED") ? j : null;
       });
-      assertThat(done.get("events").findValuesAsText("state")).containsExactly("PENDING", "CONFIGURING", "RUNNING",
-          "COMPLETED");
+      // Allocated, then its nodes launched (the event says as what and why), running, done.
+      assertThat(done.get("events").findValuesAsText("state")).containsExactly("PENDING", "CONFIGURING", "CONFIGURING",
+          "RUNNING", "COMPLETED");
+      assertThat(done.get("events").get(2).get("reason").asText()).startsWith("nodes launched as ");
       List<JsonNode> calls = launches(h);
       assertThat(calls).hasSize(1);
       assertThat(calls.get(0).get("nodes").asText()).isEqualTo("cloud-[1-4]");

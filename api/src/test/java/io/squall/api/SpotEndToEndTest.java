@@ -238,9 +238,9 @@ class SpotEndToEndTest {
       interrupt(h, node, 20); // the same notice again (an agent and the event queue both report)
       JsonNode done = awaitState(time, h, id, "PREEMPTED");
       assertThat(done.get("restart_count").asInt()).isZero();
-      // Once: one signal event (RUNNING), then PREEMPTED, and no way back to the queue.
+      // Allocated, launched; once: one signal event (RUNNING), then PREEMPTED, and no way back to the queue.
       assertThat(done.get("events").findValuesAsText("state"))
-          .containsExactly("PENDING", "CONFIGURING", "RUNNING", "RUNNING", "PREEMPTED");
+          .containsExactly("PENDING", "CONFIGURING", "CONFIGURING", "RUNNING", "RUNNING", "PREEMPTED");
       JsonNode hit = time.until("the interruption's outcome", LONG, () -> {
         List<JsonNode> rows = interruptions(h, id);
         return rows.size() == 1 && !rows.get(0).get("outcome").isNull() ? rows.get(0) : null;

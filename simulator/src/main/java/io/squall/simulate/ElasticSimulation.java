@@ -18,7 +18,6 @@ import io.squall.core.money.BudgetLimits;
 import io.squall.core.money.Budgets;
 import io.squall.core.money.Charges;
 import io.squall.core.money.CostSplit;
-import io.squall.core.money.PricePoint;
 import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
@@ -1113,25 +1112,9 @@ public final class ElasticSimulation {
     if (gpus == 0) {
       return Map.of(setup.partition(), 0.0);
     }
-    double dearest = -1;
-    for (PricePoint pp : fleet.prices().all()) {
-      String[] key = pp.offering().split("/");
-      if (pp.to() != null || key.length != 3 || !policy.instanceTypes().contains(key[0])
-          || !policy.zones().isEmpty() && !policy.zones().contains(key[1])) {
-        continue;
-      }
-      boolean spot = key[2].equals("SPOT");
-      boolean allowed = switch (policy.spot()) {
-        case SPOT -> spot;
-        case ON_DEMAND -> !spot;
-        case SPOT_THEN_ON_DEMAND -> true;
-      };
-      boolean underCap = !spot || policy.maxSpotPricePerHour() == null || pp.usdPerHour() <= policy.maxSpotPricePerHour();
-      if (allowed && underCap) {
-        dearest = Math.max(dearest, pp.usdPerHour() / gpus);
-      }
-    }
-    return Map.of(setup.partition(), dearest < 0 ? Double.POSITIVE_INFINITY : dearest);
+    double dearest = policy.withCaps(policy.caps(), gpus).gpuHourPrices(fleet.prices())
+        .map(CapacityPolicy.GpuHourPrices::dearest).orElse(Double.POSITIVE_INFINITY);
+    return Map.of(setup.partition(), dearest);
   }
 
   /** Whether spend should be added up again although nothing else changed: some node is billed. */

@@ -3,7 +3,6 @@ package io.squall.api.money;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.store.PriceRepository;
 import io.squall.core.model.Partition;
-import io.squall.core.money.PricePoint;
 import io.squall.core.money.PriceSeries;
 import io.squall.core.provision.CapacityPolicy;
 import jakarta.inject.Singleton;
@@ -45,26 +44,6 @@ public final class PartitionPrices {
     if (policy == null || gpus == 0) {
       return Optional.of(new Range(0, 0));
     }
-    double cheapest = Double.POSITIVE_INFINITY;
-    double dearest = -1;
-    for (PricePoint pp : series.all()) {
-      String[] key = pp.offering().split("/");
-      if (pp.to() != null || key.length != 3 || !policy.instanceTypes().contains(key[0])
-          || !policy.zones().isEmpty() && !policy.zones().contains(key[1])) {
-        continue;
-      }
-      boolean spot = key[2].equals("SPOT");
-      boolean allowed = switch (policy.spot()) {
-        case SPOT -> spot;
-        case ON_DEMAND -> !spot;
-        case SPOT_THEN_ON_DEMAND -> true;
-      };
-      boolean underCap = !spot || policy.maxSpotPricePerHour() == null || pp.usdPerHour() <= policy.maxSpotPricePerHour();
-      if (allowed && underCap) {
-        cheapest = Math.min(cheapest, pp.usdPerHour() / gpus);
-        dearest = Math.max(dearest, pp.usdPerHour() / gpus);
-      }
-    }
-    return dearest < 0 ? Optional.empty() : Optional.of(new Range(cheapest, dearest));
+    return policy.withCaps(policy.caps(), gpus).gpuHourPrices(series).map(r -> new Range(r.cheapest(), r.dearest()));
   }
 }

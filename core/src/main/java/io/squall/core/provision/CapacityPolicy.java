@@ -1,6 +1,8 @@
 package io.squall.core.provision;
 
 import io.squall.core.money.PriceCaps;
+import io.squall.core.money.PricePoint;
+import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import java.time.Duration;
@@ -120,5 +122,33 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
         : types.contains(CapacityType.SPOT) ? SpotPolicy.SPOT : SpotPolicy.ON_DEMAND;
     return Optional.of(new CapacityPolicy(instanceTypes, zones, policy, wait, maxSpotPricePerHour, suspendTime,
         resumeTimeout, minNodes, unavailableFor, batchWindow, maxLaunchAttempts, retryBackoff, tightest, gpusPerNode));
+  }
+
+  /** US dollars per GPU-hour: the cheapest offering a partition may buy now and the dearest. */
+  public record GpuHourPrices(double cheapest, double dearest) {}
+
+  /**
+   * What a GPU-hour costs now among the offerings this policy may buy (its types, zones, capacity
+   * types and caps), from the prices in force; empty while none is known. The budget's worst case
+   * and {@code sbatch --test-only}'s range, in the controller and the simulator.
+   */
+  public Optional<GpuHourPrices> gpuHourPrices(PriceSeries series) {
+    Set<CapacityType> types = JobPurchase.typesOf(spot);
+    double cheapest = Double.POSITIVE_INFINITY;
+    double dearest = -1;
+    for (PricePoint pp : series.all()) {
+      String[] key = pp.offering().split("/");
+      if (pp.to() != null || key.length != 3 || !instanceTypes.contains(key[0])
+          || !zones.isEmpty() && !zones.contains(key[1])) {
+        continue;
+      }
+      CapacityType type = key[2].equals("SPOT") ? CapacityType.SPOT : CapacityType.ON_DEMAND;
+      Offering o = new Offering(key[0], key[1], type, pp.usdPerHour(), io.squall.core.provider.Availability.AVAILABLE);
+      if (types.contains(type) && priceAllowed(o)) {
+        cheapest = Math.min(cheapest, usdPerGpuHour(o));
+        dearest = Math.max(dearest, usdPerGpuHour(o));
+      }
+    }
+    return dearest < 0 ? Optional.empty() : Optional.of(new GpuHourPrices(cheapest, dearest));
   }
 }

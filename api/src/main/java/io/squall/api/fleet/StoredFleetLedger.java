@@ -322,7 +322,7 @@ public final class StoredFleetLedger implements FleetLedger {
     PurchaseRules rules = layout.purchaseRules();
     Instant now = clock.instant();
     Map<String, JobPurchase> out = new TreeMap<>();
-    for (StoredJob j : writer.state().jobs()) {
+    for (StoredJob j : writer.state().holdingJobs()) { // not every pending job: only these wait for a launch
       Job job = j.job();
       if (job.state() != JobState.CONFIGURING || job.partition() == null) {
         continue;

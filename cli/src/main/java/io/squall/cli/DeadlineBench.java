@@ -78,6 +78,15 @@ final class DeadlineBench {
         rule.missed(), rule.withDeadline(), rule.completed(), rule.billed(), rule.allOnDemand(), rule.ratio(),
         InterruptionBench.POLICY.onDemandAfter().toMinutes() + " min", none.missed(), none.billed(), none.ratio(),
         wallMs);
+    for (ElasticSimulation.JobOutcome o : a.outcomes()) {
+      ElasticSimulation.JobSpec spec = work.get((int) o.id() - 1);
+      if (o.missedDeadline()) {
+        out.printf(Locale.ROOT, "missed with the rule: job %d (%d x %d GPUs, runtime %s, submitted %s, deadline %s, "
+            + "first start %s, ended %s %s, last pending reason %s, restarts %d)%n", o.id(), spec.nodes(),
+            spec.gpusPerNode(), spec.runtime(), o.submitted(), o.deadline(), o.firstStart(), o.ended(), o.state(),
+            o.pendingReason(), Math.max(0, o.starts().size() - 1));
+      }
+    }
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("jobs", rule.jobs());
     line.put("deadlines", rule.withDeadline());

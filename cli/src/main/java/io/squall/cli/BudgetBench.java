@@ -147,6 +147,12 @@ final class BudgetBench {
       t.put("jobs_started", started.getOrDefault(team, 0));
       t.put("jobs_held_at_hard_limit", held.getOrDefault(team, 0));
       t.put("on_demand_nodes_launched_past_soft", onDemandPastSoft.getOrDefault(team, 0));
+      // The scheduler does not know what a node was bought as: a job started past the soft limit
+      // may still be placed on an on-demand node that is up already.
+      Duration soft = softSeen.get(team);
+      t.put("jobs_started_past_soft_on_on_demand", soft == null ? 0 : r.outcomes().stream()
+          .filter(o -> o.account().equals(team) && o.firstStart() != null && o.firstStart().compareTo(soft) >= 0
+              && o.capacityTypes().contains(CapacityType.ON_DEMAND)).count());
       line.put(team, t);
     }
     line.put("started_past_hard_limit", pastHard);

@@ -19,6 +19,8 @@ final class BenchCommand {
     OPTIONS.put("api", List.of("jobs", "clients"));
     OPTIONS.put("elastic", List.of("pending", "nodes", "seed", "scheduler-interval", "on-demand-after"));
     OPTIONS.put("interruptions", List.of("jobs", "nodes", "seed", "interruptions-per-hour"));
+    OPTIONS.put("deadline", List.of("jobs", "seed"));
+    OPTIONS.put("budget", List.of("seed"));
   }
 
   /** The least --nodes of the benchmarks whose workload needs some (both sample the Philly trace). */
@@ -62,6 +64,8 @@ final class BenchCommand {
     return switch (name) {
       case "elastic" -> ElasticBench.run(opts, io.out());
       case "interruptions" -> InterruptionBench.run(opts, io.out());
+      case "deadline" -> DeadlineBench.run(opts, io.out());
+      case "budget" -> BudgetBench.run(opts, io.out());
       case "api" -> ApiBench.run(opts, io.env(), io.out(), err);
       default -> SchedulerBench.run(opts, io.out());
     };

@@ -22,6 +22,7 @@ import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
 import io.squall.core.provider.NodeLaunch;
+import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.provision.FleetActuator;
 import io.squall.core.provision.FleetLedger;
@@ -476,7 +477,7 @@ public final class ElasticSimulation {
   /** What the budgets allowed as last added up; spot-only accounts feed the fleet's purchases. */
   private BudgetLimits limits = BudgetLimits.NONE;
   /** The worst prices per GPU-hour the last cycle used: a change (prices first listed) is worth a cycle. */
-  private Map<String, Double> worstUsed = Map.of();
+  private Map<String, Map<CapacityType, Double>> worstUsed = Map.of();
   private final List<BudgetSample> budgetSamples = new ArrayList<>();
   private final List<LaunchRecord> launchRecords = new ArrayList<>();
   private UsageLedger usage;
@@ -595,7 +596,9 @@ public final class ElasticSimulation {
     q.put("normal", Qos.normal());
     for (JobSpec j : workload) {
       if (j.qos() != null) {
-        q.putIfAbsent(j.qos(), new Qos(j.qos(), 0, Set.of(), Qos.normal().preemptMode(), null, null));
+        PurchaseRules.QosRule rule = setup.purchaseRules().qosRule(j.qos());
+        q.putIfAbsent(j.qos(), new Qos(j.qos(), 0, Set.of(), Qos.normal().preemptMode(), null, null,
+            rule == null || rule.capacity() == null ? Set.of() : rule.capacity().runsOn()));
       }
     }
     qos = Map.copyOf(q);
@@ -979,7 +982,9 @@ public final class ElasticSimulation {
     List<Node> snapshotNodes = new ArrayList<>(nodes.size());
     for (SimNode n : nodes.values()) {
       NodeState s = n.up() ? (n.holders.isEmpty() ? NodeState.IDLE : NodeState.ALLOCATED) : n.state;
-      snapshotNodes.add(n.template.withState(s).withZone(n.instance == null ? null : n.instance.offering().zone()));
+      Offering machine = n.instance == null ? null : n.instance.offering();
+      snapshotNodes.add(n.template.withState(s).withMachine(machine == null ? null : machine.zone(),
+          machine == null ? null : machine.capacityType()));
     }
     List<Job> snapshotJobs = new ArrayList<>(jobs.size());
     for (SimJob j : jobs.values()) {
@@ -1102,19 +1107,17 @@ public final class ElasticSimulation {
   }
 
   /**
-   * The most a GPU-hour may cost in the partition now, among the prices in force the fleet listed
-   * for the offerings its policy may buy; infinite while none is known (no budgeted job starts blind),
-   * as the controller's partition prices.
+   * The most a GPU-hour may cost in the partition now by capacity type, among the prices in force
+   * the fleet listed for the offerings its policy may buy; infinite while none is known (no
+   * budgeted job starts blind), as the controller's partition prices.
    */
-  private Map<String, Double> worstUsdPerGpuHour() {
+  private Map<String, Map<CapacityType, Double>> worstUsdPerGpuHour() {
     CapacityPolicy policy = setup.policy();
     int gpus = setup.nodes().stream().mapToInt(Node::gpus).max().orElse(0);
     if (gpus == 0) {
-      return Map.of(setup.partition(), 0.0);
+      return Map.of();
     }
-    double dearest = policy.withCaps(policy.caps(), gpus).gpuHourPrices(fleet.prices())
-        .map(CapacityPolicy.GpuHourPrices::dearest).orElse(Double.POSITIVE_INFINITY);
-    return Map.of(setup.partition(), dearest);
+    return Map.of(setup.partition(), policy.withCaps(policy.caps(), gpus).worstPerGpuHour(fleet.prices()));
   }
 
   /** Whether spend should be added up again although nothing else changed: some node is billed. */
@@ -1125,7 +1128,8 @@ public final class ElasticSimulation {
   private StartRecord startRecord(SimJob j, Action.Start s, Instant now) {
     int gpus = s.grants().stream().mapToInt(g -> g.gpuIndices().size()).sum();
     long limitSeconds = s.endLimit() == null ? Long.MAX_VALUE : Duration.between(now, s.endLimit()).toSeconds();
-    double worst = limits.worstCostUsd(s.partition(), gpus, limitSeconds);
+    Qos jobQos = j.job.qos() == null ? null : qos.get(j.job.qos());
+    double worst = limits.worstCostUsd(s.partition(), limits.runsOn(j.job.account(), jobQos), gpus, limitSeconds);
     Budget budget = setup.budgets().stream().filter(b -> b.account().equals(j.job.account())).findFirst().orElse(null);
     double spent = 0;
     for (int i = budgetSamples.size() - 1; budget != null && i >= 0; i--) {
@@ -1147,7 +1151,8 @@ public final class ElasticSimulation {
     Integer limitMinutes = j.job.request().timing().timeLimitMinutes();
     Duration work = limitMinutes == null ? j.runtime : Duration.ofMinutes(limitMinutes);
     PurchaseRules.JobFacts facts = new PurchaseRules.JobFacts(j.job.key().toString(), j.job.account(), j.job.qos(),
-        j.job.submitTime(), j.job.request().timing().deadline(), work, j.done(c, now), changeover, reworkHours);
+        j.job.submitTime(), j.job.request().timing().deadline(), work, j.done(c, now), changeover, reworkHours,
+        rules.maxRestarts() - j.interruptions);
     return setup.purchaseRules().forJob(facts, now, limits.spotOnly());
   }
 

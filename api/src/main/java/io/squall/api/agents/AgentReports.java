@@ -57,7 +57,7 @@ public final class AgentReports {
           r.cpus() > 0 ? r.cpus() : configured.cpus(), r.memoryMb() > 0 ? r.memoryMb() : configured.memoryMb(),
           r.features() == null || r.features().isEmpty() ? configured.features() : Set.copyOf(r.features()), group,
           known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state(),
-          known.node().zone()); // where the fleet launched its machine
+          known.node().zone(), known.node().capacityType()); // where the fleet launched its machine, and as what
       b.update(new NodeStatus(reported, null, r.address(), b.now(), known.version()), true);
       for (StoredJob j : b.jobsHolding(r.name())) {
         if (j.job().state() == JobState.CONFIGURING) {

@@ -119,9 +119,10 @@ public final class ClusterLayout {
     Map<String, PurchaseRules.QosRule> qosRules = new TreeMap<>();
     for (QosConfig q : qosConfigs) {
       String key = "squall.qos." + q.getName() + ".";
-      allQos.put(q.getName(), new Qos(q.getName(), q.getPriority(), normal.preempt(), normal.preemptMode(), null, null));
       PriceCaps caps = caps(key, q.getMaxSpotUsdPerGpuHour(), q.getMaxOnDemandUsdPerGpuHour());
       QosCapacity capacity = q.getCapacity() == null ? null : qosCapacity(key, q.getCapacity());
+      allQos.put(q.getName(), new Qos(q.getName(), q.getPriority(), normal.preempt(), normal.preemptMode(), null, null,
+          capacity == null ? Set.of() : capacity.runsOn()));
       if (capacity != null || !caps.isNone()) {
         qosRules.put(q.getName(), new PurchaseRules.QosRule(capacity, caps));
       }

@@ -159,7 +159,7 @@ public final class StoredFleetLedger implements FleetLedger {
 
   @Override
   public void instanceMade(Instance i, Instant now) {
-    zone(i.nodeName(), i.offering() == null ? null : i.offering().zone());
+    machine(i.nodeName(), i.offering());
     billFrom(i, now);
     Optional<InstanceRow> recorded = instances.findById(i.nodeName());
     if (recorded.isPresent() && recorded.get().instanceId().equals(i.id())) {
@@ -207,16 +207,21 @@ public final class StoredFleetLedger implements FleetLedger {
   public void instanceGone(String node, Instance instance, Instant now) {
     bills.findById(instance.id()).filter(b -> b.gone() == null).ifPresent(b -> bills.update(b.goneAt(now)));
     instances.findById(node).filter(row -> row.instanceId().equals(instance.id())).ifPresent(instances::delete);
-    zone(node, null);
+    machine(node, null);
   }
 
-  /** Tells the scheduler where the node's machine runs (a gang's nodes must share a zone); kept in memory only. */
-  private void zone(String node, String zone) {
+  /**
+   * Tells the scheduler where the node's machine runs (a gang's nodes must share a zone) and what
+   * it was bought as (spot-only and on-demand-only jobs keep to their kind); kept in memory only.
+   */
+  private void machine(String node, Offering offering) {
+    String zone = offering == null ? null : offering.zone();
+    CapacityType type = offering == null ? null : offering.capacityType();
     writer.write(b -> {
       NodeStatus n = b.node(node);
-      if (n != null && !Objects.equals(n.node().zone(), zone)) {
-        b.update(new NodeStatus(n.node().withZone(zone), n.reason(), n.address(), n.lastHeartbeat(), n.version()),
-            false);
+      if (n != null && (!Objects.equals(n.node().zone(), zone) || n.node().capacityType() != type)) {
+        b.update(new NodeStatus(n.node().withMachine(zone, type), n.reason(), n.address(), n.lastHeartbeat(),
+            n.version()), false);
       }
       return null;
     }).join();
@@ -331,15 +336,19 @@ public final class StoredFleetLedger implements FleetLedger {
       Instant deadline = job.request().timing().deadline();
       Duration work = Duration.ZERO;
       Duration done = Duration.ZERO;
+      int restartsLeft = Integer.MAX_VALUE;
       if (deadline != null) {
         Partition p = layout.partitions().stream().filter(x -> x.name().equals(job.partition())).findFirst().orElse(null);
         int limit = p == null ? TimeLimit.UNLIMITED : p.timeLimitMinutes(job.request().timing().timeLimitMinutes());
         // Without a time limit the job's work is unknown: as if it needed its whole window.
         work = limit == TimeLimit.UNLIMITED ? Duration.between(job.submitTime(), deadline) : Duration.ofMinutes(limit);
         done = progress.checkpointed(j.key().toString(), job.partition(), changeover);
+        restartsLeft = layout.checkpointPolicy(job.partition()).drainRules().maxRestarts()
+            - progress.interruptions(j.key().toString());
       }
       JobPurchase purchase = rules.forJob(new PurchaseRules.JobFacts(j.key().toString(), job.account(), job.qos(),
-          job.submitTime(), deadline, work, done, changeover, changeover.toMillis() / 3_600_000.0), now, spotOnly);
+          job.submitTime(), deadline, work, done, changeover, changeover.toMillis() / 3_600_000.0, restartsLeft), now,
+          spotOnly);
       if (!purchase.equals(JobPurchase.PARTITION.withRework(purchase.reworkHours()))) {
         out.put(j.key().toString(), purchase);
       }

@@ -116,7 +116,7 @@ public final class BudgetWatch {
 
   private void refresh(Instant now) {
     standings = budgets.standings(now, config.zoneId(), this::spendByAccount);
-    limits = budgets.limits(standings, worstUsdPerGpuHour());
+    limits = budgets.limits(standings, partitionPrices.worstPerGpuHour());
     Map<String, Double> spent = new TreeMap<>();
     Map<List<String>, Double> limitGauges = new LinkedHashMap<>();
     for (Budgets.Standing s : standings) {
@@ -145,20 +145,6 @@ public final class BudgetWatch {
         out.merge(j.job().account(), charge.usd(), Double::sum);
       }
     });
-    return out;
-  }
-
-  /**
-   * The most a GPU-hour may cost in each partition now; infinite while an elastic partition's
-   * prices are not known yet (no budgeted job starts blind).
-   */
-  private Map<String, Double> worstUsdPerGpuHour() {
-    Map<String, PartitionPrices.Range> known = partitionPrices.perGpuHour();
-    Map<String, Double> out = new TreeMap<>();
-    for (Partition p : layout.partitions()) {
-      PartitionPrices.Range r = known.get(p.name());
-      out.put(p.name(), r == null ? Double.POSITIVE_INFINITY : r.dearest());
-    }
     return out;
   }
 

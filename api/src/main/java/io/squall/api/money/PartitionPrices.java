@@ -4,6 +4,7 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.store.PriceRepository;
 import io.squall.core.model.Partition;
 import io.squall.core.money.PriceSeries;
+import io.squall.core.provider.CapacityType;
 import io.squall.core.provision.CapacityPolicy;
 import jakarta.inject.Singleton;
 import java.util.Map;
@@ -38,12 +39,31 @@ public final class PartitionPrices {
     return out;
   }
 
+  /**
+   * The most a GPU-hour may cost now in each partition, by capacity type it may buy (a budget's
+   * worst case); infinite for a type whose prices are not known yet, none for a static partition.
+   */
+  public Map<String, Map<CapacityType, Double>> worstPerGpuHour() {
+    PriceSeries series = prices.series();
+    Map<String, Map<CapacityType, Double>> out = new TreeMap<>();
+    for (Partition p : layout.partitions()) {
+      out.put(p.name(), policy(p).map(c -> c.worstPerGpuHour(series)).orElse(Map.of()));
+    }
+    return out;
+  }
+
   private Optional<Range> range(Partition p, PriceSeries series) {
-    CapacityPolicy policy = layout.policies().get(p.name());
-    int gpus = p.nodes().stream().mapToInt(n -> layout.node(n).gpus()).max().orElse(0);
-    if (policy == null || gpus == 0) {
+    Optional<CapacityPolicy> policy = policy(p);
+    if (policy.isEmpty()) {
       return Optional.of(new Range(0, 0));
     }
-    return policy.withCaps(policy.caps(), gpus).gpuHourPrices(series).map(r -> new Range(r.cheapest(), r.dearest()));
+    return policy.get().gpuHourPrices(series).map(r -> new Range(r.cheapest(), r.dearest()));
+  }
+
+  /** The partition's policy priced per GPU of its nodes; empty for a static partition (nothing billed). */
+  private Optional<CapacityPolicy> policy(Partition p) {
+    CapacityPolicy policy = layout.policies().get(p.name());
+    int gpus = p.nodes().stream().mapToInt(n -> layout.node(n).gpus()).max().orElse(0);
+    return policy == null || gpus == 0 ? Optional.empty() : Optional.of(policy.withCaps(policy.caps(), gpus));
   }
 }

@@ -3,6 +3,8 @@ package io.squall.api.spot;
 import io.squall.checkpoint.Checkpoint;
 import io.squall.api.store.HoldingRepository;
 import io.squall.api.store.HoldingRow;
+import io.squall.api.store.InterruptionRepository;
+import io.squall.api.store.InterruptionRow;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,19 +13,28 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * How much of a job's work a restart would not redo: the time it held nodes, run by run, up to
- * its latest checkpoint, less one changeover per run (its nodes' boot and its restore were no
- * progress). None without a checkpoint. Read for the deadline rule only, for jobs that wait for
- * nodes, so it costs a query only for those.
+ * What the deadline rule needs of a job's past runs: how much of its work a restart would not
+ * redo (the time it held nodes, run by run, up to its latest checkpoint, less one changeover per
+ * run, since its nodes' boot and its restore were no progress; none without a checkpoint), and
+ * how many interruptions stopped it. Read only for jobs with a deadline that wait for nodes, so
+ * it costs queries only for those.
  */
 @Singleton
 public final class CheckpointedProgress {
   private final CheckpointCatalog catalog;
   private final HoldingRepository holdings;
+  private final InterruptionRepository interruptions;
 
-  public CheckpointedProgress(CheckpointCatalog catalog, HoldingRepository holdings) {
+  public CheckpointedProgress(CheckpointCatalog catalog, HoldingRepository holdings,
+      InterruptionRepository interruptions) {
     this.catalog = catalog;
     this.holdings = holdings;
+    this.interruptions = interruptions;
+  }
+
+  /** The interruptions that stopped the job so far: what its partition's max-restarts counts. */
+  public int interruptions(String jobKey) {
+    return (int) interruptions.findByJobKeyOrderById(jobKey).stream().filter(InterruptionRow::stoppedJob).count();
   }
 
   public Duration checkpointed(String jobKey, String partition, Duration changeover) {

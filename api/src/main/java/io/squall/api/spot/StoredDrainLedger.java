@@ -120,13 +120,13 @@ public final class StoredDrainLedger implements DrainLedger {
   }
 
   /**
-   * Recorded with their cost, or still being handled (an earlier drain whose bookkeeping lags its
-   * requeue by a tick); not the ones that found the job drained already, nor the current notice.
+   * Those that stopped it ({@link InterruptionRow#stoppedJob()}: an earlier drain's bookkeeping
+   * may lag its requeue by a tick), not the current notice.
    */
   @Override
   public int earlierInterruptions(JobKey job, Instant noticedAt) {
     return (int) interruptions.findByJobKeyOrderById(job.toString()).stream()
-        .filter(r -> r.lostGpuSeconds() != null || r.handledAt() == null)
+        .filter(InterruptionRow::stoppedJob)
         .filter(r -> !r.noticedAt().equals(noticedAt)).count();
   }
 

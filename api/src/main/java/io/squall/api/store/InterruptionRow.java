@@ -19,4 +19,12 @@ public record InterruptionRow(@Id @GeneratedValue @Nullable Long id, String node
     return new InterruptionRow(id, nodeName, instanceId, source, kind, noticedAt, deadline, detail, jobKey, why, lost,
         at);
   }
+
+  /**
+   * Whether it stopped its job (what max-restarts counts): recorded with its cost, or still being
+   * handled; not one that found the job drained already.
+   */
+  public boolean stoppedJob() {
+    return lostGpuSeconds != null || handledAt == null;
+  }
 }

@@ -1,5 +1,6 @@
 package io.squall.core.model;
 
+import io.squall.core.provider.CapacityType;
 import java.util.Set;
 
 /**
@@ -8,9 +9,12 @@ import java.util.Set;
  * @param placementGroup the fast-fabric group (cluster placement group, leaf switch or block)
  * @param zone the zone its machine runs in, when it is a cloud node that has one now (null for
  *     static nodes and powered-down ones): a gang's nodes must share it
+ * @param capacityType what its machine was bought as, when it is a cloud node that has one now
+ *     (null otherwise): a job that may run on spot only (or on-demand only) is not placed on the
+ *     other kind
  */
 public record Node(String name, int gpus, String gpuType, int cpus, long memoryMb,
-    Set<String> features, String placementGroup, NodeState state, String zone) {
+    Set<String> features, String placementGroup, NodeState state, String zone, CapacityType capacityType) {
   /** GPU indices are tracked in a 64-bit mask. */
   public static final int MAX_GPUS = 64;
 
@@ -24,15 +28,15 @@ public record Node(String name, int gpus, String gpuType, int cpus, long memoryM
   /** A node whose machine runs in no particular zone (static, or powered down). */
   public Node(String name, int gpus, String gpuType, int cpus, long memoryMb, Set<String> features,
       String placementGroup, NodeState state) {
-    this(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, state, null);
+    this(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, state, null, null);
   }
 
   public Node withState(NodeState newState) {
-    return new Node(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, newState, zone);
+    return new Node(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, newState, zone, capacityType);
   }
 
-  /** The node with its machine in {@code newZone} (null: none). */
-  public Node withZone(String newZone) {
-    return new Node(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, state, newZone);
+  /** The node with its machine in {@code newZone}, bought as {@code type} (nulls: no machine). */
+  public Node withMachine(String newZone, CapacityType type) {
+    return new Node(name, gpus, gpuType, cpus, memoryMb, features, placementGroup, state, newZone, type);
   }
 }

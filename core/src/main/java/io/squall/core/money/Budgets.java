@@ -1,6 +1,7 @@
 package io.squall.core.money;
 
 import io.squall.core.model.Account;
+import io.squall.core.provider.CapacityType;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -97,8 +98,11 @@ public final class Budgets {
     return out;
   }
 
-  /** What the scheduler may still start, given the standings and each partition's worst price per GPU-hour. */
-  public BudgetLimits limits(List<Standing> standings, Map<String, Double> worstUsdPerGpuHour) {
+  /**
+   * What the scheduler may still start, given the standings and each partition's worst price per
+   * GPU-hour by capacity type.
+   */
+  public BudgetLimits limits(List<Standing> standings, Map<String, Map<CapacityType, Double>> worstUsdPerGpuHour) {
     Map<String, Double> left = new TreeMap<>();
     Set<String> softReached = new TreeSet<>();
     for (Standing s : standings) {

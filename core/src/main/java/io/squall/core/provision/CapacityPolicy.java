@@ -6,8 +6,10 @@ import io.squall.core.money.PriceSeries;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -129,13 +131,37 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
 
   /**
    * What a GPU-hour costs now among the offerings this policy may buy (its types, zones, capacity
-   * types and caps), from the prices in force; empty while none is known. The budget's worst case
-   * and {@code sbatch --test-only}'s range, in the controller and the simulator.
+   * types and caps), from the prices in force; empty while none is known. {@code sbatch
+   * --test-only}'s range, in the controller and the simulator.
    */
   public Optional<GpuHourPrices> gpuHourPrices(PriceSeries series) {
-    Set<CapacityType> types = JobPurchase.typesOf(spot);
     double cheapest = Double.POSITIVE_INFINITY;
     double dearest = -1;
+    for (GpuHourPrices r : pricesByType(series).values()) {
+      cheapest = Math.min(cheapest, r.cheapest());
+      dearest = Math.max(dearest, r.dearest());
+    }
+    return dearest < 0 ? Optional.empty() : Optional.of(new GpuHourPrices(cheapest, dearest));
+  }
+
+  /**
+   * The most a GPU-hour may cost now for each capacity type this policy may buy: a budget's worst
+   * case, in the controller and the simulator. Infinite for a type whose prices are not known yet,
+   * so that no budgeted job starts blind.
+   */
+  public Map<CapacityType, Double> worstPerGpuHour(PriceSeries series) {
+    Map<CapacityType, GpuHourPrices> known = pricesByType(series);
+    Map<CapacityType, Double> out = new EnumMap<>(CapacityType.class);
+    for (CapacityType t : JobPurchase.typesOf(spot)) {
+      out.put(t, known.containsKey(t) ? known.get(t).dearest() : Double.POSITIVE_INFINITY);
+    }
+    return out;
+  }
+
+  /** The cheapest and dearest GPU-hour in force per capacity type among the offerings this policy may buy. */
+  private Map<CapacityType, GpuHourPrices> pricesByType(PriceSeries series) {
+    Set<CapacityType> types = JobPurchase.typesOf(spot);
+    Map<CapacityType, GpuHourPrices> out = new EnumMap<>(CapacityType.class);
     for (PricePoint pp : series.all()) {
       String[] key = pp.offering().split("/");
       if (pp.to() != null || key.length != 3 || !instanceTypes.contains(key[0])
@@ -145,10 +171,12 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
       CapacityType type = key[2].equals("SPOT") ? CapacityType.SPOT : CapacityType.ON_DEMAND;
       Offering o = new Offering(key[0], key[1], type, pp.usdPerHour(), io.squall.core.provider.Availability.AVAILABLE);
       if (types.contains(type) && priceAllowed(o)) {
-        cheapest = Math.min(cheapest, usdPerGpuHour(o));
-        dearest = Math.max(dearest, usdPerGpuHour(o));
+        double p = usdPerGpuHour(o);
+        out.merge(type, new GpuHourPrices(p, p),
+            (a, b) -> new GpuHourPrices(Math.min(a.cheapest(), p), Math.max(a.dearest(), p)));
       }
     }
-    return dearest < 0 ? Optional.empty() : Optional.of(new GpuHourPrices(cheapest, dearest));
+    return out;
   }
+
 }

@@ -36,9 +36,11 @@ public final class PurchaseRules {
    * @param done the work it has checkpointed (a restart resumes from there)
    * @param changeover from losing nodes to running again on new ones (its partition's boot plus restore)
    * @param reworkHours what one interruption costs it in hours (see {@link JobPurchase#reworkHours})
+   * @param restartsLeft interruptions it may still take and be requeued rather than held (its
+   *     partition's max-restarts less the interruptions that stopped it)
    */
   public record JobFacts(String key, String account, String qos, Instant submitted, Instant deadline, Duration work,
-      Duration done, Duration changeover, double reworkHours) {}
+      Duration done, Duration changeover, double reworkHours, int restartsLeft) {}
 
   public static final PurchaseRules NONE = new PurchaseRules(Map.of(), Map.of(), Map.of());
 
@@ -79,7 +81,7 @@ public final class PurchaseRules {
     // deadline rule. Every other job with a deadline follows Uniform Progress.
     if (job.deadline() != null && capacity != QosCapacity.SPOT_ONLY && capacity != QosCapacity.ON_DEMAND) {
       UniformProgress.Decision d = UniformProgress.decide(now, job.submitted(), job.deadline(), job.work(),
-          job.done(), job.changeover());
+          job.done(), job.changeover(), job.restartsLeft());
       p = p.and(d.capacity(), d.onDemandAfter(), d.why());
     }
     if (job.account() != null && spotOnlyAccounts.contains(job.account())) {

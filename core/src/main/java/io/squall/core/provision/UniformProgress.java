@@ -14,6 +14,9 @@ import java.util.Objects;
  *   <li><b>Safety net.</b> When the time left, less the work left, is under twice the changeover
  *       (new nodes boot and the job restores), the job runs on-demand from now to its end: one more
  *       interruption could make it late.</li>
+ *   <li><b>No restart left.</b> When one more interruption would hold the job (its partition's
+ *       max-restarts is used up), it runs on-demand: a held job misses its deadline whatever its
+ *       slack.</li>
  *   <li><b>Behind uniform progress</b> by more than a changeover. Spot if some can be had now,
  *       else on-demand at once. (The paper counts any lag; a launch takes a changeover anyway, so
  *       a job that has just been submitted, or just lost its nodes, is not behind yet.)</li>
@@ -36,9 +39,10 @@ public final class UniformProgress {
    * @param work all the work the job needs (its time limit)
    * @param done the work it has checkpointed (a restart does not redo it)
    * @param changeover from losing nodes to running again on new ones: boot plus restore
+   * @param restartsLeft interruptions the job may still take and be requeued (not held)
    */
   public static Decision decide(Instant now, Instant submitted, Instant deadline, Duration work, Duration done,
-      Duration changeover) {
+      Duration changeover, int restartsLeft) {
     Objects.requireNonNull(deadline, "deadline");
     Duration left = Duration.between(now, deadline);
     Duration workLeft = work.minus(done).isNegative() ? Duration.ZERO : work.minus(done);
@@ -47,6 +51,10 @@ public final class UniformProgress {
       return new Decision(SpotPolicy.ON_DEMAND, Duration.ZERO, "deadline: safety net, " + minutes(left)
           + " left for " + minutes(workLeft) + " of work (under twice the changeover of " + minutes(changeover)
           + " to spare): on-demand to the end");
+    }
+    if (restartsLeft <= 0) {
+      return new Decision(SpotPolicy.ON_DEMAND, Duration.ZERO, "deadline: no restart left (max-restarts), one more "
+          + "interruption would hold it: on-demand to the end");
     }
     long window = Math.max(1, Duration.between(submitted, deadline).toMillis());
     long elapsed = Math.max(0, Duration.between(submitted, now).toMillis());

@@ -9,6 +9,7 @@ import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
 import io.squall.core.money.BudgetLimits;
 import io.squall.core.priority.FairShare;
+import io.squall.core.provider.CapacityType;
 import io.squall.core.priority.MultifactorPriority;
 import io.squall.core.sbatch.ArraySpec;
 import io.squall.core.sbatch.Constraint;
@@ -346,7 +347,8 @@ final class Cycle {
       int[] nodesOfPartition = partitionNodes.get(p.name());
       for (String required : place.nodelist()) {
         Integer i = table.indexOf(required);
-        if (i == null || !contains(nodesOfPartition, i) || !isEligible(table.nodes.get(i), place, s, null, true)) {
+        if (i == null || !contains(nodesOfPartition, i)
+            || !isEligible(table.nodes.get(i), place, s, null, true, runsOn(job))) {
           return PendingReason.REQ_NODE_NOT_AVAIL;
         }
       }
@@ -354,14 +356,24 @@ final class Cycle {
     return null;
   }
 
-  /** Whether new work of this shape may go on the node: up (or resumable), GPU type, constraint alternative, exclusions. */
+  /**
+   * Whether new work of this shape may go on the node: up (or resumable), GPU type, constraint
+   * alternative, exclusions, and a machine bought as the job may run on.
+   */
   private static boolean isEligible(Node n, JobRequest.Placement place, GangShape shape, Constraint alt,
-      boolean resume) {
+      boolean resume, Set<CapacityType> runsOn) {
     return (n.state().acceptsWork() || resume && n.state().resumable())
         && shape.typeMatches(n)
         && (alt == null || alt.admits(n.features()))
-        && !place.exclude().contains(n.name());
+        && !place.exclude().contains(n.name())
+        && (n.capacityType() == null || runsOn.contains(n.capacityType()));
   }
+
+  /** What the machines of the job's nodes may have been bought as ({@link BudgetLimits#runsOn}). */
+  private Set<CapacityType> runsOn(Job job) {
+    return snapshot.budgets().runsOn(job.account(), qosOf(job));
+  }
+
 
   private static boolean contains(int[] array, int value) {
     for (int v : array) {
@@ -501,7 +513,7 @@ final class Cycle {
     BudgetLimits limits = snapshot.budgets();
     List<String> budgets = limits.budgetsOf(job.account());
     if (!budgets.isEmpty()) {
-      double worst = limits.worstCostUsd(partition, gpus, seconds);
+      double worst = limits.worstCostUsd(partition, runsOn(job), gpus, seconds);
       budgets.forEach(a -> budgetCommitted.merge(a, worst, Double::sum));
     }
   }
@@ -516,7 +528,7 @@ final class Cycle {
     if (budgets.isEmpty()) {
       return null;
     }
-    double worst = limits.worstCostUsd(p.name(), shape.totalGpus(), shape.limitSeconds());
+    double worst = limits.worstCostUsd(p.name(), runsOn(job), shape.totalGpus(), shape.limitSeconds());
     for (String a : budgets) {
       Double left = limits.hardLeftUsd().get(a);
       if (left == null) {
@@ -554,11 +566,11 @@ final class Cycle {
 
   /** What decides which nodes are eligible for a job in a partition. */
   private record EligibleKey(String partition, String gpuType, String constraint, int alternative,
-      List<String> exclude, boolean resume) {}
+      List<String> exclude, boolean resume, Set<CapacityType> runsOn) {}
 
   /** Everything that decides whether a placement can succeed now (the eligible nodes included). */
   private record FailKey(String partition, GangShape shape, String constraint, int alternative,
-      List<String> nodelist, List<String> exclude, int maxGroups, boolean resume) {}
+      List<String> nodelist, List<String> exclude, int maxGroups, boolean resume, Set<CapacityType> runsOn) {}
 
   /** One way to place a job in one partition, with the key of its outcome in this cycle. */
   private record Attempt(GangPlacer.Request request, FailKey key) {}
@@ -586,16 +598,17 @@ final class Cycle {
     // Nodes that are up first; only if those cannot hold the gang, nodes that would have to be
     // powered up as well (Slurm's power saving: a job allocated powered-down nodes resumes them).
     int passes = hasResumable.contains(p.name()) ? 2 : 1;
+    Set<CapacityType> runsOn = runsOn(job);
     for (int pass = 0; pass < passes; pass++) {
       boolean resume = pass == 1;
       for (int a = 0; a < alternatives.size(); a++) {
         Constraint alt = alternatives.get(a);
-        int[] eligible = eligible(place, p, shape, alt, a, resume);
+        int[] eligible = eligible(place, p, shape, alt, a, resume, runsOn);
         if (containsAll(eligible, required)) {
           GangPlacer.Request request = new GangPlacer.Request(shape, eligible, required,
               alt == null ? List.of() : alt.counts(), maxGroups);
           out.add(new Attempt(request, new FailKey(p.name(), shape, place.constraintText(), a, place.nodelist(),
-              place.exclude(), maxGroups, resume)));
+              place.exclude(), maxGroups, resume, runsOn)));
         }
       }
     }
@@ -613,16 +626,16 @@ final class Cycle {
 
   /**
    * Nodes of the partition that accept work (or, with {@code resume}, could be powered up for it)
-   * and match GPU type, constraint and exclusions.
+   * and match GPU type, constraint, exclusions and what the job may run on.
    */
   private int[] eligible(JobRequest.Placement place, Partition p, GangShape shape, Constraint alt, int altIndex,
-      boolean resume) {
+      boolean resume, Set<CapacityType> runsOn) {
     EligibleKey key = new EligibleKey(p.name(), shape.gpuType(), place.constraintText(), altIndex, place.exclude(),
-        resume);
+        resume, runsOn);
     return eligibleCache.computeIfAbsent(key, k -> {
       List<Integer> out = new ArrayList<>();
       for (int i : partitionNodes.get(p.name())) {
-        if (isEligible(table.nodes.get(i), place, shape, alt, resume)) {
+        if (isEligible(table.nodes.get(i), place, shape, alt, resume, runsOn)) {
           out.add(i);
         }
       }

@@ -3,11 +3,15 @@ package io.squall.core.money;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.core.model.Account;
+import io.squall.core.model.PreemptMode;
+import io.squall.core.model.Qos;
+import io.squall.core.provider.CapacityType;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class BudgetsTest {
@@ -51,10 +55,18 @@ class BudgetsTest {
   }
 
   @Test
-  void worstCaseIsGpusTimesLimitTimesThePartitionsWorstPrice() {
-    BudgetLimits l = new BudgetLimits(Map.of(), Map.of(), java.util.Set.of(), Map.of("gpu", 4.0));
-    assertThat(l.worstCostUsd("gpu", 8, 1800)).isEqualTo(16.0);
-    assertThat(l.worstCostUsd("gpu", 8, Long.MAX_VALUE)).isInfinite();
-    assertThat(l.worstCostUsd("static", 8, Long.MAX_VALUE)).isZero();
+  void worstCaseIsGpusTimesLimitTimesThePartitionsWorstPriceAmongWhatTheJobMayRunOn() {
+    Set<CapacityType> any = Set.of(CapacityType.SPOT, CapacityType.ON_DEMAND);
+    BudgetLimits l = new BudgetLimits(Map.of(), Map.of(), Set.of("past-soft"),
+        Map.of("gpu", Map.of(CapacityType.SPOT, 1.5, CapacityType.ON_DEMAND, 4.0), "static", Map.of()));
+    assertThat(l.worstCostUsd("gpu", any, 8, 1800)).isEqualTo(16.0);
+    assertThat(l.worstCostUsd("gpu", Set.of(CapacityType.SPOT), 8, 1800)).isEqualTo(6.0);
+    assertThat(l.worstCostUsd("gpu", any, 8, Long.MAX_VALUE)).isInfinite();
+    assertThat(l.worstCostUsd("static", any, 8, Long.MAX_VALUE)).isZero();
+    assertThat(l.runsOn("past-soft", null)).containsExactly(CapacityType.SPOT);
+    assertThat(l.runsOn("other", null)).isEqualTo(any);
+    Qos onDemand = new Qos("urgent", 0, Set.of(), PreemptMode.REQUEUE, null, null, Set.of(CapacityType.ON_DEMAND));
+    assertThat(l.runsOn("other", onDemand)).containsExactly(CapacityType.ON_DEMAND);
+    assertThat(l.runsOn("past-soft", onDemand)).isEmpty(); // runs on static nodes only
   }
 }

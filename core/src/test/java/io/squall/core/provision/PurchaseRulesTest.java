@@ -21,7 +21,7 @@ class PurchaseRulesTest {
 
   private static PurchaseRules.JobFacts job(String account, String qos, Instant deadline) {
     return new PurchaseRules.JobFacts("1", account, qos, T0, deadline, Duration.ofHours(2), Duration.ZERO,
-        Duration.ofMinutes(5), 0.1);
+        Duration.ofMinutes(5), 0.1, 5);
   }
 
   @Test

@@ -13,7 +13,7 @@ class UniformProgressTest {
   private static final Duration CHANGEOVER = Duration.ofMinutes(5);
 
   private static UniformProgress.Decision at(Duration elapsed, Duration done) {
-    return UniformProgress.decide(SUBMIT.plus(elapsed), SUBMIT, DEADLINE, WORK, done, CHANGEOVER);
+    return UniformProgress.decide(SUBMIT.plus(elapsed), SUBMIT, DEADLINE, WORK, done, CHANGEOVER, 5);
   }
 
   @Test
@@ -44,6 +44,16 @@ class UniformProgressTest {
   }
 
   @Test
+  void aJobThatOneMoreInterruptionWouldHoldRunsOnDemandWhateverItsSlack() {
+    UniformProgress.Decision d = UniformProgress.decide(SUBMIT, SUBMIT, DEADLINE, WORK, Duration.ZERO, CHANGEOVER, 0);
+    assertThat(d.capacity()).isEqualTo(SpotPolicy.ON_DEMAND);
+    assertThat(d.why()).isEqualTo("deadline: no restart left (max-restarts), one more interruption would hold it: "
+        + "on-demand to the end");
+    assertThat(UniformProgress.decide(SUBMIT, SUBMIT, DEADLINE, WORK, Duration.ZERO, CHANGEOVER, 1).capacity())
+        .isEqualTo(SpotPolicy.SPOT);
+  }
+
+  @Test
   void aDeadlineFeasibleOnDemandAtSubmissionIsMetWhenEverySpotRunIsInterruptedAtOnce() {
     // The worst case for a job that keeps choosing spot: every spot run is lost to an
     // interruption just before it would checkpoint (no progress), costing a changeover each time.
@@ -52,7 +62,7 @@ class UniformProgressTest {
     Instant now = SUBMIT;
     Duration done = Duration.ZERO;
     while (true) {
-      UniformProgress.Decision d = UniformProgress.decide(now, SUBMIT, deadline, WORK, done, CHANGEOVER);
+      UniformProgress.Decision d = UniformProgress.decide(now, SUBMIT, deadline, WORK, done, CHANGEOVER, 5);
       if (d.capacity() == SpotPolicy.ON_DEMAND) {
         now = now.plus(CHANGEOVER).plus(WORK.minus(done));
         break;

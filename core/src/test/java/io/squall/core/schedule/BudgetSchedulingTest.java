@@ -9,6 +9,8 @@ import io.squall.core.model.Account;
 import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Job;
+import io.squall.core.model.Node;
+import io.squall.core.model.PreemptMode;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
@@ -17,10 +19,12 @@ import io.squall.core.model.UserAssociation;
 import io.squall.core.money.Budget;
 import io.squall.core.money.BudgetPeriod;
 import io.squall.core.money.Budgets;
+import io.squall.core.provider.CapacityType;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,16 +40,31 @@ class BudgetSchedulingTest {
   private static final List<Account> ACCOUNTS = List.of(new Account("ml", null, 1),
       new Account("ml-vision", "ml", 1), new Account("research", null, 1));
   private static final Budgets BUDGETS = new Budgets(
-      List.of(new Budget("ml", null, 100.0, BudgetPeriod.MONTH, false, List.of(50, 80, 100))), ACCOUNTS);
+      List.of(new Budget("ml", null, 100.0, BudgetPeriod.MONTH, false, List.of(50, 80, 100)),
+          new Budget("research", 10.0, 100.0, BudgetPeriod.MONTH, false, List.of())), ACCOUNTS);
+  /** A GPU-hour in gpu costs at most $2 on spot, $4 on-demand; nothing in free. */
+  private static final Map<String, Map<CapacityType, Double>> WORST = Map.of(
+      "gpu", Map.of(CapacityType.SPOT, 2.0, CapacityType.ON_DEMAND, 4.0), "free", Map.of());
+  private static final Qos URGENT = new Qos("urgent", 0, Set.of(), PreemptMode.REQUEUE, null, null,
+      Set.of(CapacityType.ON_DEMAND));
 
   private static ClusterSnapshot snapshot(double mlSpent, List<Job> jobs) {
+    return snapshot(mlSpent, 0, nodes("gpu", 4, 4), jobs);
+  }
+
+  private static ClusterSnapshot snapshot(double mlSpent, double researchSpent, List<Node> nodes, List<Job> jobs) {
     List<Budgets.Standing> standings = BUDGETS.standings(T0, ZoneOffset.UTC,
-        since -> Map.of("ml", mlSpent));
-    return new ClusterSnapshot(nodes("gpu", 4, 4), List.of(GPU, FREE), Map.of("normal", Qos.normal()), ACCOUNTS,
+        since -> Map.of("ml", mlSpent, "research", researchSpent));
+    return new ClusterSnapshot(nodes, List.of(GPU, FREE), Map.of("normal", Qos.normal(), "urgent", URGENT), ACCOUNTS,
         List.of(new UserAssociation("alice", "ml", 1), new UserAssociation("vera", "ml-vision", 1),
             new UserAssociation("bob", "research", 1)),
         jobs, UsageLedger.empty(T0, Duration.ofDays(7)))
-        .withBudgets(BUDGETS.limits(standings, Map.of("gpu", 4.0, "free", 0.0)));
+        .withBudgets(BUDGETS.limits(standings, WORST));
+  }
+
+  private static List<String> nodesOf(Plan plan, long id) {
+    return plan.starts().stream().filter(s -> s.job().equals(JobKey.of(id))).flatMap(s -> s.grants().stream())
+        .map(GpuGrant::node).toList();
   }
 
   private static Action.Wait waitOf(Plan plan, long id) {
@@ -93,5 +112,30 @@ class BudgetSchedulingTest {
         jobOf(5, "alice", "ml", "-p free --gres=gpu:1 -t UNLIMITED"))), T0);
     assertThat(waitOf(plan, 4).reason()).isEqualTo(PendingReason.ASSOC_GRP_BILLING_MINUTES);
     assertThat(started(plan, 5)).isTrue(); // nothing is billed in it
+  }
+
+  @Test
+  void pastItsSoftLimitAnAccountsJobsKeepOffOnDemandMachinesAndTheirWorstCaseIsPricedAtSpot() {
+    // gpu001's machine is on-demand, gpu002's spot; gpu003 is static (no machine): any job may use it.
+    List<Node> machines = nodes("gpu", 4, 4);
+    machines = List.of(machines.get(0).withMachine("az1", CapacityType.ON_DEMAND),
+        machines.get(1).withMachine("az1", CapacityType.SPOT), machines.get(2), machines.get(3));
+    // research has spent $20 of its $10 soft limit, $80 of its $100 hard one is left: 8 GPUs for
+    // 4 h cost at worst $64 on spot (fits) and $128 on-demand (would not).
+    Plan plan = scheduler.cycle(snapshot(0, 20, machines, List.of(jobOf(1, "bob", "research", "--gres=gpu:8 -t 240"),
+        jobOf(2, "bob", "research", "--gres=gpu:1 -t 1"), jobOf(3, "bob", "research", "--gres=gpu:1 -t 1"))), T0);
+    assertThat(nodesOf(plan, 1)).containsExactly("gpu002");
+    assertThat(nodesOf(plan, 2)).containsExactly("gpu003"); // not gpu001, though it is free
+    assertThat(nodesOf(plan, 3)).containsExactly("gpu003");
+    // Under its soft limit the same job may run anywhere, so its worst case is on-demand's.
+    plan = scheduler.cycle(snapshot(0, 5, machines, List.of(jobOf(1, "bob", "research", "--gres=gpu:8 -t 240"))), T0);
+    assertThat(waitOf(plan, 1).reason()).isEqualTo(PendingReason.ASSOC_GRP_BILLING_MINUTES);
+    // An on-demand QOS keeps its jobs off spot machines (static nodes are fine).
+    Job urgent = Job.pending(4, Fixtures.request("--gres=gpu:8 -t 1"), "alice", "ml", "urgent", T0);
+    Job urgent2 = Job.pending(5, Fixtures.request("--gres=gpu:8 -t 1"), "alice", "ml", "urgent", T0);
+    Job urgent3 = Job.pending(6, Fixtures.request("--gres=gpu:8 -t 1"), "alice", "ml", "urgent", T0);
+    plan = scheduler.cycle(snapshot(0, 0, machines, List.of(urgent, urgent2, urgent3)), T0);
+    assertThat(plan.starts().stream().flatMap(s -> s.grants().stream()).map(GpuGrant::node))
+        .containsExactlyInAnyOrder("gpu001", "gpu003");
   }
 }

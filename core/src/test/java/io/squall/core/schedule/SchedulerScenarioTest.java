@@ -474,8 +474,8 @@ class SchedulerScenarioTest {
   void aGangNeverRunsAcrossZones() {
     // One placement group, its machines in two zones (a replacement went elsewhere), two powered down.
     List<Node> base = nodes("gpu", 6, 6);
-    List<Node> nodes = List.of(base.get(0).withZone("az1"), base.get(1).withZone("az1"), base.get(2).withZone("az2"),
-        base.get(3).withZone("az2"), base.get(4).withState(io.squall.core.model.NodeState.CLOUD),
+    List<Node> nodes = List.of(base.get(0).withMachine("az1", null), base.get(1).withMachine("az1", null), base.get(2).withMachine("az2", null),
+        base.get(3).withMachine("az2", null), base.get(4).withState(io.squall.core.model.NodeState.CLOUD),
         base.get(5).withState(io.squall.core.model.NodeState.CLOUD));
     List<Partition> gpu = List.of(Partition.of("gpu", names(nodes)).asDefault());
     Plan two = scheduler.cycle(snapshot(nodes, gpu, List.of(job(1, "-N 2 --gres=gpu:8"))), T0);
@@ -486,8 +486,8 @@ class SchedulerScenarioTest {
     assertThat(four.of(Action.Start.class)).singleElement().satisfies(st -> assertThat(st.grants())
         .extracting(GpuGrant::node).doesNotContain("gpu003", "gpu004").contains("gpu005", "gpu006"));
     // Three fit only in az2: found there, though az1's node comes first.
-    List<Node> oneAndThree = List.of(base.get(0).withZone("az1"), base.get(1).withZone("az2"),
-        base.get(2).withZone("az2"), base.get(3).withZone("az2"));
+    List<Node> oneAndThree = List.of(base.get(0).withMachine("az1", null), base.get(1).withMachine("az2", null),
+        base.get(2).withMachine("az2", null), base.get(3).withMachine("az2", null));
     Plan three = scheduler.cycle(snapshot(oneAndThree, List.of(Partition.of("gpu", names(oneAndThree)).asDefault()),
         List.of(job(4, "-N 3 --gres=gpu:8"))), T0);
     assertThat(three.of(Action.Start.class)).singleElement().satisfies(st -> assertThat(st.grants())

@@ -131,12 +131,15 @@ final class ElasticBench {
     return 0;
   }
 
-  /** The run's money in words: the bill, how it splits, the lower bound and the ratio. */
+  /** The run's money in words: the bill, how it splits, the lower bound, the ratio and what the gap is made of. */
   static String describe(ElasticSimulation.Money m) {
     return String.format(Locale.ROOT, "money: billed $%.0f = jobs' holds $%.0f (of which on on-demand instances $%.0f) "
         + "+ overhead $%.0f (boots nobody waited for, idle before suspend); lower bound $%.0f (completed jobs' "
-        + "GPU-hours at the cheapest spot price per GPU-hour); billed / lower bound %.3f", m.billed(), m.jobs(),
-        m.onDemandJobs(), m.overhead(), m.lowerBound(), m.ratio());
+        + "GPU-hours at the cheapest spot price per GPU-hour); billed / lower bound %.3f%n"
+        + "gap over the lower bound $%.0f = price $%.0f (useful work on on-demand and on spot dearer than the cheapest "
+        + "zone) + boot $%.0f (jobs' nodes booting) + rework $%.0f (work interruptions took) + unfinished jobs $%.0f "
+        + "+ overhead $%.0f", m.billed(), m.jobs(), m.onDemandJobs(), m.overhead(), m.lowerBound(), m.ratio(),
+        m.billed() - m.lowerBound(), m.price(), m.boot(), m.rework(), m.unfinished(), m.overhead());
   }
 
   /** The run's money in the benchmark's JSON line. */
@@ -144,6 +147,11 @@ final class ElasticBench {
     line.put("dollars_billed", Math.round(m.billed()));
     line.put("lower_bound_dollars", Math.round(m.lowerBound()));
     line.put("cost_ratio", Math.round(m.ratio() * 1000) / 1000.0);
+    line.put("gap_price_dollars", Math.round(m.price()));
+    line.put("gap_boot_dollars", Math.round(m.boot()));
+    line.put("gap_rework_dollars", Math.round(m.rework()));
+    line.put("gap_unfinished_dollars", Math.round(m.unfinished()));
+    line.put("gap_overhead_dollars", Math.round(m.overhead()));
   }
 
   /** {@code count} jobs at time 0, drawn with replacement from the trace. */

@@ -28,8 +28,10 @@ class BenchInterruptionsTest {
     assertThat(line.fieldNames()).toIterable().containsExactly("interruptions", "requeued", "lost_gpu_hours",
         "lost_gpu_hours_no_signal", "median_requeue_to_restart_s", "median_first_restart_s",
         "stranded_node_hours", "boot_wait_lost_node_hours", "jobs_completed", "dollars_billed",
-        "lower_bound_dollars", "cost_ratio");
+        "lower_bound_dollars", "cost_ratio", "gap_price_dollars", "gap_boot_dollars", "gap_rework_dollars",
+        "gap_unfinished_dollars", "gap_overhead_dollars");
     assertThat(line.get("cost_ratio").asDouble()).isGreaterThan(1);
+    BenchInterruptionsTest.assertGapAddsUp(line);
     assertThat(line.get("interruptions").asInt()).isPositive();
     assertThat(line.get("requeued").asInt()).isPositive();
     assertThat(line.get("lost_gpu_hours").asDouble()).isPositive()
@@ -48,13 +50,29 @@ class BenchInterruptionsTest {
         "--interruptions-per-hour", "0.5", "--seed", "2").out())).isNotEqualTo(line);
   }
 
+  /** The parts of the gap over the lower bound add up to it (each rounded to the dollar). */
+  static void assertGapAddsUp(JsonNode line) {
+    long parts = 0;
+    for (String part : List.of("price", "boot", "rework", "unfinished", "overhead")) {
+      long v = line.get("gap_" + part + "_dollars").asLong();
+      assertThat(v).as(part).isNotNegative();
+      parts += v;
+    }
+    assertThat(parts).isCloseTo(line.get("dollars_billed").asLong() - line.get("lower_bound_dollars").asLong(),
+        org.assertj.core.data.Offset.offset(6L));
+    assertThat(line.get("gap_boot_dollars").asLong()).isPositive(); // every launched node boots before its job runs
+  }
+
   @Test
   void noInterruptionsNoLoss() throws Exception {
     Cli.Result r = cli.run("bench", "interruptions", "--jobs", "20", "--nodes", "16", "--interruptions-per-hour", "0");
     assertThat(r.exit()).isZero();
     com.fasterxml.jackson.databind.node.ObjectNode line = (com.fasterxml.jackson.databind.node.ObjectNode) lastLine(r.out());
     assertThat(line.get("cost_ratio").asDouble()).isGreaterThan(1); // boots and idle time cost, whatever happens
-    line.remove(List.of("dollars_billed", "lower_bound_dollars", "cost_ratio"));
+    assertThat(line.get("gap_rework_dollars").asLong()).isZero();
+    assertThat(line.get("gap_unfinished_dollars").asLong()).isZero();
+    line.remove(List.of("dollars_billed", "lower_bound_dollars", "cost_ratio", "gap_price_dollars", "gap_boot_dollars",
+        "gap_rework_dollars", "gap_unfinished_dollars", "gap_overhead_dollars"));
     assertThat(line.toString()).isEqualTo("{\"interruptions\":0,\"requeued\":0,\"lost_gpu_hours\":0.0,"
         + "\"lost_gpu_hours_no_signal\":0.0,\"median_requeue_to_restart_s\":0.0,"
         + "\"median_first_restart_s\":0.0,\"stranded_node_hours\":0.0,\"boot_wait_lost_node_hours\":0.0,\"jobs_completed\":20}");

@@ -27,8 +27,10 @@ class ElasticBenchTest {
     JsonNode line = lastLine(r.out());
     assertThat(line.fieldNames()).toIterable().containsExactly("jobs", "launch_calls", "nodes_launched",
         "partial_gangs_billed", "orphans", "median_time_to_launch_call_ms", "idle_node_hours", "dollars_billed",
-        "lower_bound_dollars", "cost_ratio");
+        "lower_bound_dollars", "cost_ratio", "gap_price_dollars", "gap_boot_dollars", "gap_rework_dollars",
+        "gap_unfinished_dollars", "gap_overhead_dollars");
     assertThat(line.get("cost_ratio").asDouble()).isGreaterThan(1);
+    BenchInterruptionsTest.assertGapAddsUp(line);
     assertThat(line.get("dollars_billed").asLong()).isGreaterThan(line.get("lower_bound_dollars").asLong());
     assertThat(line.get("jobs").asInt()).isEqualTo(50);
     assertThat(line.get("launch_calls").asLong()).isPositive();

@@ -47,6 +47,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -355,11 +356,27 @@ public final class ElasticSimulation {
    *     back, GPUs of a node no job held
    * @param lowerBound the completed jobs' GPU-hours without interruptions × the cheapest spot
    *     price per GPU-hour the provider lists for the partition's types
+   * @param boot the part of {@code jobs} paid while a job's nodes booted (its share of each node
+   *     from its allocation to its start, at the node's launch price)
+   * @param rework the part of {@code jobs} paid for work interruptions took, which was done again
+   *     (the GPU-hours lost, at the price of the node they were lost on)
+   * @param unfinished the part of {@code jobs} paid by jobs that did not complete (held past
+   *     max-restarts, or still running at the end): the lower bound counts no work of theirs
    */
-  public record Money(double billed, double jobs, double onDemandJobs, double overhead, double lowerBound) {
+  public record Money(double billed, double jobs, double onDemandJobs, double overhead, double lowerBound,
+      double boot, double rework, double unfinished) {
     /** Billed over the lower bound; 0 when there is no lower bound. */
     public double ratio() {
       return lowerBound > 0 ? billed / lowerBound : 0;
+    }
+
+    /**
+     * What the completed jobs' useful work cost above the lower bound: on-demand and spot dearer
+     * than the cheapest zone, and what else they held that was not work (checkpoint writes).
+     * The rest of the gap over the lower bound is {@code overhead + boot + rework + unfinished}.
+     */
+    public double price() {
+      return jobs - boot - rework - unfinished - lowerBound;
     }
   }
 
@@ -500,6 +517,11 @@ public final class ElasticSimulation {
   private int interruptionRequeues;
   private int held;
   private double lostGpuSeconds;
+  /** Dollars of the jobs' holds while their nodes booted, and of the work interruptions took. */
+  private double bootUsd;
+  private double reworkUsd;
+  /** Each interruption record's node price per GPU-second, until its loss is known. */
+  private final Map<Long, Double> usdPerGpuSecondOfRecord = new HashMap<>();
 
   /**
    * With the controller's default interruption rules ({@link InterruptionRules#defaults()}).
@@ -690,7 +712,13 @@ public final class ElasticSimulation {
     j.endsAt = now.plus(j.remaining);
     running.add(j);
     for (GpuGrant g : j.job.allocation()) {
-      nodes.get(g.node()).strandedSince = null; // it ran: the wait was the gang assembling
+      SimNode n = nodes.get(g.node());
+      n.strandedSince = null; // it ran: the wait was the gang assembling
+      CostSplit.Holding h = n.holds.get(j.job.key());
+      if (h != null && n.instance != null) {
+        bootUsd += Duration.between(h.from(), now).toMillis() / 3_600_000.0 * h.share()
+            * n.instance.offering().pricePerHour();
+      }
     }
     if (j.requeuedAt != null) {
       restartWaitsMs.add(Duration.between(j.requeuedAt, now).toMillis());
@@ -914,13 +942,19 @@ public final class ElasticSimulation {
 
     @Override
     public long record(String node, Interruption notice, JobKey job, String outcome, Instant now) {
+      SimNode n = nodes.get(node);
+      if (n != null && n.instance != null) {
+        usdPerGpuSecondOfRecord.put(records + 1, n.instance.offering().pricePerHour() / 3600 / n.template.gpus());
+      }
       return ++records;
     }
 
     @Override
     public void recordHandled(long recordId, String outcome, Double lost, Instant now) {
+      Double price = usdPerGpuSecondOfRecord.remove(recordId);
       if (lost != null) {
         lostGpuSeconds += lost;
+        reworkUsd += price == null ? 0 : lost * price;
       }
     }
 
@@ -1476,6 +1510,12 @@ public final class ElasticSimulation {
     int gpusPerNode = setup.nodes().get(0).gpus();
     double cheapest = setup.policy().instanceTypes().stream().map(provider::cheapestSpot)
         .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).min().orElse(0);
-    return new Money(r.billed(), r.jobsUsd(), r.onDemandJobsUsd(), r.overhead(), usefulGpuSeconds / 3600 * cheapest / gpusPerNode);
+    double unfinished = 0;
+    for (SimJob j : allJobs.values()) {
+      Charges.JobCharge c = r.jobs().get(j.job.key().toString());
+      unfinished += c != null && j.endState != JobState.COMPLETED ? c.usd() : 0;
+    }
+    return new Money(r.billed(), r.jobsUsd(), r.onDemandJobsUsd(), r.overhead(),
+        usefulGpuSeconds / 3600 * cheapest / gpusPerNode, bootUsd, reworkUsd, unfinished);
   }
 }

@@ -22,6 +22,7 @@ public class AwsProviderConfig {
   private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
   private Double maxSpotPrice;
   private Map<String, Double> onDemandPrices = new LinkedHashMap<>();
+  private Map<String, Double> spotInterruptionsPerNodeHour = new LinkedHashMap<>();
   private String interruptionQueueUrl;
   private String sqsEndpoint;
 
@@ -123,6 +124,18 @@ public class AwsProviderConfig {
 
   public void setOnDemandPrices(Map<String, Double> onDemandPrices) {
     this.onDemandPrices = onDemandPrices;
+  }
+
+  /**
+   * Interruptions per node-hour to expect of spot instances by instance type, in place of the AWS
+   * Spot Instance Advisor's bucket for the region (the built-in snapshot); other types keep theirs.
+   */
+  public Map<String, Double> getSpotInterruptionsPerNodeHour() {
+    return spotInterruptionsPerNodeHour;
+  }
+
+  public void setSpotInterruptionsPerNodeHour(Map<String, Double> spotInterruptionsPerNodeHour) {
+    this.spotInterruptionsPerNodeHour = spotInterruptionsPerNodeHour;
   }
 
   /** The SQS queue EventBridge delivers EC2 interruption events to; none: agents' notices only. */

@@ -129,6 +129,16 @@ public final class GuardedProvider implements NodeProvider {
     return call("network layout", () -> provider.networkNodes(instanceIds));
   }
 
+  /**
+   * The provider's own figure, asked directly: it is answered from what the provider holds, not
+   * from the cloud, so there is nothing to limit or retry, and an open breaker must not turn a
+   * published rate into the default 0.
+   */
+  @Override
+  public double interruptionsPerNodeHour(Offering offering) {
+    return provider.interruptionsPerNodeHour(offering);
+  }
+
   @Override
   public void close() {
     provider.close();

@@ -82,6 +82,8 @@ public final class Providers {
     // Configured prices go over the built-in table rather than replace it, so naming one type
     // does not leave the others unknown.
     prices("squall.aws.on-demand-prices", c.getOnDemandPrices(), b::onDemandPrice);
+    interruptionRates("squall.aws.spot-interruptions-per-node-hour", c.getSpotInterruptionsPerNodeHour(),
+        b::spotInterruptionsPerNodeHour);
     try {
       return b.build();
     } catch (IllegalArgumentException | IllegalStateException e) {
@@ -139,6 +141,20 @@ public final class Providers {
       }
       price(entry, usdPerHour);
       use.accept(type, usdPerHour);
+    });
+  }
+
+  /**
+   * Refuses any configured interruption rate under {@code key} (one per type, {@code key.TYPE})
+   * that is missing, negative or not a finite number, naming its key, else hands each on.
+   */
+  private static void interruptionRates(String key, Map<String, Double> byType, BiConsumer<String, Double> use) {
+    byType.forEach((type, perNodeHour) -> {
+      if (perNodeHour == null || !(perNodeHour >= 0) || perNodeHour.isInfinite()) {
+        throw new IllegalStateException(key + "." + type + ": a rate is interruptions per node-hour, 0 or more, not "
+            + (perNodeHour == null ? "empty" : perNodeHour));
+      }
+      use.accept(type, perNodeHour);
     });
   }
 

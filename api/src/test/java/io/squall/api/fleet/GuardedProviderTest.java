@@ -3,6 +3,8 @@ package io.squall.api.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.squall.core.provider.Availability;
+import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
 import io.squall.core.provider.LaunchRequest;
 import io.squall.core.provider.NodeProvider;
@@ -16,10 +18,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class GuardedProviderTest {
-  /** Fails list() with the queued errors, then answers. */
+  /** Fails list() with the queued errors, then answers; publishes {@code published} for spot. */
   private static final class Failing implements NodeProvider {
     final Deque<ProviderException> errors = new ArrayDeque<>();
     int calls;
+    double published;
 
     @Override
     public String name() {
@@ -51,6 +54,11 @@ class GuardedProviderTest {
     @Override
     public List<SpotPrice> spotPrices(List<String> instanceTypes) {
       return List.of();
+    }
+
+    @Override
+    public double interruptionsPerNodeHour(Offering offering) {
+      return offering.capacityType() == CapacityType.SPOT ? published : 0;
     }
 
     @Override
@@ -89,5 +97,25 @@ class GuardedProviderTest {
     assertThatThrownBy(() -> guarded.list("c")).isInstanceOfSatisfying(ProviderException.class,
         e -> assertThat(e.getMessage()).contains("circuit open"));
     assertThat(p.calls).isEqualTo(callsWhenOpen);
+  }
+
+  @Test
+  void thePublishedInterruptionRateIsTheProvidersEvenWithTheCircuitOpen() {
+    Failing p = new Failing();
+    p.published = 0.25 / 730;
+    GuardedProvider guarded = new GuardedProvider(p, "r1", FAST);
+    Offering spot = new Offering("p5.48xlarge", "us-east-1a", CapacityType.SPOT, 31.4, Availability.AVAILABLE);
+    Offering onDemand = new Offering("p5.48xlarge", "us-east-1a", CapacityType.ON_DEMAND, 98.32, Availability.AVAILABLE);
+    assertThat(guarded.interruptionsPerNodeHour(spot)).isEqualTo(0.25 / 730);
+    assertThat(guarded.interruptionsPerNodeHour(onDemand)).isZero();
+
+    for (int i = 0; i < 20; i++) {
+      p.errors.add(new ProviderException(ProviderException.Kind.TRANSIENT, "503 Service Unavailable"));
+    }
+    for (int i = 0; i < 3; i++) {
+      assertThatThrownBy(() -> guarded.list("c")).isInstanceOf(ProviderException.class);
+    }
+    assertThatThrownBy(() -> guarded.list("c")).hasMessageContaining("circuit open");
+    assertThat(guarded.interruptionsPerNodeHour(spot)).isEqualTo(0.25 / 730);
   }
 }

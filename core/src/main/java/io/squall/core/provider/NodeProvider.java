@@ -69,7 +69,8 @@ public interface NodeProvider extends AutoCloseable {
    * How often the provider says it takes back machines of a spot offering, in interruptions per
    * node-hour (AWS publishes a bucket per type and region in its Spot Instance Advisor). The fleet
    * starts from it and corrects it with what it sees. 0 for on-demand offerings, and by default:
-   * the provider publishes nothing.
+   * the provider publishes nothing. Asked for every offering each time the fleet ranks them, so
+   * answered from what the provider holds, without calling the cloud.
    */
   default double interruptionsPerNodeHour(Offering offering) {
     return 0;

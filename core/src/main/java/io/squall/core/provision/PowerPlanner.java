@@ -325,7 +325,8 @@ public final class PowerPlanner {
     double expected = rework.expected(o);
     StringBuilder b = new StringBuilder(o.key()).append(" at ").append(usd(perGpu)).append(" USD per GPU-hour");
     if (expected > 0) {
-      b.append(String.format(Locale.ROOT, ", %s with expected rework (%.3f interruptions per node-hour x %d nodes"
+      // Two significant digits, not fixed decimals: published rates are around 1e-4 per node-hour.
+      b.append(String.format(Locale.ROOT, ", %s with expected rework (%.2g interruptions per node-hour x %d nodes"
           + " x %.2f h lost each)", usd(perGpu * (1 + expected)), rework.rate().applyAsDouble(o), rework.nodes(),
           rework.hours()));
     }

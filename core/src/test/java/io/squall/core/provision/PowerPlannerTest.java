@@ -374,5 +374,9 @@ class PowerPlannerTest {
         PowerAction.Launch.class).get(0);
     assertThat(od.offering()).isEqualTo(OD_A);
     assertThat(od.why()).contains("12.29 USD per GPU-hour");
+    // A rate as small as AWS publishes (>20% a month: 0.25 / 730) still shows in the reason.
+    PowerAction.Launch aws = only(plan(T0.plusSeconds(1), gang, rules,
+        o -> o.capacityType() == CapacityType.SPOT ? 0.25 / 730 : 0), PowerAction.Launch.class).get(0);
+    assertThat(aws.why()).contains("(0.00034 interruptions per node-hour x 2 nodes x 1.00 h lost each)");
   }
 }

@@ -64,7 +64,7 @@ import software.amazon.awssdk.services.ec2.model.TagSpecification;
  * says what to do (see {@link Ec2Errors}), and the caller's one policy retries.
  *
  * <p>Thread safe: besides the (thread-safe) SDK client, the provider holds only the concurrent set
- * of placement groups it made or found.
+ * of placement groups it made or found and the immutable Spot Instance Advisor snapshot.
  */
 public final class AwsProvider implements NodeProvider {
   /** This provider's name in logs and configuration. */
@@ -85,6 +85,8 @@ public final class AwsProvider implements NodeProvider {
 
   private final AwsSettings settings;
   private final Ec2Client ec2;
+  /** Where the published spot interruption rates come from, unless configured. */
+  private final SpotAdvisor advisor;
   /** Placement groups this provider made or found, so each is created once, not once per launch. */
   private final Set<String> placementGroupsMade = ConcurrentHashMap.newKeySet();
 
@@ -100,6 +102,7 @@ public final class AwsProvider implements NodeProvider {
   public AwsProvider(AwsSettings settings, Ec2Client ec2) {
     this.settings = settings;
     this.ec2 = ec2;
+    this.advisor = SpotAdvisor.bundled();
   }
 
   /**
@@ -304,6 +307,23 @@ public final class AwsProvider implements NodeProvider {
       });
     }
     return out;
+  }
+
+  /**
+   * For a spot offering, the configured rate of its instance type
+   * ({@link AwsSettings#spotInterruptionsPerNodeHour()}), else the Spot Instance Advisor's bucket
+   * for that type in this provider's region as a rate ({@link SpotAdvisor}, why it is only a
+   * starting point: {@link InterruptionBucket}). The advisor rates a region, not a zone, so every
+   * zone of the region gets the same figure. 0 for a type neither lists (unknown: the fleet goes by
+   * what it observes) and for on-demand. Calls nothing.
+   */
+  @Override
+  public double interruptionsPerNodeHour(Offering offering) {
+    return switch (offering.capacityType()) {
+      case ON_DEMAND -> 0;
+      case SPOT -> settings.spotInterruptionsPerNodeHour().getOrDefault(offering.instanceType(),
+          advisor.interruptionsPerNodeHour(settings.region(), offering.instanceType()));
+    };
   }
 
   /** Closes the EC2 client. Instances keep running: reconciliation owns them. */

@@ -29,11 +29,14 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
  *     on-demand price)
  * @param onDemandPrices on-demand USD per hour by instance type (EC2 has no price API); types not
  *     in it are offered at price 0 (unknown)
+ * @param spotInterruptionsPerNodeHour interruptions per node-hour to publish for spot offerings of
+ *     these instance types instead of the Spot Instance Advisor's bucket ({@link SpotAdvisor});
+ *     empty by default
  */
 public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider credentials, Map<String, String> subnets,
     String imageId, String launchTemplate, String launchTemplateVersion, List<String> securityGroupIds,
     String instanceProfile, String keyName, String agentCommand, Double maxSpotPrice,
-    Map<String, Double> onDemandPrices) {
+    Map<String, Double> onDemandPrices, Map<String, Double> spotInterruptionsPerNodeHour) {
 
 
   /**
@@ -56,6 +59,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     subnets = Map.copyOf(subnets);
     securityGroupIds = List.copyOf(securityGroupIds);
     onDemandPrices = Map.copyOf(onDemandPrices);
+    spotInterruptionsPerNodeHour = Map.copyOf(spotInterruptionsPerNodeHour);
     if (subnets.isEmpty()) {
       throw new IllegalArgumentException("aws: at least one zone needs a subnet");
     }
@@ -71,6 +75,12 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     onDemandPrices.forEach((type, price) -> {
       if (!(price >= 0) || price.isInfinite()) {
         throw new IllegalArgumentException("aws: on-demand price of " + type + " must be a finite number >= 0");
+      }
+    });
+    spotInterruptionsPerNodeHour.forEach((type, rate) -> {
+      if (!(rate >= 0) || rate.isInfinite()) {
+        throw new IllegalArgumentException("aws: spot interruptions per node-hour of " + type
+            + " must be a finite number >= 0");
       }
     });
   }
@@ -105,6 +115,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
     private Double maxSpotPrice;
     private final Map<String, Double> onDemandPrices = new TreeMap<>(DEFAULT_ON_DEMAND_PRICES);
+    private final Map<String, Double> spotInterruptionsPerNodeHour = new TreeMap<>();
 
     private Builder(String region) {
       this.region = region;
@@ -184,9 +195,20 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
       return this;
     }
 
+    /**
+     * Publishes {@code perNodeHour} interruptions per node-hour for spot {@code instanceType} in
+     * place of the Spot Instance Advisor's bucket: for a type the advisor rates wrongly here, or
+     * does not list.
+     */
+    public Builder spotInterruptionsPerNodeHour(String instanceType, double perNodeHour) {
+      spotInterruptionsPerNodeHour.put(Objects.requireNonNull(instanceType, "instanceType"), perNodeHour);
+      return this;
+    }
+
     public AwsSettings build() {
       return new AwsSettings(region, endpoint, credentials, subnets, imageId, launchTemplate, launchTemplateVersion,
-          securityGroupIds, instanceProfile, keyName, agentCommand, maxSpotPrice, onDemandPrices);
+          securityGroupIds, instanceProfile, keyName, agentCommand, maxSpotPrice, onDemandPrices,
+          spotInterruptionsPerNodeHour);
     }
   }
 }

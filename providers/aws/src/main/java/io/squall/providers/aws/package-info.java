@@ -16,6 +16,9 @@
  *       the user-data script that names every node of its launch.</li>
  *   <li>EC2's error codes become {@link io.squall.core.provider.ProviderException.Kind}s; the SDK
  *       does not retry, the caller's one policy does.</li>
+ *   <li>The interruption rate published for a spot offering is the AWS Spot Instance Advisor's
+ *       bucket for its type and region, from the snapshot bundled with this module
+ *       ({@link io.squall.providers.aws.SpotAdvisor}), unless configured per type; 0 when unknown.</li>
  *   <li>Closing the provider closes the client; instances keep running.</li>
  * </ul>
  */

@@ -2,6 +2,7 @@ package io.squall.providers.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
@@ -23,6 +24,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -279,6 +281,45 @@ class AwsProviderTest {
     assertThat(ec2.lastRequest("DescribeSpotPriceHistory").params())
         .containsEntry("ProductDescription.1", "Linux/UNIX").containsKey("StartTime");
     assertThat(provider.offerings(List.of())).isEmpty();
+  }
+
+  /**
+   * The offerings EC2 lists, rated from the bundled advisor snapshot: in us-east-1 p5.48xlarge is
+   * in the {@code >20%} bucket (0.25 / 730 per node-hour) in every zone; m7i.large is not in it.
+   */
+  @Test
+  void spotOfferingsPublishTheAdvisorsRateOfTheirTypeInTheRegionOnDemandOnesNone() {
+    Map<String, Double> rates = new TreeMap<>();
+    for (Offering o : provider.offerings(List.of(TYPE, "m7i.large"))) {
+      rates.put(o.key(), provider.interruptionsPerNodeHour(o));
+    }
+    assertThat(rates).containsOnly(
+        entry("m7i.large/us-east-1a/SPOT", 0.0),
+        entry("m7i.large/us-east-1a/ON_DEMAND", 0.0),
+        entry(TYPE + "/us-east-1a/SPOT", 0.25 / 730),
+        entry(TYPE + "/us-east-1a/ON_DEMAND", 0.0),
+        entry(TYPE + "/us-east-1b/SPOT", 0.25 / 730),
+        entry(TYPE + "/us-east-1b/ON_DEMAND", 0.0));
+
+    // The advisor rates p5.48xlarge 5-10% in us-west-2: the provider's region decides.
+    AwsSettings west = AwsSettings.builder("us-west-2").endpoint(ec2.endpoint()).subnet("us-west-2a", "subnet-1")
+        .imageId("ami-1").build();
+    try (AwsProvider oregon = new AwsProvider(west)) {
+      assertThat(oregon.interruptionsPerNodeHour(
+          new Offering(TYPE, "us-west-2a", CapacityType.SPOT, 40.0, Availability.AVAILABLE))).isEqualTo(0.075 / 730);
+    }
+  }
+
+  @Test
+  void aConfiguredRateReplacesTheAdvisorsForItsTypeOnly() {
+    provider(b -> b.spotInterruptionsPerNodeHour(TYPE, 0.002).spotInterruptionsPerNodeHour("m7i.large", 0.0005));
+    assertThat(provider.interruptionsPerNodeHour(SPOT_A)).isEqualTo(0.002);
+    assertThat(provider.interruptionsPerNodeHour(ON_DEMAND_B)).isZero();
+    assertThat(provider.interruptionsPerNodeHour(
+        new Offering("m7i.large", "us-east-1a", CapacityType.SPOT, 0.04, Availability.AVAILABLE))).isEqualTo(0.0005);
+    assertThat(provider.interruptionsPerNodeHour(
+        new Offering("p5en.48xlarge", "us-east-1a", CapacityType.SPOT, 30.0, Availability.AVAILABLE)))
+        .isEqualTo(0.025 / 730); // not configured: the advisor's <5%
   }
 
   @Test

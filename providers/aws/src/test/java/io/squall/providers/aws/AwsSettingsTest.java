@@ -18,6 +18,7 @@ class AwsSettingsTest {
     assertThat(s.subnet("us-east-1b")).isNull();
     assertThat(s.credentials()).isNull();
     assertThat(s.endpoint()).isNull();
+    assertThat(s.spotInterruptionsPerNodeHour()).isEmpty(); // the advisor's buckets, unless configured
   }
 
   /** The us-east-1 {@code Price} rows of cli/src/main/resources/data/aws-p4d-p5-prices.csv, exactly. */
@@ -63,6 +64,9 @@ class AwsSettingsTest {
       assertThatThrownBy(() -> AwsSettings.builder("us-east-1").subnet("a", "s").imageId("ami-1")
           .onDemandPrice("p5.48xlarge", bad).build())
           .hasMessage("aws: on-demand price of p5.48xlarge must be a finite number >= 0");
+      assertThatThrownBy(() -> AwsSettings.builder("us-east-1").subnet("a", "s").imageId("ami-1")
+          .spotInterruptionsPerNodeHour("p5.48xlarge", bad).build())
+          .hasMessage("aws: spot interruptions per node-hour of p5.48xlarge must be a finite number >= 0");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.squall.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
@@ -78,6 +79,11 @@ class PurchaseRulesTest {
     Map<String, Object> s = settings();
     s.put("squall.qos.cheap.capacity", "spot-only");
     s.put("squall.accounts.research.max-spot-usd-per-gpu-hour", 1.0);
+    // 16-GPU nodes: spot at 0.75 per GPU-hour, under the cap. Were the cap below spot in every
+    // partition, the controller would not start (PriceCapsConfigTest).
+    s.put("squall.partitions.wide.nodes", "wide-[1-2]");
+    s.put("squall.partitions.wide.elastic", true);
+    s.put("squall.partitions.wide.gpus", 16);
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
@@ -90,6 +96,15 @@ class PurchaseRulesTest {
       assertThat(h.job(cheap).get("reason").asText()).contains("spot only")
           .contains("caps spot at most 1.00").contains("account research caps");
     }
+  }
+
+  @Test
+  void aCapBelowSpotInEveryPartitionStopsTheControllerAtStartUp() {
+    Map<String, Object> s = settings();
+    s.put("squall.accounts.research.max-spot-usd-per-gpu-hour", 1.0);
+    assertThatThrownBy(() -> Controllers.start(s)).hasStackTraceContaining(
+        "squall.accounts.research.max-spot-usd-per-gpu-hour: 1.0 is below the list price of every spot offering of"
+            + " every elastic partition, the cheapest being local in partition gpu at 1.50 USD per GPU-hour");
   }
 
   @Test

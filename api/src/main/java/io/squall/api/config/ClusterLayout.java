@@ -52,15 +52,25 @@ public final class ClusterLayout {
   private final Map<String, java.time.Duration> changeovers = new TreeMap<>();
   private final PurchaseRules purchaseRules;
 
-  /** With only the default QOS. */
+  /** With only the default QOS, and no list price known. */
   public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
       List<UserConfig> userConfigs, SquallConfig config) {
     this(partitionConfigs, accountConfigs, userConfigs, List.of(), config);
   }
 
-  @Inject
+  /** With no list price known, so no price cap is refused for being below them. */
   public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
       List<UserConfig> userConfigs, List<QosConfig> qosConfigs, SquallConfig config) {
+    this(partitionConfigs, accountConfigs, userConfigs, qosConfigs, config, ListPrices.NONE);
+  }
+
+  /**
+   * @param listPrices what the provider is known to sell each instance type for at start-up: a
+   *     price cap below every offering it applies to is refused ({@link UnreachableCaps})
+   */
+  @Inject
+  public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
+      List<UserConfig> userConfigs, List<QosConfig> qosConfigs, SquallConfig config, ListPrices listPrices) {
     List<PartitionConfig> sorted = new ArrayList<>(partitionConfigs);
     sorted.sort(Comparator.comparing(PartitionConfig::getName));
     if (sorted.isEmpty()) {
@@ -87,6 +97,8 @@ public final class ClusterLayout {
           .withPriority(p.getPriorityJobFactor(), p.getPriorityTier(), preemptMode(p), graceSeconds(p));
       partitions.add(p.isDefault() || (!anyDefault && p == sorted.get(0)) ? partition.asDefault() : partition);
     }
+    UnreachableCaps unreachable = new UnreachableCaps(policies, listPrices);
+    policies.keySet().forEach(unreachable::refusePartition);
     Set<String> accountNames = new TreeSet<>();
     for (AccountConfig a : accountConfigs) {
       accounts.add(new Account(a.getName(), a.getParent(), a.getShares()));
@@ -120,6 +132,7 @@ public final class ClusterLayout {
     for (QosConfig q : qosConfigs) {
       String key = "squall.qos." + q.getName() + ".";
       PriceCaps caps = caps(key, q.getMaxSpotUsdPerGpuHour(), q.getMaxOnDemandUsdPerGpuHour());
+      unreachable.refuseEverywhere(key, caps);
       QosCapacity capacity = q.getCapacity() == null ? null : qosCapacity(key, q.getCapacity());
       allQos.put(q.getName(), new Qos(q.getName(), q.getPriority(), normal.preempt(), normal.preemptMode(), null, null,
           capacity == null ? Set.of() : capacity.runsOn()));
@@ -131,8 +144,9 @@ public final class ClusterLayout {
     Map<String, PriceCaps> accountCaps = new TreeMap<>();
     Map<String, String> parents = new TreeMap<>();
     for (AccountConfig a : accountConfigs) {
-      PriceCaps caps = caps("squall.accounts." + a.getName() + ".", a.getMaxSpotUsdPerGpuHour(),
-          a.getMaxOnDemandUsdPerGpuHour());
+      String key = "squall.accounts." + a.getName() + ".";
+      PriceCaps caps = caps(key, a.getMaxSpotUsdPerGpuHour(), a.getMaxOnDemandUsdPerGpuHour());
+      unreachable.refuseEverywhere(key, caps);
       if (!caps.isNone()) {
         accountCaps.put(a.getName(), caps);
       }

@@ -89,7 +89,12 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
 
   /** The offering's price per GPU-hour on this partition's nodes, in US dollars. */
   public double usdPerGpuHour(Offering o) {
-    return o.pricePerHour() / Math.max(1, gpusPerNode);
+    return usdPerGpuHour(o.pricePerHour());
+  }
+
+  /** A node-hour price in US dollars as a GPU-hour price on this partition's nodes. */
+  public double usdPerGpuHour(double usdPerNodeHour) {
+    return usdPerNodeHour / Math.max(1, gpusPerNode);
   }
 
   /** Whether the partition's caps allow the offering: the spot cap per node-hour and the caps per GPU-hour. */

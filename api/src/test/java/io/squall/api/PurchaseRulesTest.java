@@ -75,6 +75,37 @@ class PurchaseRulesTest {
   }
 
   @Test
+  void aSpotOnlyJobIsNotPlacedOnAnOnDemandMachineAlreadyUpButOnANewSpotOne() {
+    Map<String, Object> s = settings();
+    s.put("squall.qos.urgent.capacity", "on-demand");
+    s.put("squall.qos.cheap.capacity", "spot-only");
+    try (Controllers.Running c = Controllers.start(s)) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      // Half a node on-demand, running long enough for the test.
+      String urgent = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:4 -t 10 --qos=urgent --output=/dev/null\n"
+          + "sleep 120\n"));
+      time.tick();
+      time.tickAfter(Duration.ofSeconds(1));
+      time.until("the on-demand job to run", Duration.ofSeconds(120),
+          () -> h.jobState(urgent).equals("RUNNING") ? true : null);
+      String onDemandNode = h.job(urgent).get("nodes").asText();
+      // Its node has 4 GPUs free, but its machine is on-demand: the spot-only job gets a spot one.
+      String cheap = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:4 -t 10 --qos=cheap --output=/dev/null\n"
+          + "true\n"));
+      time.tick();
+      time.tickAfter(Duration.ofSeconds(1));
+      assertThat(h.job(cheap).get("nodes").asText()).isNotEmpty().isNotEqualTo(onDemandNode);
+      assertThat(launched(h)).containsExactly("local/local/ON_DEMAND", "local/local/SPOT");
+      // A job that may run on either goes on the free half of the node that is up.
+      String plain = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:4 -t 10 --output=/dev/null\ntrue\n"));
+      time.tick();
+      assertThat(h.job(plain).get("nodes").asText()).isEqualTo(onDemandNode);
+      h.delete("alice-token", "/v1/jobs/" + urgent);
+    }
+  }
+
+  @Test
   void aSpotCapBelowTheSpotPriceKeepsASpotOnlyJobWaitingAndSaysWhy() {
     Map<String, Object> s = settings();
     s.put("squall.qos.cheap.capacity", "spot-only");

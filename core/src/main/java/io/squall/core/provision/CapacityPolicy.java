@@ -150,15 +150,21 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
   }
 
   /**
-   * The most a GPU-hour may cost now for each capacity type this policy may buy: a budget's worst
-   * case, in the controller and the simulator. Infinite for a type whose prices are not known yet,
-   * so that no budgeted job starts blind.
+   * The most a GPU-hour may cost now for each capacity type this policy may buy and some offering
+   * is priced for: a budget's worst case, in the controller and the simulator. While no price at
+   * all is known yet (before the fleet's first listing), infinite for every type it may buy, so
+   * that no budgeted job starts blind. A type no offering is priced for once others are (a
+   * provider that sells no spot) is left out: the fleet cannot buy it either.
    */
   public Map<CapacityType, Double> worstPerGpuHour(PriceSeries series) {
     Map<CapacityType, GpuHourPrices> known = pricesByType(series);
     Map<CapacityType, Double> out = new EnumMap<>(CapacityType.class);
     for (CapacityType t : JobPurchase.typesOf(spot)) {
-      out.put(t, known.containsKey(t) ? known.get(t).dearest() : Double.POSITIVE_INFINITY);
+      if (known.isEmpty()) {
+        out.put(t, Double.POSITIVE_INFINITY);
+      } else if (known.containsKey(t)) {
+        out.put(t, known.get(t).dearest());
+      }
     }
     return out;
   }

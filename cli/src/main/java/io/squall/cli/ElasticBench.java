@@ -4,20 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
-import io.squall.core.provider.Availability;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.time.ManualClock;
+import io.squall.simulate.Catalogue;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.SimulatedProvider;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -177,32 +174,7 @@ final class ElasticBench {
 
   /** Spot (per-zone price) and on-demand offerings of the instance type in the region's zones. */
   static List<Offering> offerings() {
-    List<Offering> out = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(resource("aws-p4d-p5-prices.csv"),
-        StandardCharsets.UTF_8))) {
-      String header = r.readLine();
-      List<String> columns = List.of(header.split(","));
-      int type = columns.indexOf("InstanceType");
-      int price = columns.indexOf("Price");
-      int spot = columns.indexOf("SpotPrice");
-      int region = columns.indexOf("Region");
-      int zone = columns.indexOf("AvailabilityZone");
-      for (String row = r.readLine(); row != null; row = r.readLine()) {
-        String[] f = row.split(",", -1);
-        if (!f[type].equals(INSTANCE_TYPE) || !f[region].equals(REGION)) {
-          continue;
-        }
-        out.add(new Offering(INSTANCE_TYPE, f[zone], CapacityType.ON_DEMAND, Double.parseDouble(f[price]),
-            Availability.AVAILABLE));
-        if (!f[spot].isEmpty()) {
-          out.add(new Offering(INSTANCE_TYPE, f[zone], CapacityType.SPOT, Double.parseDouble(f[spot]),
-              Availability.AVAILABLE));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out;
+    return Catalogue.bundled(Set.of(INSTANCE_TYPE), REGION);
   }
 
   /**

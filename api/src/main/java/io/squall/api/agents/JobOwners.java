@@ -1,8 +1,10 @@
 package io.squall.api.agents;
 
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.squall.api.config.UserConfig;
+import io.squall.api.simulate.ServiceConfig;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +17,7 @@ import java.util.Map;
  * Checked when the controller starts.
  */
 @Context
+@Requires(notEnv = ServiceConfig.ENVIRONMENT) // squall simulate reads the configuration only
 public final class JobOwners {
   private final Map<String, Map<String, Object>> runAs = new HashMap<>();
 

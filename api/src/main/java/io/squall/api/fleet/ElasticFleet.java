@@ -1,20 +1,22 @@
 package io.squall.api.fleet;
 
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.simulate.ServiceConfig;
 import io.squall.api.spot.InterruptionResponder;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.store.InstanceRepository;
-import io.squall.api.store.PriceRepository;
 import io.squall.api.store.InstanceRow;
 import io.squall.api.store.LaunchIntentRepository;
 import io.squall.api.store.LaunchIntentRow;
+import io.squall.api.store.PriceRepository;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.NodeState;
 import io.squall.core.provider.Availability;
@@ -50,6 +52,7 @@ import org.slf4j.LoggerFactory;
  * the fleet's thread (the ticker's) like everything else here.
  */
 @Context
+@Requires(notEnv = ServiceConfig.ENVIRONMENT) // squall simulate reads the configuration only
 public final class ElasticFleet implements ApplicationEventListener<ServerStartupEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(ElasticFleet.class);
 

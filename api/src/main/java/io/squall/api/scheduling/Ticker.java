@@ -1,12 +1,14 @@
 package io.squall.api.scheduling;
 
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.context.event.ShutdownEvent;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.fleet.ElasticFleet;
+import io.squall.api.simulate.ServiceConfig;
 import io.squall.api.spot.InterruptionResponder;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
@@ -33,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * of sleeping and polling.
  */
 @Context
+@Requires(notEnv = ServiceConfig.ENVIRONMENT) // squall simulate reads the configuration only
 public final class Ticker implements ApplicationEventListener<ServerStartupEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(Ticker.class);
   static final Duration PERIOD = Duration.ofMillis(250);

@@ -1,8 +1,10 @@
 package io.squall.api.spot;
 
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import io.squall.api.config.AwsProviderConfig;
 import io.squall.api.config.SquallConfig;
+import io.squall.api.simulate.ServiceConfig;
 import io.squall.core.spot.Interruption;
 import io.squall.core.spot.InterruptionSource;
 import io.squall.providers.aws.SqsInterruptionSource;
@@ -23,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * A source that cannot be reached is retried every {@link #RETRY_AFTER}.
  */
 @Context
+@Requires(notEnv = ServiceConfig.ENVIRONMENT) // squall simulate reads the configuration only
 public final class InterruptionFeeds {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptionFeeds.class);
   static final Duration RETRY_AFTER = Duration.ofSeconds(5);

@@ -1,7 +1,9 @@
 package io.squall.api.spot;
 
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.simulate.ServiceConfig;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
@@ -32,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * nodes still DRAINING.
  */
 @Context
+@Requires(notEnv = ServiceConfig.ENVIRONMENT) // squall simulate reads the configuration only
 public final class InterruptionResponder {
   private static final Logger LOG = LoggerFactory.getLogger(InterruptionResponder.class);
 

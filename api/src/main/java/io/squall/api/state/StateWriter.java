@@ -1,7 +1,9 @@
 package io.squall.api.state;
 
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpStatus;
+import io.squall.api.simulate.ServiceConfig;
 import jakarta.annotation.PreDestroy;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -24,6 +26,7 @@ import org.slf4j.LoggerFactory;
  * is never lost; side effects (agent calls) start only after the commit.
  */
 @Context
+@Requires(notEnv = ServiceConfig.ENVIRONMENT) // squall simulate reads the configuration only
 public final class StateWriter {
   private static final Logger LOG = LoggerFactory.getLogger(StateWriter.class);
   /** Enough to amortize a commit over a burst of submissions, small enough to keep latency low. */

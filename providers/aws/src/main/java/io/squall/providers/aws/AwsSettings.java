@@ -41,7 +41,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
 
   /**
    * The built-in on-demand price table, USD per hour in us-east-1, from the SkyPilot catalog rows
-   * shipped as {@code cli/src/main/resources/data/aws-p4d-p5-prices.csv} (column {@code Price};
+   * shipped as {@code simulator/src/main/resources/data/aws-p4d-p5-prices.csv} (column {@code Price};
    * Apache-2.0): p4d.24xlarge (8 A100 40 GB) 32.7726, p4de.24xlarge (8 A100 80 GB) 40.96575,
    * p5.48xlarge (8 H100) 98.32 and p5en.48xlarge (8 H200) 84.8. p5e.48xlarge (8 H200) is not in
    * it: the catalog gives it no on-demand price in any region, so it is offered at 0 (unknown)

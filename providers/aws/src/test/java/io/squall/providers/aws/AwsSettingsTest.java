@@ -21,7 +21,7 @@ class AwsSettingsTest {
     assertThat(s.spotInterruptionsPerNodeHour()).isEmpty(); // the advisor's buckets, unless configured
   }
 
-  /** The us-east-1 {@code Price} rows of cli/src/main/resources/data/aws-p4d-p5-prices.csv, exactly. */
+  /** The us-east-1 {@code Price} rows of simulator/src/main/resources/data/aws-p4d-p5-prices.csv, exactly. */
   @Test
   void theBuiltInTableIsTheCatalogsUsEast1OnDemandPrices() {
     assertThat(AwsSettings.DEFAULT_ON_DEMAND_PRICES).containsOnly(

@@ -1,0 +1,87 @@
+package io.squall.api.simulate;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.PropertySource;
+import io.squall.api.config.AwsProviderConfig;
+import io.squall.api.config.ClusterLayout;
+import io.squall.api.config.SquallConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * A controller configuration file ({@code squall.yml}, the file the service reads) turned into the
+ * cluster it describes, by the service's own binding and checks ({@link ClusterLayout}): what is
+ * simulated is what would run, and a configuration the controller would refuse is refused here
+ * with the same message. The context is started without its HTTP server, on a throw-away
+ * in-memory database and data directory, so nothing of a real controller is touched and no
+ * scheduling loop runs.
+ */
+public final class ServiceConfig {
+  /** The Micronaut environment the configuration is read in. */
+  public static final String ENVIRONMENT = "simulate";
+
+  private ServiceConfig() {}
+
+  /** What a simulation needs of a configuration: the cluster, and where its provider sells. */
+  public record Cluster(Path file, String name, ClusterLayout layout, String provider, String region,
+      Duration schedulerInterval) {}
+
+  /** Reads {@code file} into the cluster it configures (the context is closed before this returns). */
+  public static Cluster read(Path file) {
+    return read(file, ctx -> {
+      SquallConfig config = ctx.getBean(SquallConfig.class);
+      return new Cluster(file, config.getClusterName(), ctx.getBean(ClusterLayout.class), config.getProvider(),
+          ctx.getBean(AwsProviderConfig.class).getRegion(), config.getSchedulerInterval());
+    });
+  }
+
+  private static <T> T read(Path file, Function<ApplicationContext, T> use) {
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException(file + ": no such configuration file");
+    }
+    Path scratch;
+    try {
+      scratch = Files.createTempDirectory("squall-simulate");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    // These three override the file's: a scratch data directory and database, no server.
+    Map<String, Object> scratchOnly = Map.of(
+        "squall.data-dir", scratch.toString(),
+        "datasources.default.url", "jdbc:h2:mem:simulate-" + Long.toHexString(System.nanoTime())
+            + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH",
+        "micronaut.server.port", -1);
+    String previous = System.getProperty("micronaut.config.files");
+    System.setProperty("micronaut.config.files", file.toAbsolutePath().toString());
+    // In the simulate environment the controller's running parts (its state, scheduling loop,
+    // fleet, interruption feeds) are left out: only the configuration is wanted, bound and checked
+    // as the controller does.
+    try (ApplicationContext ctx = ApplicationContext.builder(ENVIRONMENT)
+        .propertySources(PropertySource.of("simulate", scratchOnly, 10_000))
+        .start()) {
+      return use.apply(ctx);
+    } finally {
+      if (previous == null) {
+        System.clearProperty("micronaut.config.files");
+      } else {
+        System.setProperty("micronaut.config.files", previous);
+      }
+      deleteQuietly(scratch);
+    }
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a temporary directory: the OS cleans it up
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package io.squall.api.simulate;
+
+import io.squall.api.config.ClusterLayout;
+import io.squall.core.model.Node;
+import io.squall.core.model.Partition;
+import io.squall.core.provider.CapacityType;
+import io.squall.core.provider.Offering;
+import io.squall.core.provision.CapacityPolicy;
+import io.squall.core.schedule.SchedulerConfig;
+import io.squall.core.time.ManualClock;
+import io.squall.simulate.Catalogue;
+import io.squall.simulate.ElasticSimulation;
+import io.squall.simulate.SimulatedProvider;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * One configuration's what-if: its elastic partition, with its capacity policy, finance's rules
+ * (QOS, caps, deadlines) and budgets, as the controller would build them from the same file, run
+ * by the production scheduler and fleet engine ({@link ElasticSimulation}) on virtual time
+ * against a simulated cloud selling the price list's offerings.
+ *
+ * <p>The cloud: the partition's instance types in the configured AWS region (the price list's
+ * rows), instances up {@link #BOOT} after their launch call, spot capacity per offering drawn
+ * from the seed between {@link #MIN_SPOT_CAPACITY} and {@link #MAX_SPOT_CAPACITY} instances and
+ * a spot launch failing for capacity with probability {@link #SPOT_ICE_PROBABILITY} (as {@code
+ * squall bench elastic}), on-demand unlimited; no spot reclaims.
+ */
+public final class WhatIfRun {
+  static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
+  static final Duration BOOT = Duration.ofMinutes(3);
+  static final double SPOT_ICE_PROBABILITY = 0.1;
+  static final int MIN_SPOT_CAPACITY = 32;
+  static final int MAX_SPOT_CAPACITY = 128;
+
+  private WhatIfRun() {}
+
+  /**
+   * @param partition the partition to replay the trace in; null for the configuration's only
+   *     elastic one
+   * @param prices a price list in SkyPilot's catalogue format; null for the bundled one
+   */
+  public static ElasticSimulation.Result run(ServiceConfig.Cluster cluster, String partition, Path prices,
+      List<ElasticSimulation.JobSpec> work, long seed) {
+    ClusterLayout layout = cluster.layout();
+    Partition p = partition(cluster, partition);
+    CapacityPolicy policy = layout.policies().get(p.name());
+    List<Node> nodes = p.nodes().stream().map(layout::node).toList();
+    Set<String> types = Set.copyOf(policy.instanceTypes());
+    List<Offering> catalogue = prices == null ? Catalogue.bundled(types, cluster.region())
+        : Catalogue.of(prices, types, cluster.region());
+    if (catalogue.isEmpty()) {
+      throw new IllegalArgumentException(cluster.file() + ": partition " + p.name() + " buys " + types + " in "
+          + cluster.region() + ", which the price list " + (prices == null ? Catalogue.BUNDLED : prices)
+          + " does not sell; give --prices FILE (SkyPilot's catalogue format)");
+    }
+    SplittableRandom rnd = new SplittableRandom(seed);
+    ManualClock clock = new ManualClock(START);
+    SimulatedProvider cloud = new SimulatedProvider(clock, catalogue, rnd.split()).bootLatency(BOOT)
+        .spotInsufficientCapacityProbability(SPOT_ICE_PROBABILITY);
+    for (Offering o : catalogue) {
+      if (o.capacityType() == CapacityType.SPOT) {
+        cloud.capacity(o, MIN_SPOT_CAPACITY + rnd.nextInt(MAX_SPOT_CAPACITY - MIN_SPOT_CAPACITY + 1));
+      }
+    }
+    ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), p.name(), nodes, policy,
+        SchedulerConfig.defaults(), Duration.ofMillis(250), cluster.schedulerInterval(), Duration.ofDays(90),
+        layout.purchaseRules(), layout.budgets());
+    return new ElasticSimulation(setup, clock, cloud).run(work);
+  }
+
+  /** The partition named, or the only elastic one; refused naming what there is otherwise. */
+  static Partition partition(ServiceConfig.Cluster cluster, String name) {
+    List<Partition> elastic = cluster.layout().partitions().stream()
+        .filter(p -> cluster.layout().policies().containsKey(p.name())).toList();
+    if (name == null) {
+      if (elastic.size() != 1) {
+        throw new IllegalArgumentException(cluster.file() + ": " + (elastic.isEmpty() ? "no elastic partition"
+            : "elastic partitions " + elastic.stream().map(Partition::name).toList())
+            + "; the simulator replays one elastic partition: choose it with --partition");
+      }
+      return elastic.get(0);
+    }
+    return elastic.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
+        new IllegalArgumentException(cluster.file() + ": no elastic partition " + name + " (elastic: "
+            + elastic.stream().map(Partition::name).toList() + ")"));
+  }
+}

@@ -1,0 +1,80 @@
+package io.squall.api.simulate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.squall.simulate.ElasticSimulation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A controller's configuration file read the controller's way, and one what-if run of it. */
+class WhatIfRunTest {
+  @TempDir
+  Path dir;
+
+  private Path config(String name, String partitionExtra) throws Exception {
+    Path f = dir.resolve(name);
+    Files.writeString(f, """
+        squall:
+          cluster-name: whatif
+          provider: aws
+          aws:
+            region: us-east-1
+          accounts:
+            vision:
+              hard-limit-usd: 100000
+          partitions:
+            gpu:
+              nodes: p5-[1-16]
+              elastic: true
+              instance-types: [p5.48xlarge]
+        """ + partitionExtra);
+    return f;
+  }
+
+  private static List<ElasticSimulation.JobSpec> work() {
+    List<ElasticSimulation.JobSpec> out = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      out.add(new ElasticSimulation.JobSpec(Duration.ofMinutes(10L * i), 1 + i % 4, 8, Duration.ofMinutes(30 + 5L * i))
+          .withAccount("vision"));
+    }
+    return out;
+  }
+
+  @Test
+  void theConfigurationIsReadAsTheControllerReadsItAndItsPartitionReplaysTheJobs() throws Exception {
+    ServiceConfig.Cluster spot = ServiceConfig.read(config("spot.yml", ""));
+    assertThat(spot.name()).isEqualTo("whatif");
+    assertThat(spot.region()).isEqualTo("us-east-1");
+    assertThat(spot.layout().policies()).containsKey("gpu");
+    ElasticSimulation.Result a = WhatIfRun.run(spot, null, null, work(), 1);
+    assertThat(a.jobsCompleted()).isEqualTo(12);
+    Map<String, Object> f = WhatIfFigures.of(a, work(), 8, spot.layout().budgets());
+    assertThat((double) f.get("cost_ratio")).isGreaterThan(1.0);
+    assertThat((long) f.get("wait_p95_s")).isGreaterThanOrEqualTo((long) f.get("wait_p50_s"));
+    assertThat(f.get("accounts").toString()).contains("vision", "hard_usd=100000.0");
+    // The same seed, the same figures; on-demand only costs more.
+    assertThat(WhatIfFigures.of(WhatIfRun.run(spot, null, null, work(), 1), work(), 8, List.of()).get("dollars_billed"))
+        .isEqualTo(f.get("dollars_billed"));
+    ServiceConfig.Cluster onDemand = ServiceConfig.read(config("od.yml", "      spot: on-demand\n"));
+    Map<String, Object> g = WhatIfFigures.of(WhatIfRun.run(onDemand, null, null, work(), 1), work(), 8, List.of());
+    assertThat((long) g.get("dollars_billed")).isGreaterThan((long) f.get("dollars_billed"));
+  }
+
+  @Test
+  void aConfigurationTheControllerWouldRefuseIsRefusedWithItsMessage() throws Exception {
+    Path bad = config("bad.yml", "      max-on-demand-usd-per-gpu-hour: 5.0\n      spot: on-demand\n");
+    assertThatThrownBy(() -> ServiceConfig.read(bad)).hasStackTraceContaining(
+        "squall.partitions.gpu.max-on-demand-usd-per-gpu-hour: 5.0 is below the list price of every on-demand offering");
+    assertThatThrownBy(() -> ServiceConfig.read(dir.resolve("missing.yml"))).hasMessageEndingWith(
+        "missing.yml: no such configuration file");
+    ServiceConfig.Cluster ok = ServiceConfig.read(config("ok.yml", ""));
+    assertThatThrownBy(() -> WhatIfRun.partition(ok, "cpu")).hasMessageEndingWith("no elastic partition cpu (elastic: [gpu])");
+  }
+}

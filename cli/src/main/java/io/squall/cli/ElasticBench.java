@@ -174,7 +174,12 @@ final class ElasticBench {
 
   /** Spot (per-zone price) and on-demand offerings of the instance type in the region's zones. */
   static List<Offering> offerings() {
-    return Catalogue.bundled(Set.of(INSTANCE_TYPE), REGION);
+    try (InputStream in = resource(Catalogue.BUNDLED.substring("/data/".length()))) {
+      return Catalogue.parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), Catalogue.BUNDLED,
+          Set.of(INSTANCE_TYPE), REGION);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**

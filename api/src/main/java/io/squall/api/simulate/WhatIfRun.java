@@ -11,6 +11,10 @@ import io.squall.core.time.ManualClock;
 import io.squall.simulate.Catalogue;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.SimulatedProvider;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,8 +55,8 @@ public final class WhatIfRun {
     CapacityPolicy policy = layout.policies().get(p.name());
     List<Node> nodes = p.nodes().stream().map(layout::node).toList();
     Set<String> types = Set.copyOf(policy.instanceTypes());
-    List<Offering> catalogue = prices == null ? Catalogue.bundled(types, cluster.region())
-        : Catalogue.of(prices, types, cluster.region());
+    List<Offering> catalogue = Catalogue.parse(priceList(prices), prices == null ? Catalogue.BUNDLED : prices.toString(),
+        types, cluster.region());
     if (catalogue.isEmpty()) {
       throw new IllegalArgumentException(cluster.file() + ": partition " + p.name() + " buys " + types + " in "
           + cluster.region() + ", which the price list " + (prices == null ? Catalogue.BUNDLED : prices)
@@ -71,6 +75,23 @@ public final class WhatIfRun {
         SchedulerConfig.defaults(), Duration.ofMillis(250), cluster.schedulerInterval(), Duration.ofDays(90),
         layout.purchaseRules(), layout.budgets());
     return new ElasticSimulation(setup, clock, cloud).run(work);
+  }
+
+  /** The price list's text: the file given, else the bundled one. */
+  private static String priceList(Path prices) {
+    try {
+      if (prices != null) {
+        return Files.readString(prices, StandardCharsets.UTF_8);
+      }
+      try (InputStream in = Catalogue.class.getResourceAsStream(Catalogue.BUNDLED)) {
+        if (in == null) {
+          throw new IllegalStateException(Catalogue.BUNDLED + " is missing from the class path");
+        }
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException((prices == null ? Catalogue.BUNDLED : prices) + ": " + e.getMessage(), e);
+    }
   }
 
   /** The partition named, or the only elastic one; refused naming what there is otherwise. */

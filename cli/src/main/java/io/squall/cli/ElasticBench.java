@@ -174,12 +174,8 @@ final class ElasticBench {
 
   /** Spot (per-zone price) and on-demand offerings of the instance type in the region's zones. */
   static List<Offering> offerings() {
-    try (InputStream in = resource(Catalogue.BUNDLED.substring("/data/".length()))) {
-      return Catalogue.parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), Catalogue.BUNDLED,
-          Set.of(INSTANCE_TYPE), REGION);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Catalogue.parse(text(Catalogue.BUNDLED.substring("/data/".length())), Catalogue.BUNDLED,
+        Set.of(INSTANCE_TYPE), REGION);
   }
 
   /**
@@ -228,6 +224,15 @@ final class ElasticBench {
   static JsonNode json(String name) {
     try (InputStream in = resource(name)) {
       return MAPPER.readTree(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The bench data file {@code name} (a path under {@code /data/} on the class path) as text. */
+  static String text(String name) {
+    try (InputStream in = resource(name)) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

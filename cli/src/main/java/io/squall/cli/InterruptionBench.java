@@ -1,6 +1,5 @@
 package io.squall.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
@@ -64,8 +63,6 @@ final class InterruptionBench {
   static final Duration CHECKPOINT_WRITE = Duration.ofSeconds(30);
   static final Duration CHECKPOINT_INTERVAL = Duration.ofMinutes(30);
   /** The spot availability traces under {@code data/spot/}. */
-  static final List<String> TRACES = List.of("us-west-2a_k80_1", "us-west-2a_k80_8", "us-west-2a_v100_1",
-      "us-west-2a_v100_8", "us-west-2b_k80_1", "us-west-2b_k80_8", "us-west-2b_v100_1", "us-west-2b_v100_8");
 
   private InterruptionBench() {}
 
@@ -242,14 +239,8 @@ final class InterruptionBench {
   /** The eight availability traces, each {@code {"metadata":{"gap_seconds":N},"data":[...]}}. */
   static List<TraceReclaims.Trace> traces() {
     List<TraceReclaims.Trace> out = new ArrayList<>();
-    for (String name : TRACES) {
-      JsonNode root = ElasticBench.json("spot/" + name + ".json");
-      List<Integer> available = new ArrayList<>();
-      for (JsonNode v : root.get("data")) {
-        available.add(v.asInt());
-      }
-      out.add(new TraceReclaims.Trace(name, available,
-          Duration.ofSeconds(root.get("metadata").get("gap_seconds").asLong())));
+    for (String name : TraceReclaims.BUNDLED) {
+      out.add(TraceReclaims.Trace.parse(name, ElasticBench.text("spot/" + name + ".json")));
     }
     return out;
   }

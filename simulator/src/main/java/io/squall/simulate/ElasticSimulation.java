@@ -474,6 +474,8 @@ public final class ElasticSimulation {
   private final DrainBook drains = new DrainBook(new MemoryDrains());
   private final SbatchParser parser = new SbatchParser(ZoneOffset.UTC);
   private final Map<String, SimNode> nodes = new TreeMap<>();
+  /** How often (virtual time) a run tells its {@link Progress}. */
+  static final Duration PROGRESS_EVERY = Duration.ofHours(1);
   private final Map<JobKey, SimJob> jobs = new TreeMap<>();
   private final PriorityQueue<SimJob> running = new PriorityQueue<>(
       Comparator.comparing((SimJob j) -> j.endsAt).thenComparing(j -> j.job.key()));
@@ -550,6 +552,22 @@ public final class ElasticSimulation {
 
   /** Runs the workload to its end (or {@link Setup#maxTime()}). Call once. */
   public Result run(List<JobSpec> workload) {
+    return run(workload, (simulated, submittedJobs, endedJobs) -> { });
+  }
+
+  /** Where a long run has got to: told once per simulated hour. */
+  @FunctionalInterface
+  public interface Progress {
+    /**
+     * @param simulated virtual time since the run's start
+     * @param submitted jobs submitted so far
+     * @param ended jobs that have ended so far (completed, failed or cancelled)
+     */
+    void reached(Duration simulated, int submitted, int ended);
+  }
+
+  /** {@link #run(List)}, telling {@code progress} each simulated hour how far it has got. */
+  public Result run(List<JobSpec> workload, Progress progress) {
     if (start != null) {
       throw new IllegalStateException("a simulation runs once");
     }
@@ -568,9 +586,16 @@ public final class ElasticSimulation {
     int submitted = 0;
     Instant limit = start.plus(setup.maxTime());
     Instant now = start;
+    Instant report = start.plus(PROGRESS_EVERY);
     boolean finished;
     while (true) {
       clock.set(now);
+      if (!now.isBefore(report)) {
+        progress.reached(Duration.between(start, now), submitted, allJobs.size() - jobs.size());
+        while (!now.isBefore(report)) {
+          report = report.plus(PROGRESS_EVERY);
+        }
+      }
       while (submitted < order.size() && !start.plus(workload.get(order.get(submitted)).submitAt()).isAfter(now)) {
         int i = order.get(submitted++);
         submit(i + 1L, workload.get(i), now);

@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Spot reclaims driven by recorded spot availability: each zone follows one availability trace,
@@ -41,6 +43,13 @@ import java.util.TreeMap;
  * notices. Not thread-safe (the provider calls it under its lock).
  */
 public final class TraceReclaims implements SpotReclaims {
+  /**
+   * The bundled "Can't Be Late" availability traces (see {@code data/README.md}), by name; each is
+   * on the class path at {@code /data/spot/NAME.json} (read by the caller: the simulator does no I/O).
+   */
+  public static final List<String> BUNDLED = List.of("us-west-2a_k80_1", "us-west-2a_k80_8", "us-west-2a_v100_1",
+      "us-west-2a_v100_8", "us-west-2b_k80_1", "us-west-2b_k80_8", "us-west-2b_v100_1", "us-west-2b_v100_8");
+
   /** No notice later than this after a launch: past it an instance is never taken back. */
   static final Duration HORIZON = Duration.ofDays(3650);
 
@@ -62,7 +71,39 @@ public final class TraceReclaims implements SpotReclaims {
         throw new IllegalArgumentException("trace " + name + " needs a positive gap between ticks");
       }
     }
+
+    /**
+     * A trace from its file's text, the "Can't Be Late" format:
+     * {@code {"metadata":{"gap_seconds":N},"data":[instances available at each tick]}}. Read by
+     * hand (the format is this small) so that the simulator needs no JSON library; anything else
+     * is refused naming {@code name}.
+     */
+    public static Trace parse(String name, String json) {
+      Matcher gap = GAP.matcher(json);
+      Matcher data = DATA.matcher(json);
+      if (!gap.find() || !data.find()) {
+        throw new IllegalArgumentException(name + ": not a spot availability trace "
+            + "({\"metadata\":{\"gap_seconds\":N},\"data\":[...]})");
+      }
+      List<Integer> available = new ArrayList<>();
+      for (String v : data.group(1).split(",")) {
+        String t = v.strip();
+        if (t.isEmpty()) {
+          continue;
+        }
+        try {
+          available.add(Integer.parseInt(t));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(name + ": tick " + (available.size() + 1) + " is '" + t
+              + "', not a whole number of instances");
+        }
+      }
+      return new Trace(name, available, Duration.ofSeconds(Long.parseLong(gap.group(1))));
+    }
   }
+
+  private static final Pattern GAP = Pattern.compile("\"gap_seconds\"\\s*:\\s*(\\d+)");
+  private static final Pattern DATA = Pattern.compile("\"data\"\\s*:\\s*\\[([^\\]]*)\\]");
 
   /** Zone {@code zone} follows {@code trace} from tick {@code offset} at the start of the run. */
   public record Assignment(String zone, Trace trace, int offset) {

@@ -99,4 +99,17 @@ class TraceReclaimsTest {
     String flat = a.assignments().stream().filter(x -> x.trace().name().equals("v")).findFirst().orElseThrow().zone();
     assertThat(a.hazardPerHour(flat, T0.plus(Duration.ofHours(5)))).isEqualTo(1.0);
   }
+
+  @Test
+  void aTraceFileIsReadAsTheCantBeLateFormatAndAnythingElseIsRefusedNamingIt() {
+    TraceReclaims.Trace t = TraceReclaims.Trace.parse("z.json",
+        "{\"metadata\": {\"gap_seconds\": 600}, \"data\": [1, 0,\n 3]}");
+    assertThat(t.available()).containsExactly(1, 0, 3);
+    assertThat(t.gap()).isEqualTo(Duration.ofMinutes(10));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> TraceReclaims.Trace.parse("x.json", "{\"data\":[1]}"))
+        .hasMessageStartingWith("x.json: not a spot availability trace");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> TraceReclaims.Trace.parse("y.json",
+        "{\"metadata\":{\"gap_seconds\":600},\"data\":[1,two]}"))
+        .hasMessage("y.json: tick 2 is 'two', not a whole number of instances");
+  }
 }

@@ -11,6 +11,7 @@ import io.squall.core.time.ManualClock;
 import io.squall.simulate.Catalogue;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.SimulatedProvider;
+import io.squall.simulate.TraceReclaims;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +19,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 /**
  * One configuration's what-if: its elastic partition, with its capacity policy, finance's rules
@@ -32,7 +35,11 @@ import java.util.SplittableRandom;
  * rows), instances up {@link #BOOT} after their launch call, spot capacity per offering drawn
  * from the seed between {@link #MIN_SPOT_CAPACITY} and {@link #MAX_SPOT_CAPACITY} instances and
  * a spot launch failing for capacity with probability {@link #SPOT_ICE_PROBABILITY} (as {@code
- * squall bench elastic}), on-demand unlimited; no spot reclaims.
+ * squall bench elastic}), on-demand unlimited. With an interruption rate, each spot zone follows
+ * a spot availability trace (the bundled "Can't Be Late" traces, or the files of a directory),
+ * seeded choice and start, and a spot instance is taken back with a hazard that rises as its
+ * zone's availability falls, scaled to that rate on average over the trace (as {@code squall bench
+ * deadline}: not calibrated run by run), with a 2 min notice; the provider publishes that rate.
  */
 public final class WhatIfRun {
   static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
@@ -40,16 +47,37 @@ public final class WhatIfRun {
   static final double SPOT_ICE_PROBABILITY = 0.1;
   static final int MIN_SPOT_CAPACITY = 32;
   static final int MAX_SPOT_CAPACITY = 128;
+  /** The hazard's floor where the trace says spot is plentiful, and the notice (as {@code bench interruptions}). */
+  static final double BASELINE = 0.25;
+  static final Duration NOTICE = Duration.ofMinutes(2);
+
+  /**
+   * The simulated cloud's inputs.
+   *
+   * @param prices a price list in SkyPilot's catalogue format; null for the bundled one
+   * @param interruptionsPerHour spot interruptions per spot node-hour; 0 for none
+   * @param availability a directory of availability traces ({@code *.json}); null for the bundled ones
+   */
+  public record Cloud(Path prices, double interruptionsPerHour, Path availability) {
+    public static final Cloud BUNDLED = new Cloud(null, 0, null);
+
+    public Cloud {
+      if (interruptionsPerHour < 0 || !Double.isFinite(interruptionsPerHour)) {
+        throw new IllegalArgumentException("--interruptions-per-hour: must be 0 or more, not " + interruptionsPerHour);
+      }
+    }
+  }
 
   private WhatIfRun() {}
 
   /**
    * @param partition the partition to replay the trace in; null for the configuration's only
    *     elastic one
-   * @param prices a price list in SkyPilot's catalogue format; null for the bundled one
+   * @param progress told each simulated hour how far the run has got
    */
-  public static ElasticSimulation.Result run(ServiceConfig.Cluster cluster, String partition, Path prices,
-      List<ElasticSimulation.JobSpec> work, long seed) {
+  public static ElasticSimulation.Result run(ServiceConfig.Cluster cluster, String partition, Cloud cloudModel,
+      List<ElasticSimulation.JobSpec> work, long seed, ElasticSimulation.Progress progress) {
+    Path prices = cloudModel.prices();
     ClusterLayout layout = cluster.layout();
     Partition p = partition(cluster, partition);
     CapacityPolicy policy = layout.policies().get(p.name());
@@ -74,7 +102,40 @@ public final class WhatIfRun {
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), p.name(), nodes, policy,
         SchedulerConfig.defaults(), Duration.ofMillis(250), cluster.schedulerInterval(), Duration.ofDays(90),
         layout.purchaseRules(), layout.budgets());
-    return new ElasticSimulation(setup, clock, cloud).run(work);
+    if (cloudModel.interruptionsPerHour() > 0) {
+      List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
+          .map(Offering::zone).distinct().toList();
+      cloud.reclaims(TraceReclaims.assign(START, spotZones, traces(cloudModel.availability()),
+          cloudModel.interruptionsPerHour(), BASELINE, NOTICE, rnd.nextLong()))
+          .publishedInterruptionRate(cloudModel.interruptionsPerHour());
+    }
+    return new ElasticSimulation(setup, clock, cloud).run(work, progress);
+  }
+
+  /** The availability traces: every {@code *.json} of the directory, else the bundled ones. */
+  static List<TraceReclaims.Trace> traces(Path dir) {
+    List<TraceReclaims.Trace> out = new ArrayList<>();
+    try {
+      if (dir == null) {
+        for (String name : TraceReclaims.BUNDLED) {
+          try (InputStream in = TraceReclaims.class.getResourceAsStream("/data/spot/" + name + ".json")) {
+            out.add(TraceReclaims.Trace.parse(name, new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+          }
+        }
+        return out;
+      }
+      try (Stream<Path> files = Files.list(dir)) {
+        for (Path f : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+          out.add(TraceReclaims.Trace.parse(f.getFileName().toString(), Files.readString(f, StandardCharsets.UTF_8)));
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--availability " + dir + ": " + e.getMessage(), e);
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("--availability " + dir + ": no *.json availability trace in it");
+    }
+    return out;
   }
 
   /** The price list's text: the file given, else the bundled one. */

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A controller's configuration file read the controller's way, and one what-if run of it. */
 class WhatIfRunTest {
+  private static final ElasticSimulation.Progress NO_PROGRESS = (simulated, submitted, ended) -> { };
+
   @TempDir
   Path dir;
 
@@ -53,18 +55,35 @@ class WhatIfRunTest {
     assertThat(spot.name()).isEqualTo("whatif");
     assertThat(spot.region()).isEqualTo("us-east-1");
     assertThat(spot.layout().policies()).containsKey("gpu");
-    ElasticSimulation.Result a = WhatIfRun.run(spot, null, null, work(), 1);
+    ElasticSimulation.Result a = WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), 1, NO_PROGRESS);
     assertThat(a.jobsCompleted()).isEqualTo(12);
     Map<String, Object> f = WhatIfFigures.of(a, work(), 8, spot.layout().budgets());
     assertThat((double) f.get("cost_ratio")).isGreaterThan(1.0);
     assertThat((long) f.get("wait_p95_s")).isGreaterThanOrEqualTo((long) f.get("wait_p50_s"));
     assertThat(f.get("accounts").toString()).contains("vision", "hard_usd=100000.0");
     // The same seed, the same figures; on-demand only costs more.
-    assertThat(WhatIfFigures.of(WhatIfRun.run(spot, null, null, work(), 1), work(), 8, List.of()).get("dollars_billed"))
+    assertThat(WhatIfFigures.of(WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), 1, NO_PROGRESS), work(), 8, List.of()).get("dollars_billed"))
         .isEqualTo(f.get("dollars_billed"));
     ServiceConfig.Cluster onDemand = ServiceConfig.read(config("od.yml", "      spot: on-demand\n"));
-    Map<String, Object> g = WhatIfFigures.of(WhatIfRun.run(onDemand, null, null, work(), 1), work(), 8, List.of());
+    Map<String, Object> g = WhatIfFigures.of(WhatIfRun.run(onDemand, null, WhatIfRun.Cloud.BUNDLED, work(), 1, NO_PROGRESS), work(), 8, List.of());
     assertThat((long) g.get("dollars_billed")).isGreaterThan((long) f.get("dollars_billed"));
+  }
+
+  @Test
+  void spotInterruptionsFollowTheAvailabilityTracesAndProgressIsToldEachSimulatedHour() throws Exception {
+    ServiceConfig.Cluster spot = ServiceConfig.read(config("spot.yml", ""));
+    List<Duration> told = new ArrayList<>();
+    ElasticSimulation.Result calm = WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), 1,
+        (simulated, submitted, ended) -> told.add(simulated));
+    ElasticSimulation.Result stormy = WhatIfRun.run(spot, null, new WhatIfRun.Cloud(null, 0.5, null), work(), 1,
+        NO_PROGRESS);
+    assertThat(calm.interruptions()).isZero();
+    assertThat(stormy.interruptions()).isPositive();
+    assertThat(stormy.jobsCompleted() + stormy.jobsHeld()).isEqualTo(12);
+    assertThat(told).isNotEmpty().isSorted();
+    assertThat(told.get(0)).isGreaterThanOrEqualTo(Duration.ofHours(1));
+    assertThat(told.size()).isLessThanOrEqualTo((int) calm.makespan().toHours() + 1);
+    assertThatThrownBy(() -> WhatIfRun.traces(dir)).hasMessageEndingWith("no *.json availability trace in it");
   }
 
   @Test

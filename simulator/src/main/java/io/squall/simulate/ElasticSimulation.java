@@ -263,6 +263,7 @@ public final class ElasticSimulation {
    * @param outcomes every submitted job, by id
    * @param budgetSamples each budget's standing at each scheduler cycle that added spend up
    * @param launches the instances made, per launch call
+   * @param samples the cluster each simulated hour ({@link Sample})
    */
   public record Result(int jobs, int jobsCompleted, long launchCalls, long failedLaunchCalls, long nodesLaunched,
       long spotNodesLaunched, long partialGangsBilled, int orphans, int jobsLaunchedFor, long medianTimeToLaunchCallMs,
@@ -271,11 +272,12 @@ public final class ElasticSimulation {
       List<String> events, int interruptions, int interruptionRequeues, int jobsHeld, double lostGpuHours,
       List<Long> requeueToRestartMs, double spotNodeHours, List<Long> firstRestartMs,
       double strandedNodeHours, double bootWaitLostNodeHours, Money money, List<JobOutcome> outcomes,
-      List<BudgetSample> budgetSamples, List<LaunchRecord> launches) {
+      List<BudgetSample> budgetSamples, List<LaunchRecord> launches, List<Sample> samples) {
     public Result {
       outcomes = List.copyOf(outcomes);
       budgetSamples = List.copyOf(budgetSamples);
       launches = List.copyOf(launches);
+      samples = List.copyOf(samples);
       timesToLaunchCallMs = List.copyOf(timesToLaunchCallMs);
       events = List.copyOf(events);
       requeueToRestartMs = List.copyOf(requeueToRestartMs);
@@ -380,6 +382,23 @@ public final class ElasticSimulation {
     }
   }
 
+  /**
+   * The cluster at one instant of the run, for a report over time.
+   *
+   * @param at time since the run's start
+   * @param queued jobs submitted and waiting to start (held ones included)
+   * @param runningGpus GPUs of the jobs running
+   * @param spotNodes nodes whose machine is spot (booting or up)
+   * @param onDemandNodes nodes whose machine is on-demand (booting or up)
+   * @param spentUsd each account's cost so far ({@link Charges} of the bills until then)
+   */
+  public record Sample(Duration at, int queued, int runningGpus, int spotNodes, int onDemandNodes,
+      Map<String, Double> spentUsd) {
+    public Sample {
+      spentUsd = Map.copyOf(spentUsd);
+    }
+  }
+
   /** The lower median of sorted values; 0 when there are none. */
   private static long lowerMedian(List<Long> sorted) {
     return sorted.isEmpty() ? 0 : sorted.get((sorted.size() - 1) / 2);
@@ -474,9 +493,10 @@ public final class ElasticSimulation {
   private final DrainBook drains = new DrainBook(new MemoryDrains());
   private final SbatchParser parser = new SbatchParser(ZoneOffset.UTC);
   private final Map<String, SimNode> nodes = new TreeMap<>();
-  /** How often (virtual time) a run tells its {@link Progress}. */
+  /** How often (virtual time) a run tells its {@link Progress} and samples the cluster ({@link Result#samples()}). */
   static final Duration PROGRESS_EVERY = Duration.ofHours(1);
   private final Map<JobKey, SimJob> jobs = new TreeMap<>();
+  private final List<Sample> samples = new ArrayList<>();
   private final PriorityQueue<SimJob> running = new PriorityQueue<>(
       Comparator.comparing((SimJob j) -> j.endsAt).thenComparing(j -> j.job.key()));
   private final List<String> events = new ArrayList<>();
@@ -592,6 +612,7 @@ public final class ElasticSimulation {
       clock.set(now);
       if (!now.isBefore(report)) {
         progress.reached(Duration.between(start, now), submitted, allJobs.size() - jobs.size());
+        samples.add(sample(now));
         while (!now.isBefore(report)) {
           report = report.plus(PROGRESS_EVERY);
         }
@@ -1179,6 +1200,27 @@ public final class ElasticSimulation {
     return Map.of(setup.partition(), policy.withCaps(policy.caps(), gpus).worstPerGpuHour(fleet.prices()));
   }
 
+  private Sample sample(Instant now) {
+    int queued = 0;
+    int gpus = 0;
+    for (SimJob j : jobs.values()) {
+      if (j.job.state() == JobState.PENDING) {
+        queued++;
+      } else if (j.job.state() == JobState.RUNNING) {
+        gpus += j.job.allocation().stream().mapToInt(g -> g.gpuIndices().size()).sum();
+      }
+    }
+    int spot = 0;
+    int onDemand = 0;
+    for (SimNode n : nodes.values()) {
+      if (n.instance != null) {
+        spot += n.instance.offering().capacityType() == CapacityType.SPOT ? 1 : 0;
+        onDemand += n.instance.offering().capacityType() == CapacityType.ON_DEMAND ? 1 : 0;
+      }
+    }
+    return new Sample(Duration.between(start, now), queued, gpus, spot, onDemand, spendByAccount(start, now));
+  }
+
   /** Whether spend should be added up again although nothing else changed: some node is billed. */
   private boolean budgetDue() {
     return !budgets.isEmpty() && nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD);
@@ -1495,7 +1537,7 @@ public final class ElasticSimulation {
         requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
         lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(firstRestartMs),
         strandedSeconds / 3600, bootWaitLostSeconds / 3600, money(now), outcomes(now), budgetSamples,
-        launchRecords);
+        launchRecords, samples);
   }
 
   private List<JobOutcome> outcomes(Instant now) {

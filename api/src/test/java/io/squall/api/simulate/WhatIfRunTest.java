@@ -83,6 +83,17 @@ class WhatIfRunTest {
     assertThat(told).isNotEmpty().isSorted();
     assertThat(told.get(0)).isGreaterThanOrEqualTo(Duration.ofHours(1));
     assertThat(told.size()).isLessThanOrEqualTo((int) calm.makespan().toHours() + 1);
+    // The cluster sampled at the same instants: spend only grows, never more nodes than the partition's.
+    assertThat(calm.samples()).extracting(ElasticSimulation.Sample::at).isEqualTo(told);
+    double spent = 0;
+    for (ElasticSimulation.Sample x : calm.samples()) {
+      assertThat(x.spotNodes() + x.onDemandNodes()).isBetween(0, 16);
+      assertThat(x.runningGpus()).isBetween(0, 128);
+      double now = x.spentUsd().getOrDefault("vision", 0.0);
+      assertThat(now).isGreaterThanOrEqualTo(spent);
+      spent = now;
+    }
+    assertThat(spent).isPositive();
     assertThatThrownBy(() -> WhatIfRun.traces(dir)).hasMessageEndingWith("no *.json availability trace in it");
   }
 

@@ -27,6 +27,11 @@ final class JsonRow {
     this.node = node;
   }
 
+  /** The line the object starts on. */
+  int line() {
+    return row.line();
+  }
+
   /** Fails on the first field not in {@code known}, listing those. */
   void onlyFields(List<String> known) {
     Set<String> allowed = Set.copyOf(known);

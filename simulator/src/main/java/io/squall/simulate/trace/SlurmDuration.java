@@ -15,8 +15,11 @@ final class SlurmDuration {
   static final String FORMS = "[D-]HH:MM:SS";
 
   private static final Pattern DURATION = Pattern.compile("(?:(\\d{1,6})-)?(\\d{1,9}):(\\d{2})(?::(\\d{2}))?");
-  /** What sacct prints for a job without a limit of its own; both mean "not known here". */
-  private static final Set<String> NO_LIMIT = Set.of("UNLIMITED", "INFINITE", "PARTITION_LIMIT", "NONE");
+  /**
+   * What sacct prints for a job without a limit of its own (UNLIMITED, Partition_Limit), and
+   * sbatch's other word for unlimited: none of them is a limit the replay could hold the job to.
+   */
+  private static final Set<String> NO_LIMIT = Set.of("UNLIMITED", "INFINITE", "PARTITION_LIMIT");
 
   private SlurmDuration() {}
 

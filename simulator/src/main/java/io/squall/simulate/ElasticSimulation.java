@@ -121,7 +121,8 @@ public final class ElasticSimulation {
    * @param purchaseRules finance's rules per QOS and account (the controller's), asked for every
    *     job holding nodes at each fleet tick; {@link PurchaseRules#NONE} by default
    * @param budgets the accounts' budgets (each workload account is a top-level account); spend is
-   *     added up at each scheduler cycle, as the controller's BudgetWatch does at its interval
+   *     added up at scheduler cycles at most every {@link #BUDGET_INTERVAL}, as the controller's
+   *     BudgetWatch does at its {@code budget-interval}
    */
   public record Setup(String cluster, String partition, List<Node> nodes, CapacityPolicy policy,
       SchedulerConfig scheduler, Duration tick, Duration schedulerInterval, Duration maxTime,
@@ -497,6 +498,14 @@ public final class ElasticSimulation {
   static final Duration PROGRESS_EVERY = Duration.ofHours(1);
   private final Map<JobKey, SimJob> jobs = new TreeMap<>();
   private final List<Sample> samples = new ArrayList<>();
+  private final Map<Instant, SpendSoFar> spendFrom = new HashMap<>();
+  /**
+   * Spend is added up again at most this often, as the controller's {@code budget-interval}
+   * (its default): a cycle in between uses the last standings.
+   */
+  static final Duration BUDGET_INTERVAL = Duration.ofSeconds(10);
+  /** When spend was last added up; null before the first time. */
+  private Instant lastBudget;
   private final PriorityQueue<SimJob> running = new PriorityQueue<>(
       Comparator.comparing((SimJob j) -> j.endsAt).thenComparing(j -> j.job.key()));
   private final List<String> events = new ArrayList<>();
@@ -628,7 +637,7 @@ public final class ElasticSimulation {
       endDueJobs(now);
       boot(now);
       interrupt(now);
-      if ((changed || budgetDue()) && (lastCycle == null || !now.isBefore(lastCycle.plus(setup.schedulerInterval())))) {
+      if ((changed || budgetDue(now)) && (lastCycle == null || !now.isBefore(lastCycle.plus(setup.schedulerInterval())))) {
         cycle(now);
       }
       fleet.tick(now);
@@ -1073,7 +1082,10 @@ public final class ElasticSimulation {
     ClusterSnapshot snapshot = new ClusterSnapshot(snapshotNodes, partitions, qos, accounts, users, snapshotJobs,
         usage);
     if (!budgets.isEmpty()) {
-      refreshBudgets(now);
+      if (lastBudget == null || !now.isBefore(lastBudget.plus(BUDGET_INTERVAL))) {
+        refreshBudgets(now);
+        lastBudget = now;
+      }
       snapshot = snapshot.withBudgets(limits);
     }
     PlanApplication.apply(scheduler.cycle(snapshot, now), new PlanApplication.Ledger() {
@@ -1179,11 +1191,29 @@ public final class ElasticSimulation {
     }
   }
 
-  /** What each account's own jobs cost from {@code since} until {@code now}. */
+  /**
+   * What each account's own jobs cost from {@code since} until {@code now}. Kept up to date per
+   * {@code since} by adding what each new window billed: a bill split over two adjacent windows
+   * is the bill split over both, and splitting only the new window keeps a long run from adding
+   * up its whole past at every scheduler cycle.
+   */
   private Map<String, Double> spendByAccount(Instant since, Instant now) {
-    Map<String, Double> out = new TreeMap<>();
-    charges(since, now).jobs().forEach((key, c) -> out.merge(accountOfKey.get(key), c.usd(), Double::sum));
-    return out;
+    SpendSoFar s = spendFrom.computeIfAbsent(since, SpendSoFar::new);
+    if (now.isAfter(s.until)) {
+      charges(s.until, now).jobs().forEach((key, c) -> s.byAccount.merge(accountOfKey.get(key), c.usd(), Double::sum));
+      s.until = now;
+    }
+    return new TreeMap<>(s.byAccount);
+  }
+
+  /** Each account's spend from one instant up to {@code until}. */
+  private static final class SpendSoFar {
+    Instant until;
+    final Map<String, Double> byAccount = new TreeMap<>();
+
+    SpendSoFar(Instant since) {
+      this.until = since;
+    }
   }
 
   /**
@@ -1221,9 +1251,13 @@ public final class ElasticSimulation {
     return new Sample(Duration.between(start, now), queued, gpus, spot, onDemand, spendByAccount(start, now));
   }
 
-  /** Whether spend should be added up again although nothing else changed: some node is billed. */
-  private boolean budgetDue() {
-    return !budgets.isEmpty() && nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD);
+  /**
+   * Whether spend should be added up again although nothing else changed: some node is billed,
+   * and {@link #BUDGET_INTERVAL} has passed since spend was last added up.
+   */
+  private boolean budgetDue(Instant now) {
+    return !budgets.isEmpty() && (lastBudget == null || !now.isBefore(lastBudget.plus(BUDGET_INTERVAL)))
+        && nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD);
   }
 
   private StartRecord startRecord(SimJob j, Action.Start s, Instant now) {
@@ -1469,8 +1503,13 @@ public final class ElasticSimulation {
     if (!wakeups.isEmpty()) {
       next = min(next, wakeups.first());
     }
-    if ((changed || budgetDue()) && lastCycle != null) {
+    if (changed && lastCycle != null) {
       next = min(next, lastCycle.plus(setup.schedulerInterval()));
+    }
+    if (!budgets.isEmpty() && lastBudget != null && nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD)) {
+      Instant due = lastBudget.plus(BUDGET_INTERVAL);
+      Instant cycleAllowed = lastCycle == null ? due : lastCycle.plus(setup.schedulerInterval());
+      next = min(next, due.isAfter(cycleAllowed) ? due : cycleAllowed);
     }
     if (next == null) {
       return null;
@@ -1557,17 +1596,24 @@ public final class ElasticSimulation {
     return out;
   }
 
-  /** What the instances billed in [{@code from}, {@code now}), split among the holds on their nodes (open ones end now). */
+  /**
+   * What the instances billed in [{@code from}, {@code now}), split among the holds on their nodes
+   * (open ones end now). Only the bills and holds that overlap the window are split.
+   */
   private Charges.Result charges(Instant from, Instant now) {
     List<Charges.Billing> bills = new ArrayList<>();
     for (SimulatedProvider.Billing b : provider.billings()) {
-      bills.add(new Charges.Billing(null, b.node(), b.offering(), nodes.get(b.node()).template.gpus(), b.launched(),
-          b.ended()));
+      if (b.launched().isBefore(now) && (b.ended() == null || b.ended().isAfter(from))) {
+        bills.add(new Charges.Billing(null, b.node(), b.offering(), nodes.get(b.node()).template.gpus(), b.launched(),
+            b.ended()));
+      }
     }
     Map<String, List<CostSplit.Holding>> holds = new TreeMap<>();
-    heldBefore.forEach((node, h) -> holds.computeIfAbsent(node, k -> new ArrayList<>()).addAll(h));
-    nodes.forEach((name, n) -> n.holds.values().forEach(h -> holds.computeIfAbsent(name, k -> new ArrayList<>())
-        .add(new CostSplit.Holding(h.job(), h.from(), now, h.share()))));
+    heldBefore.forEach((node, hs) -> hs.stream().filter(h -> h.to().isAfter(from) && h.from().isBefore(now))
+        .forEach(h -> holds.computeIfAbsent(node, k -> new ArrayList<>()).add(h)));
+    nodes.forEach((name, n) -> n.holds.values().stream().filter(h -> h.from().isBefore(now))
+        .forEach(h -> holds.computeIfAbsent(name, k -> new ArrayList<>())
+            .add(new CostSplit.Holding(h.job(), h.from(), now, h.share()))));
     return Charges.of(bills, holds, fleet.prices(), from, now);
   }
 

@@ -34,6 +34,7 @@ public final class WhatIfFigures {
     f.put("jobs", r.jobs());
     f.put("jobs_completed", r.jobsCompleted());
     f.put("jobs_held", r.jobsHeld());
+    f.put("finished", r.finished()); // false: the run stopped at its horizon with work left
     f.put("dollars_billed", Math.round(r.money().billed()));
     f.put("lower_bound_dollars", Math.round(r.money().lowerBound()));
     f.put("cost_ratio", round(r.money().ratio(), 3));

@@ -100,7 +100,7 @@ public final class WhatIfRun {
       }
     }
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), p.name(), nodes, policy,
-        SchedulerConfig.defaults(), Duration.ofMillis(250), cluster.schedulerInterval(), Duration.ofDays(90),
+        SchedulerConfig.defaults(), Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work),
         layout.purchaseRules(), layout.budgets());
     if (cloudModel.interruptionsPerHour() > 0) {
       List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
@@ -110,6 +110,22 @@ public final class WhatIfRun {
           .publishedInterruptionRate(cloudModel.interruptionsPerHour());
     }
     return new ElasticSimulation(setup, clock, cloud).run(work, progress);
+  }
+
+  /**
+   * How long the run may go on: past the last submission, twice the longest runtime or 30 days,
+   * whichever is more (a queue that long is a finding; the figures say when work was left).
+   */
+  static Duration horizon(List<ElasticSimulation.JobSpec> work) {
+    Duration lastSubmit = Duration.ZERO;
+    Duration longest = Duration.ZERO;
+    for (ElasticSimulation.JobSpec j : work) {
+      lastSubmit = j.submitAt().compareTo(lastSubmit) > 0 ? j.submitAt() : lastSubmit;
+      longest = j.runtime().compareTo(longest) > 0 ? j.runtime() : longest;
+    }
+    Duration after = longest.multipliedBy(2).compareTo(Duration.ofDays(30)) > 0 ? longest.multipliedBy(2)
+        : Duration.ofDays(30);
+    return lastSubmit.plus(after);
   }
 
   /** The availability traces: every {@code *.json} of the directory, else the bundled ones. */

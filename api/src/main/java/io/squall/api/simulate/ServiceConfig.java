@@ -33,13 +33,29 @@ public final class ServiceConfig {
   public record Cluster(Path file, String name, ClusterLayout layout, String provider, String region,
       Duration schedulerInterval) {}
 
-  /** Reads {@code file} into the cluster it configures (the context is closed before this returns). */
+  /**
+   * Reads {@code file} into the cluster it configures (the context is closed before this returns).
+   *
+   * @throws IllegalArgumentException naming the file and saying what the controller would say
+   *     of it (the key and why), when the controller would refuse it
+   */
   public static Cluster read(Path file) {
-    return read(file, ctx -> {
-      SquallConfig config = ctx.getBean(SquallConfig.class);
-      return new Cluster(file, config.getClusterName(), ctx.getBean(ClusterLayout.class), config.getProvider(),
-          ctx.getBean(AwsProviderConfig.class).getRegion(), config.getSchedulerInterval());
-    });
+    try {
+      return read(file, ctx -> {
+        SquallConfig config = ctx.getBean(SquallConfig.class);
+        return new Cluster(file, config.getClusterName(), ctx.getBean(ClusterLayout.class), config.getProvider(),
+            ctx.getBean(AwsProviderConfig.class).getRegion(), config.getSchedulerInterval());
+      });
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // The context wraps the controller's refusal in its own exceptions: the innermost says why.
+      Throwable why = e;
+      while (why.getCause() != null) {
+        why = why.getCause();
+      }
+      throw new IllegalArgumentException(file + ": " + why.getMessage(), e);
+    }
   }
 
   private static <T> T read(Path file, Function<ApplicationContext, T> use) {

@@ -67,10 +67,7 @@ public final class WhatIf {
         WhatIfReport.write(o.report(), "What-if: " + o.trace().getFileName(), runs);
       }
       return 0;
-    } catch (IllegalArgumentException | IllegalStateException | TraceException e) {
-      err.println("squall simulate: " + e.getMessage());
-      return 2;
-    } catch (IOException e) {
+    } catch (IllegalArgumentException | IllegalStateException | TraceException | IOException e) {
       err.println("squall simulate: " + e.getMessage());
       return 2;
     }

@@ -100,8 +100,9 @@ class WhatIfRunTest {
   @Test
   void aConfigurationTheControllerWouldRefuseIsRefusedWithItsMessage() throws Exception {
     Path bad = config("bad.yml", "      max-on-demand-usd-per-gpu-hour: 5.0\n      spot: on-demand\n");
-    assertThatThrownBy(() -> ServiceConfig.read(bad)).hasStackTraceContaining(
-        "squall.partitions.gpu.max-on-demand-usd-per-gpu-hour: 5.0 is below the list price of every on-demand offering");
+    assertThatThrownBy(() -> ServiceConfig.read(bad)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(
+        "bad.yml: squall.partitions.gpu.max-on-demand-usd-per-gpu-hour: 5.0 is below the list price of every on-demand"
+            + " offering");
     assertThatThrownBy(() -> ServiceConfig.read(dir.resolve("missing.yml"))).hasMessageEndingWith(
         "missing.yml: no such configuration file");
     ServiceConfig.Cluster ok = ServiceConfig.read(config("ok.yml", ""));

@@ -102,5 +102,12 @@ class WhatIfTest {
         dir.resolve("nope.yml").toString());
     assertThat(missing.exit()).isEqualTo(2);
     assertThat(missing.err()).contains("nope.yml: no such configuration file");
+    Path refused = Files.writeString(dir.resolve("refused.yml"), Files.readString(config("ok.yml", "on-demand"))
+        + "      max-on-demand-usd-per-gpu-hour: 5.0\n");
+    Run controllerWouldRefuse = simulate("--trace", trace().toString(), "--trace-format", "jsonl", "--config",
+        refused.toString());
+    assertThat(controllerWouldRefuse.exit()).isEqualTo(2);
+    assertThat(controllerWouldRefuse.err()).startsWith("squall simulate: ").contains("refused.yml: "
+        + "squall.partitions.gpu.max-on-demand-usd-per-gpu-hour: 5.0 is below the list price");
   }
 }

@@ -301,6 +301,7 @@ public final class ElasticSimulation {
    *
    * @param deadline its deadline from the start of the run; null for none
    * @param firstStart when the scheduler first gave it nodes; null for never
+   * @param firstRun when it first ran, its nodes up (after their boot); null for never
    * @param ended when it ended; null when it had not by the end of the run
    * @param state how it ended; null when it had not
    * @param pendingReason the reason it last waited for (the scheduler's), null when it never waited
@@ -310,7 +311,7 @@ public final class ElasticSimulation {
    *     spend its account's budget had then
    */
   public record JobOutcome(long id, String account, int gpus, Duration submitted, Duration deadline,
-      Duration firstStart, Duration ended, JobState state, String pendingReason, double usd,
+      Duration firstStart, Duration firstRun, Duration ended, JobState state, String pendingReason, double usd,
       Set<CapacityType> capacityTypes, List<StartRecord> starts) {
     public JobOutcome {
       capacityTypes = Set.copyOf(capacityTypes);
@@ -460,6 +461,8 @@ public final class ElasticSimulation {
     /** What the workload said of it. */
     final JobSpec spec;
     Instant firstStart;
+    /** When its processes first ran (its nodes up): the end of its users' wait. */
+    Instant firstRun;
     Instant endedAt;
     JobState endState;
     String pendingReason;
@@ -765,6 +768,7 @@ public final class ElasticSimulation {
   /** The job has just started RUNNING. */
   private void running(SimJob j, Instant now) {
     j.endsAt = now.plus(j.remaining);
+    j.firstRun = j.firstRun == null ? now : j.firstRun;
     running.add(j);
     for (GpuGrant g : j.job.allocation()) {
       SimNode n = nodes.get(g.node());
@@ -1590,6 +1594,7 @@ public final class ElasticSimulation {
           Duration.between(start, submitted),
           j.spec.deadline() == null ? null : Duration.between(start, submitted.plus(j.spec.deadline())),
           j.firstStart == null ? null : Duration.between(start, j.firstStart),
+          j.firstRun == null ? null : Duration.between(start, j.firstRun),
           j.endedAt == null ? null : Duration.between(start, j.endedAt), j.endState, j.pendingReason,
           c == null ? 0 : c.usd(), c == null ? Set.of() : c.capacityTypes(), j.starts));
     }

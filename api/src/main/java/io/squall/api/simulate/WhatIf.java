@@ -105,8 +105,8 @@ public final class WhatIf {
     f.putAll(WhatIfFigures.of(r, w.jobs(), nodes.get(0).gpus(), cluster.layout().budgets()));
     List<ReportRun.Sample> samples = r.samples().stream().map(x -> new ReportRun.Sample(x.at().toSeconds() / 3600.0,
         x.queued(), x.runningGpus(), x.spotNodes(), x.onDemandNodes(), x.spentUsd())).toList();
-    List<Long> waits = r.outcomes().stream().filter(x -> x.firstStart() != null)
-        .map(x -> x.firstStart().minus(x.submitted()).toSeconds()).toList();
+    List<Long> waits = r.outcomes().stream().filter(x -> x.firstRun() != null)
+        .map(x -> x.firstRun().minus(x.submitted()).toSeconds()).toList();
     return new ReportRun(file.getFileName().toString(), f, samples, waits);
   }
 

@@ -12,8 +12,8 @@ import java.util.TreeMap;
 
 /**
  * The headline figures of one what-if run, in the order the table and the JSON show them: money
- * (as {@code squall bench} counts it), waits (from submission to the first start, the scheduler's
- * view of "how long people waited"), their mean, p50 and p95 overall and by job size, bounded
+ * (as {@code squall bench} counts it), waits (from submission to when the job first ran, its
+ * nodes booted: how long people waited), their mean, p50 and p95 overall and by job size, bounded
  * slowdown, GPU utilisation, interruptions and deadlines, and spend per account against budget.
  */
 public final class WhatIfFigures {
@@ -52,8 +52,8 @@ public final class WhatIfFigures {
     for (ElasticSimulation.JobOutcome o : r.outcomes()) {
       ElasticSimulation.JobSpec spec = work.get((int) o.id() - 1);
       spent.merge(o.account(), o.usd(), Double::sum);
-      if (o.firstStart() != null) {
-        long wait = o.firstStart().minus(o.submitted()).toSeconds();
+      if (o.firstRun() != null) {
+        long wait = o.firstRun().minus(o.submitted()).toSeconds();
         all.add(wait);
         bySize.get(sizeBucket(o.gpus())).add(wait);
       }

@@ -73,6 +73,8 @@ class WhatIfTest {
     JsonNode od = doc.get("configurations").get(1);
     assertThat(spot.get("jobs_completed").asInt()).isEqualTo(10);
     assertThat(spot.get("finished").asBoolean()).isTrue();
+    // A wait lasts until the job runs: nodes launched for it boot first (3 min).
+    assertThat(spot.get("wait_p95_s").asLong()).isGreaterThanOrEqualTo(180);
     assertThat(od.get("dollars_billed").asLong()).isGreaterThan(spot.get("dollars_billed").asLong());
     assertThat(spot.get("accounts").get("vision").get("hard_usd").asDouble()).isEqualTo(50000.0);
     String html = Files.readString(report);

@@ -11,7 +11,7 @@ import java.util.Map;
  *     maps each account to {@code spent_usd} and, where it has a budget, {@code soft_usd} and
  *     {@code hard_usd}
  * @param samples the cluster over time, one sample per simulated interval, in time order
- * @param waitsSeconds every started job's wait from submission to its first start, in seconds
+ * @param waitsSeconds every job's wait from submission to when it first ran (its nodes booted), in seconds
  */
 public record ReportRun(String name, Map<String, Object> figures, List<Sample> samples, List<Long> waitsSeconds) {
   public ReportRun {

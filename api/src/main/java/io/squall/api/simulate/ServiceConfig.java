@@ -68,13 +68,14 @@ public final class ServiceConfig {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    // These override the file's: a scratch data directory and database, no server, no metrics.
+    // These override the file's: a scratch data directory and database, no server.
     Map<String, Object> scratchOnly = Map.of(
         "squall.data-dir", scratch.toString(),
         "datasources.default.url", "jdbc:h2:mem:simulate-" + Long.toHexString(System.nanoTime())
             + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH",
         "micronaut.server.port", -1,
-        "micronaut.metrics.enabled", false);
+        // A second context in the JVM registers the JVM's gauges again: said once, at WARN, on stdout.
+        "logger.levels.io.micrometer", "ERROR");
     String previous = System.getProperty("micronaut.config.files");
     System.setProperty("micronaut.config.files", file.toAbsolutePath().toString());
     // In the simulate environment the controller's running parts (its state, scheduling loop,

@@ -74,7 +74,7 @@ public final class WhatIfReport {
     chartSection(html, "Cost per account, against its budget", "cost");
     chartSection(html, "Queue and running GPUs", "load");
     chartSection(html, "Nodes by capacity type", "nodes");
-    chartSection(html, "Wait from submission to first start", "waits");
+    chartSection(html, "Wait from submission to the first run", "waits");
     html.append("<script type=\"application/json\" id=\"what-if-data\">").append(json(WhatIfCharts.of(runs)))
         .append("</script>\n")
         .append("<noscript><p>The charts need JavaScript; the table above does not.</p></noscript>\n")

@@ -108,7 +108,7 @@
     axisLabel: {formatter: function (v) { return Math.round(v * 100) + ' %'; }}});
   waits.xAxis = {type: 'value', name: 'waited at most (minutes)', nameLocation: 'middle', nameGap: 26, min: 0};
   waits.series = data.waits.map(function (l) { return line(l.configuration, l.points, {step: 'end'}); });
-  specs.push({el: figure('waits', 'Wait before the first start (cumulative)', 'waits'), option: waits});
+  specs.push({el: figure('waits', 'Wait before the first run (cumulative)', 'waits'), option: waits});
 
   // Every chart is set up before any is drawn, so the count is known when the last one finishes;
   // data-charts-rendered tells a reader (or a test) that the page is complete.

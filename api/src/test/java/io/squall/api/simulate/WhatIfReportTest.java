@@ -200,7 +200,7 @@ class WhatIfReportTest {
           "nodes", "nodes", "waits");
       assertThat(charts).extracting(Chart::caption).containsExactly("Cost: " + HOSTILE_ACCOUNT, "Cost: nlp",
           "Cost: vision", "Queue length (pending jobs)", "Running GPUs", "Nodes by capacity type: spot-first.yml",
-          "Nodes by capacity type: " + HOSTILE_CONFIGURATION, "Wait before the first start (cumulative)");
+          "Nodes by capacity type: " + HOSTILE_CONFIGURATION, "Wait before the first run (cumulative)");
       for (Chart c : charts) {
         assertThat(c.width()).as(c.caption()).isPositive();
         assertThat(c.height()).as(c.caption()).isPositive();

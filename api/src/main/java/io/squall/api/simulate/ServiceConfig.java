@@ -29,9 +29,11 @@ public final class ServiceConfig {
 
   private ServiceConfig() {}
 
-  /** What a simulation needs of a configuration: the cluster, and where its provider sells. */
-  public record Cluster(Path file, String name, ClusterLayout layout, String provider, String region,
-      Duration schedulerInterval) {}
+  /**
+   * What a simulation needs of a configuration: the cluster, its scheduler interval, and the
+   * region the price list is read for ({@code squall.aws.region}).
+   */
+  public record Cluster(Path file, String name, ClusterLayout layout, String region, Duration schedulerInterval) {}
 
   /**
    * Reads {@code file} into the cluster it configures (the context is closed before this returns).
@@ -43,7 +45,7 @@ public final class ServiceConfig {
     try {
       return read(file, ctx -> {
         SquallConfig config = ctx.getBean(SquallConfig.class);
-        return new Cluster(file, config.getClusterName(), ctx.getBean(ClusterLayout.class), config.getProvider(),
+        return new Cluster(file, config.getClusterName(), ctx.getBean(ClusterLayout.class),
             ctx.getBean(AwsProviderConfig.class).getRegion(), config.getSchedulerInterval());
       });
     } catch (IllegalArgumentException e) {

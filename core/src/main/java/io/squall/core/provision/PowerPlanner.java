@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -212,6 +213,9 @@ public final class PowerPlanner {
   private void launch(Instant now, String partition, List<ElasticNode> nodes, CapacityPolicy partitionPolicy,
       List<Offering> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
       ToDoubleFunction<Offering> interruptionRate, List<PowerAction> out) {
+    // Each job's nodes in the partition, counted once per plan, not once per unit and job.
+    Map<String, Integer> nodesOfJob = new HashMap<>();
+    nodes.forEach(n -> n.jobs().forEach(j -> nodesOfJob.merge(j, 1, Integer::sum)));
     for (List<ElasticNode> unit : units(nodes, partitionPolicy, purchases)) {
       Instant oldest = unit.stream().map(ElasticNode::since).min(Comparator.naturalOrder()).orElseThrow();
       boolean backingOff = unit.stream().anyMatch(n -> n.retryAt() != null && now.isBefore(n.retryAt()));
@@ -233,7 +237,7 @@ public final class PowerPlanner {
         continue;
       }
       CapacityPolicy policy = forUnit.get();
-      Rework rework = rework(jobs, rules, nodes, unit.size(), interruptionRate);
+      Rework rework = rework(jobs, rules, nodesOfJob, unit.size(), interruptionRate);
       // Machines already running for the unit's groups or jobs; a draining one is leaving anyway.
       List<ElasticNode> live = nodes.stream().filter(n -> !n.awaitingLaunch() && n.live()
           && n.state() != NodeState.DRAINING
@@ -296,11 +300,11 @@ public final class PowerPlanner {
     }
   }
 
-  private static Rework rework(Set<String> jobs, List<JobPurchase> rules, List<ElasticNode> partitionNodes,
+  private static Rework rework(Set<String> jobs, List<JobPurchase> rules, Map<String, Integer> nodesOfJob,
       int unitSize, ToDoubleFunction<Offering> rate) {
     int gang = unitSize;
     for (String job : jobs) {
-      gang = Math.max(gang, (int) partitionNodes.stream().filter(n -> n.jobs().contains(job)).count());
+      gang = Math.max(gang, nodesOfJob.getOrDefault(job, 0));
     }
     double hours = rules.stream().mapToDouble(JobPurchase::reworkHours).max().orElse(0);
     return new Rework(rate, gang, hours);

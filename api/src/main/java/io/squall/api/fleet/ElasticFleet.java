@@ -19,8 +19,6 @@ import io.squall.api.store.LaunchIntentRow;
 import io.squall.api.store.PriceRepository;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.NodeState;
-import io.squall.core.provider.Availability;
-import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Instance;
 import io.squall.core.provider.NodeProvider;
 import io.squall.core.provider.Offering;
@@ -167,7 +165,8 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         List<String> nodes = Hostlist.expand(row.nodes());
         LOG.info("retrying launch {} of {} after a restart", token, row.nodes());
         actuator.retry(new PowerAction.Launch(row.partitionName(), layout.node(nodes.get(0)).placementGroup(), nodes,
-            offeringOf(row.offering()), row.placementGroup(), token, "retried after a restart"), now);
+            // The intent's offering by key: its price is not needed to launch.
+            Offering.ofKey(row.offering(), 0), row.placementGroup(), token, "retried after a restart"), now);
       }
     } catch (RuntimeException e) {
       LOG.error("reconciliation with provider {} failed; will plan without it", provider.name(), e);
@@ -240,12 +239,6 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         instances.update(row.withNetworkPath(path));
       }
     }
-  }
-
-  /** An offering as recorded in an intent ({@link Offering#key()}); price and availability are not needed to launch. */
-  private static Offering offeringOf(String key) {
-    String[] parts = key.split("/");
-    return new Offering(parts[0], parts[1], CapacityType.valueOf(parts[2]), 0, Availability.AVAILABLE);
   }
 
   // ---------------------------------------------------------------- ticking

@@ -27,6 +27,20 @@ public record Offering(String instanceType, String zone, CapacityType capacityTy
     return instanceType + "/" + zone + "/" + capacityType;
   }
 
+  /**
+   * The offering a {@link #key()} names, at {@code pricePerHour}, available (prices and launch
+   * intents are recorded by key).
+   *
+   * @throws IllegalArgumentException when {@code key} is not {@code TYPE/ZONE/CAPACITY_TYPE}
+   */
+  public static Offering ofKey(String key, double pricePerHour) {
+    String[] parts = key.split("/");
+    if (parts.length != 3) {
+      throw new IllegalArgumentException("'" + key + "' is not an offering key (type/zone/capacity type)");
+    }
+    return new Offering(parts[0], parts[1], CapacityType.valueOf(parts[2]), pricePerHour, Availability.AVAILABLE);
+  }
+
   public Offering withAvailability(Availability a) {
     return new Offering(instanceType, zone, capacityType, pricePerHour, a);
   }

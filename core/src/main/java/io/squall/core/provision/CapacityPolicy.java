@@ -174,16 +174,14 @@ public record CapacityPolicy(List<String> instanceTypes, List<String> zones, Spo
     Set<CapacityType> types = JobPurchase.typesOf(spot);
     Map<CapacityType, GpuHourPrices> out = new EnumMap<>(CapacityType.class);
     for (PricePoint pp : series.all()) {
-      String[] key = pp.offering().split("/");
-      if (pp.to() != null || key.length != 3 || !instanceTypes.contains(key[0])
-          || !zones.isEmpty() && !zones.contains(key[1])) {
+      if (pp.to() != null) {
         continue;
       }
-      CapacityType type = key[2].equals("SPOT") ? CapacityType.SPOT : CapacityType.ON_DEMAND;
-      Offering o = new Offering(key[0], key[1], type, pp.usdPerHour(), io.squall.core.provider.Availability.AVAILABLE);
-      if (types.contains(type) && priceAllowed(o)) {
+      Offering o = Offering.ofKey(pp.offering(), pp.usdPerHour());
+      if (instanceTypes.contains(o.instanceType()) && (zones.isEmpty() || zones.contains(o.zone()))
+          && types.contains(o.capacityType()) && priceAllowed(o)) {
         double p = usdPerGpuHour(o);
-        out.merge(type, new GpuHourPrices(p, p),
+        out.merge(o.capacityType(), new GpuHourPrices(p, p),
             (a, b) -> new GpuHourPrices(Math.min(a.cheapest(), p), Math.max(a.dearest(), p)));
       }
     }

@@ -120,8 +120,7 @@ public final class ClusterController {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", q.name());
       m.put("priority", q.priority());
-      m.put("capacity", rule == null || rule.capacity() == null ? null
-          : rule.capacity().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+      m.put("capacity", rule == null || rule.capacity() == null ? null : rule.capacity().configName());
       m.put("price_caps", caps(rule == null ? PriceCaps.NONE : rule.caps()));
       out.add(m);
     }

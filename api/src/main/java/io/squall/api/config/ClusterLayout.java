@@ -171,14 +171,8 @@ public final class ClusterLayout {
   }
 
   private static QosCapacity qosCapacity(String key, String text) {
-    return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
-      case "spot-only" -> QosCapacity.SPOT_ONLY;
-      case "spot-then-on-demand" -> QosCapacity.SPOT_THEN_ON_DEMAND;
-      case "on-demand" -> QosCapacity.ON_DEMAND;
-      case "deadline" -> QosCapacity.DEADLINE;
-      default -> throw new IllegalStateException(key + "capacity: '" + text
-          + "' is not spot-only, spot-then-on-demand, on-demand or deadline");
-    };
+    return QosCapacity.byConfigName(text).orElseThrow(() -> new IllegalStateException(key + "capacity: '" + text
+        + "' is not spot-only, spot-then-on-demand, on-demand or deadline"));
   }
 
   /** Finance's rules per job: QOS capacity and caps, account caps (see {@link PurchaseRules}). */

@@ -3,7 +3,6 @@ package io.squall.core.provision;
 import io.squall.core.money.PriceCaps;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -68,14 +67,8 @@ public final class PurchaseRules {
     JobPurchase p = JobPurchase.PARTITION.withRework(job.reworkHours());
     QosRule rule = job.qos() == null ? null : qos.get(job.qos());
     QosCapacity capacity = rule == null ? null : rule.capacity();
-    if (capacity != null) {
-      String qosWhy = "QOS " + job.qos() + ": " + capacity.name().toLowerCase(Locale.ROOT).replace('_', '-');
-      switch (capacity) {
-        case SPOT_ONLY -> p = p.and(SpotPolicy.SPOT, null, qosWhy);
-        case SPOT_THEN_ON_DEMAND -> p = p.and(SpotPolicy.SPOT_THEN_ON_DEMAND, null, qosWhy);
-        case ON_DEMAND -> p = p.and(SpotPolicy.ON_DEMAND, null, qosWhy);
-        case DEADLINE -> { }
-      }
+    if (capacity != null && capacity.buys().isPresent()) {
+      p = p.and(capacity.buys().get(), null, "QOS " + job.qos() + ": " + capacity.configName());
     }
     // A spot-only QOS keeps its jobs on spot whatever their deadline; an on-demand one needs no
     // deadline rule. Every other job with a deadline follows Uniform Progress.

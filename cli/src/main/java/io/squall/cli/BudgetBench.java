@@ -7,6 +7,7 @@ import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.time.ManualClock;
 import io.squall.simulate.ElasticSimulation;
+import io.squall.simulate.SimulatedCloud;
 import io.squall.simulate.SimulatedProvider;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -55,9 +56,9 @@ final class BudgetBench {
     List<Offering> catalogue = ElasticBench.offerings();
     List<ElasticSimulation.JobSpec> work = workload(JOBS, rnd.split());
     long providerSeed = rnd.nextLong();
-    Map<String, Integer> capacities = ElasticBench.spotCapacities(catalogue, rnd.split());
+    Map<String, Integer> capacities = SimulatedCloud.spotCapacities(catalogue, rnd.split());
     ManualClock clock = new ManualClock(ElasticBench.START);
-    SimulatedProvider provider = ElasticBench.cloud(clock, catalogue, capacities, new SplittableRandom(providerSeed));
+    SimulatedProvider provider = SimulatedCloud.provider(clock, catalogue, capacities, new SplittableRandom(providerSeed));
     ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("bench", "gpu", ElasticBench.nodes(NODES),
         InterruptionBench.POLICY).withSchedulerInterval(INTERVAL).withBudgets(BUDGETS).withMaxTime(Duration.ofDays(3));
     ElasticSimulation.Result r = new ElasticSimulation(setup, clock, provider).run(work);
@@ -68,15 +69,9 @@ final class BudgetBench {
         JOBS, seed, MEAN_GAP.toMinutes(), NODES, ElasticBench.INSTANCE_TYPE, describe(BUDGETS), INTERVAL.toSeconds());
     long hours = r.makespan().toHours() + 1;
     Map<String, Duration> softSeen = new TreeMap<>();
-    Map<String, Duration> hardHeld = new TreeMap<>();
     for (ElasticSimulation.BudgetSample s : r.budgetSamples()) {
       if (s.softUsd() != null && s.spentUsd() >= s.softUsd()) {
         softSeen.putIfAbsent(s.account(), s.at());
-      }
-    }
-    for (ElasticSimulation.JobOutcome o : r.outcomes()) {
-      if ("AssocGrpBillingMinutes".equals(o.pendingReason()) && o.firstStart() == null) {
-        hardHeld.merge(o.account(), o.submitted(), (a, b) -> a.compareTo(b) < 0 ? a : b);
       }
     }
     for (long h = 0; h < hours; h++) {
@@ -162,16 +157,7 @@ final class BudgetBench {
 
   /** Philly jobs at exponential gaps, two in three of team vision. */
   static List<ElasticSimulation.JobSpec> workload(int count, SplittableRandom rnd) {
-    List<ElasticSimulation.JobSpec> sampled = ElasticBench.workload(ElasticBench.trace(), count, rnd.split());
-    List<ElasticSimulation.JobSpec> out = new ArrayList<>(count);
-    long atMs = 0;
-    for (ElasticSimulation.JobSpec j : sampled) {
-      String team = rnd.nextInt(3) < 2 ? "vision" : "speech";
-      out.add(new ElasticSimulation.JobSpec(Duration.ofMillis(atMs), j.nodes(), j.gpusPerNode(), j.runtime())
-          .withAccount(team));
-      atMs += (long) (-Math.log(1 - rnd.nextDouble()) * MEAN_GAP.toMillis());
-    }
-    return out;
+    return ElasticBench.arriving(count, MEAN_GAP, rnd, j -> j.withAccount(rnd.nextInt(3) < 2 ? "vision" : "speech"));
   }
 
   private static String describe(List<Budget> budgets) {

@@ -4,11 +4,11 @@ import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.time.ManualClock;
 import io.squall.simulate.ElasticSimulation;
+import io.squall.simulate.SimulatedCloud;
 import io.squall.simulate.SimulatedProvider;
 import io.squall.simulate.TraceReclaims;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -58,7 +58,7 @@ final class DeadlineBench {
     List<Offering> catalogue = ElasticBench.offerings();
     List<ElasticSimulation.JobSpec> work = workload(jobs, rnd.split());
     long providerSeed = rnd.nextLong();
-    Map<String, Integer> capacities = ElasticBench.spotCapacities(catalogue, rnd.split());
+    Map<String, Integer> capacities = SimulatedCloud.spotCapacities(catalogue, rnd.split());
     long reclaimSeed = rnd.nextLong();
     List<ElasticSimulation.JobSpec> noDeadlines = work.stream()
         .map(j -> new ElasticSimulation.JobSpec(j.submitAt(), j.nodes(), j.gpusPerNode(), j.runtime())).toList();
@@ -104,20 +104,13 @@ final class DeadlineBench {
 
   /** Philly jobs at exponential gaps, each with a deadline of 1.5 or 3 times its runtime. */
   static List<ElasticSimulation.JobSpec> workload(int count, SplittableRandom rnd) {
-    List<ElasticSimulation.JobSpec> sampled = ElasticBench.workload(ElasticBench.trace(), count, rnd.split());
-    List<ElasticSimulation.JobSpec> out = new ArrayList<>(count);
-    long atMs = 0;
-    for (ElasticSimulation.JobSpec j : sampled) {
+    return ElasticBench.arriving(count, MEAN_GAP, rnd, j -> {
       double factor = rnd.nextBoolean() ? 1.5 : 3.0;
       Duration deadline = Duration.ofMillis((long) (j.runtime().toMillis() * factor));
       Duration least = j.runtime().plus(LEAST_SLACK);
       deadline = deadline.compareTo(least) < 0 ? least : deadline;
-      deadline = Duration.ofSeconds((deadline.toMillis() + 999) / 1000);
-      out.add(new ElasticSimulation.JobSpec(Duration.ofMillis(atMs), j.nodes(), j.gpusPerNode(), j.runtime())
-          .withDeadline(deadline));
-      atMs += (long) (-Math.log(1 - rnd.nextDouble()) * MEAN_GAP.toMillis());
-    }
-    return out;
+      return j.withDeadline(Duration.ofSeconds((deadline.toMillis() + 999) / 1000));
+    });
   }
 
   private static ElasticSimulation.Result simulate(List<ElasticSimulation.JobSpec> work, List<Offering> catalogue,
@@ -127,7 +120,7 @@ final class DeadlineBench {
     TraceReclaims reclaims = TraceReclaims.assign(ElasticBench.START, spotZones, InterruptionBench.traces(), RATE,
         InterruptionBench.BASELINE, InterruptionBench.NOTICE, reclaimSeed);
     ManualClock clock = new ManualClock(ElasticBench.START);
-    SimulatedProvider provider = ElasticBench.cloud(clock, catalogue, capacities, new SplittableRandom(providerSeed))
+    SimulatedProvider provider = SimulatedCloud.provider(clock, catalogue, capacities, new SplittableRandom(providerSeed))
         .reclaims(reclaims).publishedInterruptionRate(RATE);
     ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("bench", "gpu", ElasticBench.nodes(NODES),
         InterruptionBench.POLICY).withSchedulerInterval(Duration.ofSeconds(10)).withMaxTime(Duration.ofDays(10));

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
-import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.time.ManualClock;
 import io.squall.simulate.Catalogue;
 import io.squall.simulate.ElasticSimulation;
+import io.squall.simulate.SimulatedCloud;
 import io.squall.simulate.SimulatedProvider;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code squall bench elastic}: a burst of jobs on an empty elastic partition of p5.48xlarge
@@ -38,8 +39,9 @@ import java.util.SplittableRandom;
  *
  * <p>The cloud: spot and on-demand p5.48xlarge in each us-east-1 zone at the SkyPilot catalogue's
  * prices; each zone's spot capacity is drawn with the seed between 32 and 128 instances, and any
- * spot launch call fails for lack of capacity with probability {@link #SPOT_ICE_PROBABILITY};
- * on-demand capacity is unlimited. Instances register {@link #BOOT} after their launch call.
+ * spot launch call fails for lack of capacity with probability
+ * {@link SimulatedCloud#SPOT_ICE_PROBABILITY}; on-demand capacity is unlimited. Instances register
+ * {@link SimulatedCloud#BOOT} after their launch call ({@link SimulatedCloud}).
  *
  * <p>The partition: {@code --nodes} (512) nodes in placement groups of 16, all powered down at
  * the start; policy spot then on-demand after 5 min ({@code --on-demand-after} seconds),
@@ -60,10 +62,6 @@ final class ElasticBench {
    */
   static final int MIN_NODES = 16;
   static final Duration MAX_RUNTIME = Duration.ofHours(4);
-  static final Duration BOOT = Duration.ofMinutes(3);
-  static final double SPOT_ICE_PROBABILITY = 0.1;
-  static final int MIN_SPOT_CAPACITY = 32;
-  static final int MAX_SPOT_CAPACITY = 128;
   /**
    * The least virtual time between scheduler cycles, Slurm's {@code sched_interval} default. A
    * full cycle over a 5,000-job queue costs about 10 ms, and about every 20 s of virtual time a
@@ -92,8 +90,8 @@ final class ElasticBench {
     ManualClock clock = new ManualClock(START);
     // Split in this order (capacity failures, then capacities): the figures depend on it.
     SplittableRandom failures = rnd.split();
-    Map<String, Integer> capacities = spotCapacities(catalogue, rnd.split());
-    SimulatedProvider provider = cloud(clock, catalogue, capacities, failures);
+    Map<String, Integer> capacities = SimulatedCloud.spotCapacities(catalogue, rnd.split());
+    SimulatedProvider provider = SimulatedCloud.provider(clock, catalogue, capacities, failures);
     CapacityPolicy policy = CapacityPolicy.defaults(INSTANCE_TYPE);
     if (opts.containsKey("on-demand-after")) {
       policy = policy.withOnDemandAfter(Duration.ofSeconds(Integer.parseInt(opts.get("on-demand-after"))));
@@ -151,6 +149,24 @@ final class ElasticBench {
     line.put("gap_overhead_dollars", Math.round(m.overhead()));
   }
 
+  /**
+   * {@code count} jobs drawn from the trace as {@link #workload} draws them, submitted one after
+   * another at exponential gaps of {@code meanGap} on average, each given its own traits by
+   * {@code dress} (which may draw from {@code rnd}) before the gap to the next is drawn.
+   */
+  static List<ElasticSimulation.JobSpec> arriving(int count, Duration meanGap, SplittableRandom rnd,
+      UnaryOperator<ElasticSimulation.JobSpec> dress) {
+    List<ElasticSimulation.JobSpec> sampled = workload(trace(), count, rnd.split());
+    List<ElasticSimulation.JobSpec> out = new ArrayList<>(count);
+    long atMs = 0;
+    for (ElasticSimulation.JobSpec j : sampled) {
+      out.add(dress.apply(new ElasticSimulation.JobSpec(Duration.ofMillis(atMs), j.nodes(), j.gpusPerNode(),
+          j.runtime())));
+      atMs += (long) (-Math.log(1 - rnd.nextDouble()) * meanGap.toMillis());
+    }
+    return out;
+  }
+
   /** {@code count} jobs at time 0, drawn with replacement from the trace. */
   static List<ElasticSimulation.JobSpec> workload(List<TraceJob> trace, int count, SplittableRandom rnd) {
     List<ElasticSimulation.JobSpec> out = new ArrayList<>(count);
@@ -176,39 +192,6 @@ final class ElasticBench {
   static List<Offering> offerings() {
     return Catalogue.parse(text(Catalogue.BUNDLED.substring("/data/".length())), Catalogue.BUNDLED,
         Set.of(INSTANCE_TYPE), REGION);
-  }
-
-  /**
-   * Each spot offering's capacity by {@link Offering#key()}, drawn in catalogue order between
-   * {@link #MIN_SPOT_CAPACITY} and {@link #MAX_SPOT_CAPACITY} instances; on-demand offerings are
-   * left out (unlimited).
-   */
-  static Map<String, Integer> spotCapacities(List<Offering> catalogue, SplittableRandom draws) {
-    Map<String, Integer> out = new LinkedHashMap<>();
-    for (Offering o : catalogue) {
-      if (o.capacityType() == CapacityType.SPOT) {
-        out.put(o.key(), MIN_SPOT_CAPACITY + draws.nextInt(MAX_SPOT_CAPACITY - MIN_SPOT_CAPACITY + 1));
-      }
-    }
-    return out;
-  }
-
-  /**
-   * The simulated cloud: the catalogue with these capacities (offerings without one unlimited),
-   * instances registering {@link #BOOT} after their launch call, and spot launch calls failing for
-   * capacity with probability {@link #SPOT_ICE_PROBABILITY}, drawn from {@code failures}.
-   */
-  static SimulatedProvider cloud(ManualClock clock, List<Offering> catalogue, Map<String, Integer> capacities,
-      SplittableRandom failures) {
-    SimulatedProvider provider = new SimulatedProvider(clock, catalogue, failures).bootLatency(BOOT)
-        .spotInsufficientCapacityProbability(SPOT_ICE_PROBABILITY);
-    for (Offering o : catalogue) {
-      Integer cap = capacities.get(o.key());
-      if (cap != null) {
-        provider.capacity(o, cap);
-      }
-    }
-    return provider;
   }
 
   static List<Node> nodes(int count) {

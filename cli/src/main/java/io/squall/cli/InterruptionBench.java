@@ -7,6 +7,7 @@ import io.squall.core.time.ManualClock;
 import io.squall.simulate.Checkpointing;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.InterruptionRules;
+import io.squall.simulate.SimulatedCloud;
 import io.squall.simulate.SimulatedProvider;
 import io.squall.simulate.TraceReclaims;
 import java.io.PrintStream;
@@ -30,7 +31,7 @@ import java.util.SplittableRandom;
  * (500) jobs sampled with the seed from the Philly trace, all submitted at time 0, runtimes
  * capped at {@link ElasticBench#MAX_RUNTIME}; p5.48xlarge spot and on-demand in the six us-east-1
  * zones at the SkyPilot catalogue's prices, spot capacity 32 to 128 per zone (seeded), spot
- * launch calls failing for capacity with probability {@link ElasticBench#SPOT_ICE_PROBABILITY},
+ * launch calls failing for capacity with probability {@link SimulatedCloud#SPOT_ICE_PROBABILITY},
  * 3 min boot; {@code --nodes} (128) nodes in placement groups of 16 with
  * {@link CapacityPolicy#defaults} (spot first, on-demand after 5 min, an offering that failed or
  * was interrupted left alone 5 min). The scheduler may cycle every second (the controller's
@@ -144,7 +145,7 @@ final class InterruptionBench {
     List<Offering> catalogue = ElasticBench.offerings();
     List<ElasticSimulation.JobSpec> work = ElasticBench.workload(ElasticBench.trace(), jobs, rnd.split());
     long providerSeed = rnd.nextLong();
-    Map<String, Integer> capacities = ElasticBench.spotCapacities(catalogue, rnd.split());
+    Map<String, Integer> capacities = SimulatedCloud.spotCapacities(catalogue, rnd.split());
     long reclaimSeed = rnd.nextLong();
     List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
         .map(Offering::zone).toList();
@@ -217,7 +218,7 @@ final class InterruptionBench {
       List<Offering> catalogue, Map<String, Integer> capacities, long providerSeed, TraceReclaims reclaims,
       InterruptionRules rules) {
     ManualClock clock = new ManualClock(ElasticBench.START);
-    SimulatedProvider provider = ElasticBench.cloud(clock, catalogue, capacities, new SplittableRandom(providerSeed))
+    SimulatedProvider provider = SimulatedCloud.provider(clock, catalogue, capacities, new SplittableRandom(providerSeed))
         .reclaims(reclaims);
     ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("bench", "gpu", ElasticBench.nodes(nodes), POLICY);
     return new ElasticSimulation(setup, clock, provider, rules).run(work);

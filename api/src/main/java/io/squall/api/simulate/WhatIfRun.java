@@ -10,6 +10,7 @@ import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.time.ManualClock;
 import io.squall.simulate.Catalogue;
 import io.squall.simulate.ElasticSimulation;
+import io.squall.simulate.SimulatedCloud;
 import io.squall.simulate.SimulatedProvider;
 import io.squall.simulate.TraceReclaims;
 import java.io.IOException;
@@ -32,10 +33,8 @@ import java.util.stream.Stream;
  * against a simulated cloud selling the price list's offerings.
  *
  * <p>The cloud: the partition's instance types in the configured AWS region (the price list's
- * rows), instances up {@link #BOOT} after their launch call, spot capacity per offering drawn
- * from the seed between {@link #MIN_SPOT_CAPACITY} and {@link #MAX_SPOT_CAPACITY} instances and
- * a spot launch failing for capacity with probability {@link #SPOT_ICE_PROBABILITY} (as {@code
- * squall bench elastic}), on-demand unlimited. With an interruption rate, each spot zone follows
+ * rows), as the benchmarks' {@link SimulatedCloud} (boot, seeded spot capacity and launch
+ * failures, on-demand unlimited). With an interruption rate, each spot zone follows
  * a spot availability trace (the bundled "Can't Be Late" traces, or the files of a directory),
  * seeded choice and start, and a spot instance is taken back with a hazard that rises as its
  * zone's availability falls, scaled to that rate on average over the trace (as {@code squall bench
@@ -43,10 +42,6 @@ import java.util.stream.Stream;
  */
 public final class WhatIfRun {
   static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
-  static final Duration BOOT = Duration.ofMinutes(3);
-  static final double SPOT_ICE_PROBABILITY = 0.1;
-  static final int MIN_SPOT_CAPACITY = 32;
-  static final int MAX_SPOT_CAPACITY = 128;
   /** The hazard's floor where the trace says spot is plentiful, and the notice (as {@code bench interruptions}). */
   static final double BASELINE = 0.25;
   static final Duration NOTICE = Duration.ofMinutes(2);
@@ -92,13 +87,9 @@ public final class WhatIfRun {
     }
     SplittableRandom rnd = new SplittableRandom(seed);
     ManualClock clock = new ManualClock(START);
-    SimulatedProvider cloud = new SimulatedProvider(clock, catalogue, rnd.split()).bootLatency(BOOT)
-        .spotInsufficientCapacityProbability(SPOT_ICE_PROBABILITY);
-    for (Offering o : catalogue) {
-      if (o.capacityType() == CapacityType.SPOT) {
-        cloud.capacity(o, MIN_SPOT_CAPACITY + rnd.nextInt(MAX_SPOT_CAPACITY - MIN_SPOT_CAPACITY + 1));
-      }
-    }
+    SplittableRandom failures = rnd.split();
+    SimulatedProvider cloud = SimulatedCloud.provider(clock, catalogue, SimulatedCloud.spotCapacities(catalogue, rnd),
+        failures);
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), p.name(), nodes, policy,
         SchedulerConfig.defaults(), Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work),
         layout.purchaseRules(), layout.budgets());

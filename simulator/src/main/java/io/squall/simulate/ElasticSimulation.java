@@ -48,7 +48,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -527,8 +526,6 @@ public final class ElasticSimulation {
   private Budgets budgets;
   /** What the budgets allowed as last added up; spot-only accounts feed the fleet's purchases. */
   private BudgetLimits limits = BudgetLimits.NONE;
-  /** The worst prices per GPU-hour the last cycle used: a change (prices first listed) is worth a cycle. */
-  private Map<String, Map<CapacityType, Double>> worstUsed = Map.of();
   private final List<BudgetSample> budgetSamples = new ArrayList<>();
   private final List<LaunchRecord> launchRecords = new ArrayList<>();
   private UsageLedger usage;
@@ -644,9 +641,6 @@ public final class ElasticSimulation {
         cycle(now);
       }
       fleet.tick(now);
-      if (!budgets.isEmpty() && !worstUsdPerGpuHour().equals(worstUsed)) {
-        changed = true; // prices listed (or changed): what a job may cost at worst is known now
-      }
       finished = submitted == order.size() && jobs.size() == held
           && nodes.values().stream().allMatch(n -> n.state == NodeState.CLOUD);
       if (finished || !now.isBefore(limit)) {
@@ -1187,8 +1181,7 @@ public final class ElasticSimulation {
    */
   private void refreshBudgets(Instant now) {
     List<Budgets.Standing> standings = budgets.standings(now, ZoneOffset.UTC, since -> spendByAccount(since, now));
-    worstUsed = worstUsdPerGpuHour();
-    limits = budgets.limits(standings, worstUsed);
+    limits = budgets.limits(standings, worstUsdPerGpuHour());
     for (Budgets.Standing st : standings) {
       budgetSamples.add(new BudgetSample(Duration.between(start, now), st.budget().account(), st.spentUsd(),
           st.budget().softUsd(), st.budget().hardUsd()));
@@ -1448,7 +1441,9 @@ public final class ElasticSimulation {
 
     @Override
     public void priceChanged(PriceSeries.Change change) {
-      // kept by the fleet engine's own series; a simulation has nothing to outlive
+      // The series is the fleet engine's own; a simulation has nothing to outlive. But prices
+      // listed (or changed) change what a job may cost at worst: worth a cycle when budgets apply.
+      changed |= !budgets.isEmpty();
     }
 
     /** The rules of every job holding nodes, by job key, as the controller gives them. */
@@ -1574,17 +1569,18 @@ public final class ElasticSimulation {
     long median = lowerMedian(waits);
     long max = waits.isEmpty() ? 0 : waits.get(waits.size() - 1);
     List<Long> restarts = sorted(restartWaitsMs);
+    Charges.Result charges = charges(Instant.EPOCH, now); // the whole run's bill, split once
     return new Result(submitted, completed, provider.launchCalls(), provider.failedLaunchCalls(),
         provider.instancesLaunched(), spotNodesLaunched, provider.partialGangInstances(), orphans,
         jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
         lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(firstRestartMs),
-        strandedSeconds / 3600, bootWaitLostSeconds / 3600, money(now), outcomes(now), budgetSamples,
-        launchRecords, samples);
+        strandedSeconds / 3600, bootWaitLostSeconds / 3600, money(charges), outcomes(charges, now),
+        budgetSamples, launchRecords, samples);
   }
 
-  private List<JobOutcome> outcomes(Instant now) {
-    Map<String, Charges.JobCharge> charges = charges(Instant.EPOCH, now).jobs();
+  private List<JobOutcome> outcomes(Charges.Result bill, Instant now) {
+    Map<String, Charges.JobCharge> charges = bill.jobs();
     List<JobOutcome> out = new ArrayList<>(allJobs.size());
     for (Map.Entry<Long, SimJob> e : allJobs.entrySet()) {
       SimJob j = e.getValue();
@@ -1622,9 +1618,8 @@ public final class ElasticSimulation {
     return Charges.of(bills, holds, fleet.prices(), from, now);
   }
 
-  /** Every instance's bill split among the holds on its node (holds still open end now). */
-  private Money money(Instant now) {
-    Charges.Result r = charges(Instant.EPOCH, now);
+  /** The run's money from its whole bill split among the holds ({@code r}). */
+  private Money money(Charges.Result r) {
     int gpusPerNode = setup.nodes().get(0).gpus();
     double cheapest = setup.policy().instanceTypes().stream().map(provider::cheapestSpot)
         .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).min().orElse(0);

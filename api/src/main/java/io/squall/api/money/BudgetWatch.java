@@ -11,7 +11,6 @@ import io.squall.api.store.BudgetAlertRepository;
 import io.squall.api.store.BudgetAlertRow;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
-import io.squall.core.model.Partition;
 import io.squall.core.money.Budget;
 import io.squall.core.money.BudgetLimits;
 import io.squall.core.money.Budgets;
@@ -47,7 +46,6 @@ public final class BudgetWatch {
   private static final Logger LOG = LoggerFactory.getLogger(BudgetWatch.class);
 
   private final Budgets budgets;
-  private final ClusterLayout layout;
   private final SquallConfig config;
   private final Costs costs;
   private final StateWriter writer;
@@ -67,7 +65,6 @@ public final class BudgetWatch {
       BudgetAlertRepository alerts, JobLifecycle lifecycle, SquallMetrics metrics, InstantSource clock,
       JsonMapper json) {
     this.budgets = new Budgets(layout.budgets(), layout.accounts());
-    this.layout = layout;
     this.config = config;
     this.costs = costs;
     this.writer = writer;

@@ -7,7 +7,6 @@ import io.squall.core.model.Partition;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.trace.Trace;
 import io.squall.simulate.trace.TraceException;
-import io.squall.simulate.trace.TraceFormat;
 import io.squall.simulate.trace.TraceJob;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -63,10 +63,7 @@ public final class WhatIfFigures {
         ended++;
         usefulGpuHours += spec.runtime().toSeconds() / 3600.0 * o.gpus();
       }
-      if (o.deadline() != null && (o.ended() == null || o.state() != JobState.COMPLETED
-          || o.ended().compareTo(o.deadline()) > 0)) {
-        missed++;
-      }
+      missed += o.missedDeadline() ? 1 : 0;
     }
     putWaits(f, "wait", all);
     for (int i = 0; i < SIZES.length; i++) {

@@ -7,11 +7,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Starts real controllers for tests: the whole Micronaut service on a loopback port. */
-final class Controllers {
+public final class Controllers {
   private Controllers() {}
 
   /** Settings for a controller on {@code dataDir} (H2 there, unless {@code jdbcUrl} names PostgreSQL). */
-  static Map<String, Object> settings(Path dataDir, String jdbcUrl, String provider) {
+  public static Map<String, Object> settings(Path dataDir, String jdbcUrl, String provider) {
     Map<String, Object> p = new HashMap<>();
     p.put("squall.data-dir", dataDir.toString());
     p.put("squall.provider", provider);
@@ -67,17 +67,17 @@ final class Controllers {
     return start(settings);
   }
 
-  static Running start(Map<String, Object> settings) {
+  public static Running start(Map<String, Object> settings) {
     return new Running(ApplicationContext.run(EmbeddedServer.class, settings));
   }
 
   /** A running controller; closing it stops the whole application context, as a shutdown does. */
-  record Running(EmbeddedServer server) implements AutoCloseable {
-    String url() {
+  public record Running(EmbeddedServer server) implements AutoCloseable {
+    public String url() {
       return server.getURL().toString();
     }
 
-    <T> T bean(Class<T> type) {
+    public <T> T bean(Class<T> type) {
       return server.getApplicationContext().getBean(type);
     }
 

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /** Waits for a condition with a deadline: end-to-end tests run real processes on a slow machine. */
-final class Poll {
+public final class Poll {
   private Poll() {}
 
-  static <T> T until(String what, Duration timeout, Supplier<T> probe) {
+  public static <T> T until(String what, Duration timeout, Supplier<T> probe) {
     long deadline = System.nanoTime() + timeout.toNanos();
     T last = null;
     while (System.nanoTime() < deadline) {

@@ -173,7 +173,7 @@ public final class ElasticSimulation {
 
   /**
    * One job of the workload, submitted as {@code sbatch -N nodes --gres=gpu:gpusPerNode -t limit}
-   * where the limit is the runtime rounded up to the minute plus 5 minutes, with
+   * where the limit is the one it asked for, else its runtime and 5 minutes, rounded up to the minute, with
    * {@code --deadline now+S} (S the deadline in seconds), {@code -A account} and {@code --qos qos}
    * when they are set.
    *
@@ -182,9 +182,10 @@ public final class ElasticSimulation {
    * @param deadline its deadline, from its submission; null for none
    * @param account its account; null for the simulation's default one
    * @param qos its QOS; null for {@code normal}
+   * @param timeLimit the time limit it asked for; null for its runtime and 5 min
    */
   public record JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime, Duration deadline,
-      String account, String qos) {
+      String account, String qos, Duration timeLimit) {
     public JobSpec {
       if (nodes < 1 || gpusPerNode < 0 || runtime.isNegative() || submitAt.isNegative()) {
         throw new IllegalArgumentException("job spec needs nodes >= 1, gpus >= 0, runtime and submit >= 0");
@@ -192,23 +193,36 @@ public final class ElasticSimulation {
       if (deadline != null && deadline.toSeconds() < 1) {
         throw new IllegalArgumentException("a job's deadline must be at least 1 s after its submission");
       }
+      if (timeLimit != null && timeLimit.compareTo(runtime) < 0) {
+        throw new IllegalArgumentException("a job's time limit " + timeLimit + " is shorter than its runtime " + runtime);
+      }
     }
 
-    /** No deadline, the default account and QOS. */
+    /** No deadline, the default account and QOS, the time limit its runtime and 5 min. */
     public JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime) {
-      this(submitAt, nodes, gpusPerNode, runtime, null, null, null);
+      this(submitAt, nodes, gpusPerNode, runtime, null, null, null, null);
     }
 
     public JobSpec withDeadline(Duration afterSubmission) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, afterSubmission, account, qos);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, afterSubmission, account, qos, timeLimit);
     }
 
     public JobSpec withAccount(String newAccount) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, newAccount, qos);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, newAccount, qos, timeLimit);
     }
 
     public JobSpec withQos(String newQos) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, newQos);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, newQos, timeLimit);
+    }
+
+    /** The time limit the job asked for (what backfill plans with), at least its runtime. */
+    public JobSpec withTimeLimit(Duration limit) {
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, limit);
+    }
+
+    /** Its {@code -t} in whole minutes, rounded up as Slurm does: the limit asked, else its runtime and 5 min. */
+    long timeLimitMinutes() {
+      return timeLimit != null ? (timeLimit.toSeconds() + 59) / 60 : (runtime.toSeconds() + 59) / 60 + 5;
     }
   }
 
@@ -680,7 +694,7 @@ public final class ElasticSimulation {
   }
 
   private void submit(long id, JobSpec spec, Instant now) {
-    long minutes = (spec.runtime().toSeconds() + 59) / 60 + 5;
+    long minutes = spec.timeLimitMinutes();
     String account = spec.account() == null ? ACCOUNT : spec.account();
     String qosName = spec.qos() == null ? "normal" : spec.qos();
     List<String> options = new ArrayList<>(List.of("-N", Integer.toString(spec.nodes()),

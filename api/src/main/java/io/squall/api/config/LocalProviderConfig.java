@@ -1,9 +1,11 @@
 package io.squall.api.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.squall.providers.local.LocalProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The local provider's pretend cloud ({@code squall.local.*}): the zones it sells nodes in, zones
@@ -77,5 +79,11 @@ public class LocalProviderConfig {
 
   public void setSpotPrice(Double spotPrice) {
     this.spotPrice = spotPrice;
+  }
+
+  /** The provider's settings, its agents started with {@code jvmArgs}. */
+  public LocalProvider.Settings settings(List<String> jvmArgs) {
+    return new LocalProvider.Settings(zones, Set.copyOf(noCapacityZones), bootDelay, jvmArgs, launchFailureRate,
+        failureSeed, onDemandPrice, spotPrice);
   }
 }

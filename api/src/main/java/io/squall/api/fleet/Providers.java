@@ -15,7 +15,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
@@ -38,10 +37,7 @@ public final class Providers {
       case "local" -> {
         price("squall.local.on-demand-price", local.getOnDemandPrice());
         price("squall.local.spot-price", local.getSpotPrice());
-        raw = new LocalProvider(config.getDataDir().resolve("nodes").toAbsolutePath(), new LocalProvider.Settings(
-            local.getZones(), Set.copyOf(local.getNoCapacityZones()), local.getBootDelay(),
-            LocalProvider.Settings.defaults().jvmArgs(), local.getLaunchFailureRate(), local.getFailureSeed(),
-            local.getOnDemandPrice(), local.getSpotPrice()));
+        raw = new LocalProvider(config.getDataDir().resolve("nodes").toAbsolutePath(), local.settings(LocalProvider.Settings.defaults().jvmArgs()));
         region = "localhost";
       }
       case "aws" -> {

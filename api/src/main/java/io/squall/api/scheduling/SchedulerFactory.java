@@ -11,8 +11,12 @@ import jakarta.inject.Singleton;
 public class SchedulerFactory {
   @Singleton
   Scheduler scheduler(PriorityConfig priority) {
+    return new Scheduler(config(priority));
+  }
+
+  /** The scheduler's settings from the configuration (the what-if schedules with the same). */
+  public static SchedulerConfig config(PriorityConfig priority) {
     SchedulerConfig d = SchedulerConfig.defaults();
-    return new Scheduler(new SchedulerConfig(priority.weights(), d.reservationDepth(), d.preemptionDepth(),
-        d.maxSwitchWait()));
+    return new SchedulerConfig(priority.weights(), d.reservationDepth(), d.preemptionDepth(), d.maxSwitchWait());
   }
 }

@@ -4,13 +4,20 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.PropertySource;
 import io.squall.api.config.AwsProviderConfig;
 import io.squall.api.config.ClusterLayout;
+import io.squall.api.config.GcpProviderConfig;
+import io.squall.api.config.LocalProviderConfig;
+import io.squall.api.config.PriorityConfig;
 import io.squall.api.config.SquallConfig;
+import io.squall.api.scheduling.SchedulerFactory;
+import io.squall.core.schedule.SchedulerConfig;
+import io.squall.providers.local.LocalProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -30,10 +37,13 @@ public final class ServiceConfig {
   private ServiceConfig() {}
 
   /**
-   * What a simulation needs of a configuration: the cluster, its scheduler interval, and the
-   * region the price list is read for ({@code squall.aws.region}).
+   * What a simulation needs of a configuration: the cluster, its scheduler's settings and interval,
+   * its provider, the region the price list is read for ({@code squall.aws.region} or {@code
+   * squall.gcp.region}), and the local provider's settings ({@code squall.local.*}: what it sells,
+   * its boot delay) when that is the provider.
    */
-  public record Cluster(Path file, String name, ClusterLayout layout, String region, Duration schedulerInterval) {}
+  public record Cluster(Path file, String name, ClusterLayout layout, String provider, String region,
+      LocalProvider.Settings local, SchedulerConfig scheduler, Duration schedulerInterval) {}
 
   /**
    * Reads {@code file} into the cluster it configures (the context is closed before this returns).
@@ -45,8 +55,12 @@ public final class ServiceConfig {
     try {
       return read(file, ctx -> {
         SquallConfig config = ctx.getBean(SquallConfig.class);
-        return new Cluster(file, config.getClusterName(), ctx.getBean(ClusterLayout.class),
-            ctx.getBean(AwsProviderConfig.class).getRegion(), config.getSchedulerInterval());
+        String provider = config.getProvider();
+        return new Cluster(file, config.getClusterName(), ctx.getBean(ClusterLayout.class), provider,
+            provider.equals("gcp") ? ctx.getBean(GcpProviderConfig.class).getRegion()
+                : ctx.getBean(AwsProviderConfig.class).getRegion(),
+            provider.equals("local") ? ctx.getBean(LocalProviderConfig.class).settings(List.of()) : null,
+            SchedulerFactory.config(ctx.getBean(PriorityConfig.class)), config.getSchedulerInterval());
       });
     } catch (IllegalArgumentException e) {
       throw e;

@@ -87,6 +87,7 @@ public final class WhatIf {
 
   private static ReportRun simulate(Path file, Trace trace, Options o, PrintStream err) {
     ServiceConfig.Cluster cluster = ServiceConfig.read(file);
+    WhatIfRun.warnings(cluster).forEach(w -> err.println("squall simulate: warning: " + w));
     Partition p = WhatIfRun.partition(cluster, o.partition());
     List<Node> nodes = p.nodes().stream().map(cluster.layout()::node).toList();
     Workload w = Workload.of(trace.jobs(), nodes.get(0).gpus(), nodes.size());
@@ -111,9 +112,9 @@ public final class WhatIf {
 
   /**
    * The trace's jobs as the partition can run them: submission offsets from the first job's, the
-   * account and QOS as recorded; a job asking more GPUs per node than the partition's nodes have
-   * is reshaped onto more nodes (its GPUs kept), one needing more nodes than the partition has,
-   * or that never ran (runtime 0), is left out. Both are counted in the figures.
+   * account, QOS and time limit as recorded; a job asking more GPUs per node than the partition's
+   * nodes have is reshaped onto more nodes (its GPUs kept), one needing more nodes than the
+   * partition has, or that never ran (runtime 0), is left out. Both are counted in the figures.
    */
   record Workload(List<ElasticSimulation.JobSpec> jobs, int reshaped, int leftOut) {
     static Workload of(List<TraceJob> trace, int nodeGpus, int nodeCount) {
@@ -138,6 +139,9 @@ public final class WhatIf {
             perNode, j.runtime());
         spec = j.account() == null ? spec : spec.withAccount(j.account());
         spec = j.qos() == null ? spec : spec.withQos(j.qos());
+        // A recorded run longer than its limit (Slurm's OverTimeLimit) keeps its runtime.
+        spec = j.timeLimit() == null ? spec : spec.withTimeLimit(j.timeLimit().compareTo(j.runtime()) < 0
+            ? j.runtime() : j.timeLimit());
         out.add(spec);
       }
       if (out.isEmpty()) {

@@ -6,8 +6,8 @@ import io.squall.core.model.Partition;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
-import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.time.ManualClock;
+import io.squall.providers.local.LocalProvider;
 import io.squall.simulate.Catalogue;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.SimulatedCloud;
@@ -77,21 +77,33 @@ public final class WhatIfRun {
     Partition p = partition(cluster, partition);
     CapacityPolicy policy = layout.policies().get(p.name());
     List<Node> nodes = p.nodes().stream().map(layout::node).toList();
-    Set<String> types = Set.copyOf(policy.instanceTypes());
-    List<Offering> catalogue = Catalogue.parse(priceList(prices), prices == null ? Catalogue.BUNDLED : prices.toString(),
-        types, cluster.region());
-    if (catalogue.isEmpty()) {
-      throw new IllegalArgumentException(cluster.file() + ": partition " + p.name() + " buys " + types + " in "
-          + cluster.region() + ", which the price list " + (prices == null ? Catalogue.BUNDLED : prices)
-          + " does not sell; give --prices FILE (SkyPilot's catalogue format)");
-    }
     SplittableRandom rnd = new SplittableRandom(seed);
     ManualClock clock = new ManualClock(START);
     SplittableRandom failures = rnd.split();
-    SimulatedProvider cloud = SimulatedCloud.provider(clock, catalogue, SimulatedCloud.spotCapacities(catalogue, rnd),
-        failures);
+    List<Offering> catalogue;
+    SimulatedProvider cloud;
+    if (cluster.local() != null) {
+      if (prices != null) {
+        throw new IllegalArgumentException("--prices: " + cluster.file() + " uses the local provider, whose prices are "
+            + "squall.local.on-demand-price and squall.local.spot-price");
+      }
+      catalogue = LocalProvider.offerings(cluster.local(), policy.instanceTypes());
+      cloud = localCloud(clock, catalogue, cluster.local(), failures);
+    } else {
+      Set<String> types = Set.copyOf(policy.instanceTypes());
+      catalogue = Catalogue.parse(priceList(prices), prices == null ? Catalogue.BUNDLED : prices.toString(), types,
+          cluster.region());
+      cloud = SimulatedCloud.provider(clock, catalogue, SimulatedCloud.spotCapacities(catalogue, rnd), failures);
+    }
+    if (catalogue.isEmpty()) {
+      throw new IllegalArgumentException(cluster.file() + ": partition " + p.name() + " buys "
+          + policy.instanceTypes() + " in " + cluster.region() + ", which "
+          + (cluster.local() != null ? "the local provider (instance type " + LocalProvider.INSTANCE_TYPE + ")"
+              : "the price list " + (prices == null ? Catalogue.BUNDLED : prices))
+          + " does not sell" + (cluster.local() != null ? "" : "; give --prices FILE (SkyPilot's catalogue format)"));
+    }
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), p.name(), nodes, policy,
-        SchedulerConfig.defaults(), Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work),
+        cluster.scheduler(), Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work),
         layout.purchaseRules(), layout.budgets());
     if (cloudModel.interruptionsPerHour() > 0) {
       List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
@@ -101,6 +113,35 @@ public final class WhatIfRun {
           .publishedInterruptionRate(cloudModel.interruptionsPerHour());
     }
     return new ElasticSimulation(setup, clock, cloud).run(work, progress);
+  }
+
+  /**
+   * The local provider's cloud ({@code squall.local.*}) as the controller would see it: its
+   * offerings, nodes ready after its boot delay (the agent's own start-up is not modelled), no
+   * capacity in its no-capacity zones (listed as unavailable, where the real one fails the
+   * launch: the fleet lands in the same zone, a tick's retry earlier), capacity unlimited
+   * elsewhere. Its chaos setting, a share of launches failing, is not simulated ({@link
+   * #warnings} says so).
+   */
+  static SimulatedProvider localCloud(ManualClock clock, List<Offering> catalogue, LocalProvider.Settings local,
+      SplittableRandom failures) {
+    SimulatedProvider cloud = new SimulatedProvider(clock, catalogue, failures).bootLatency(local.bootDelay());
+    for (Offering o : catalogue) {
+      if (local.noCapacityZones().contains(o.zone())) {
+        cloud.capacity(o, 0);
+      }
+    }
+    return cloud;
+  }
+
+  /** What of {@code cluster}'s configuration the simulation does not honour, one sentence each. */
+  public static List<String> warnings(ServiceConfig.Cluster cluster) {
+    List<String> out = new ArrayList<>();
+    if (cluster.local() != null && cluster.local().launchFailureRate() > 0) {
+      out.add(cluster.file() + ": squall.local.launch-failure-rate (" + cluster.local().launchFailureRate()
+          + ") is not simulated: every launch the local cloud has room for succeeds");
+    }
+    return out;
   }
 
   /**

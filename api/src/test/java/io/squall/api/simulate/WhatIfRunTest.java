@@ -97,6 +97,50 @@ class WhatIfRunTest {
     assertThatThrownBy(() -> WhatIfRun.traces(dir)).hasMessageEndingWith("no *.json availability trace in it");
   }
 
+  /**
+   * A laptop's configuration: the local provider's pretend cloud is simulated as the controller
+   * would see it (its zones and prices, its boot delay, its no-capacity zones), and the
+   * configured priority weights are the simulation's.
+   */
+  @Test
+  void theLocalProvidersCloudIsSimulatedWithItsPricesBootDelayAndZones() throws Exception {
+    Path f = dir.resolve("laptop.yml");
+    Files.writeString(f, """
+        squall:
+          cluster-name: laptop
+          priority:
+            weight-age: 7
+          local:
+            zones: [zone-a, zone-b]
+            no-capacity-zones: [zone-a]
+            boot-delay: 90s
+            on-demand-price: 10
+            spot-price: 4
+            launch-failure-rate: 0.2
+          partitions:
+            gpu:
+              nodes: n-[1-4]
+              elastic: true
+        """);
+    ServiceConfig.Cluster laptop = ServiceConfig.read(f);
+    assertThat(laptop.provider()).isEqualTo("local");
+    assertThat(laptop.scheduler().weights().age()).isEqualTo(7);
+    List<ElasticSimulation.JobSpec> one = List.of(new ElasticSimulation.JobSpec(Duration.ZERO, 2, 8,
+        Duration.ofHours(1)));
+    ElasticSimulation.Result r = WhatIfRun.run(laptop, null, WhatIfRun.Cloud.BUNDLED, one, 1, NO_PROGRESS);
+    ElasticSimulation.JobOutcome o = r.outcomes().get(0);
+    assertThat(o.state()).hasToString("COMPLETED");
+    // Spot first (the default policy), in the zone with capacity, running once its nodes have booted.
+    assertThat(o.capacityTypes()).containsExactly(io.squall.core.provider.CapacityType.SPOT);
+    assertThat(o.firstRun().minus(o.firstStart())).isGreaterThanOrEqualTo(Duration.ofSeconds(90));
+    assertThat(o.usd()).isCloseTo(2 * 4.0 * (1 + o.firstRun().minus(o.firstStart()).toSeconds() / 3600.0),
+        org.assertj.core.data.Offset.offset(0.5));
+    assertThat(WhatIfRun.warnings(laptop)).singleElement().asString()
+        .contains("squall.local.launch-failure-rate (0.2) is not simulated");
+    assertThatThrownBy(() -> WhatIfRun.run(laptop, null, new WhatIfRun.Cloud(dir.resolve("prices.csv"), 0, null),
+        one, 1, NO_PROGRESS)).hasMessageContaining("--prices: ").hasMessageContaining("squall.local.on-demand-price");
+  }
+
   @Test
   void aConfigurationTheControllerWouldRefuseIsRefusedWithItsMessage() throws Exception {
     Path bad = config("bad.yml", "      max-on-demand-usd-per-gpu-hour: 5.0\n      spot: on-demand\n");

@@ -190,6 +190,11 @@ public final class LocalProvider implements NodeProvider {
    */
   @Override
   public List<Offering> offerings(List<String> instanceTypes) {
+    return offerings(settings, instanceTypes);
+  }
+
+  /** What a local provider with these settings sells ({@link #offerings(List)}); the what-if's cloud sells the same. */
+  public static List<Offering> offerings(Settings settings, List<String> instanceTypes) {
     if (!instanceTypes.contains(INSTANCE_TYPE)) {
       return List.of();
     }

@@ -68,7 +68,7 @@ public final class Catalogue {
     return i;
   }
 
-  private static double usd(String text, String source, int line, String field) {
+  static double usd(String text, String source, int line, String field) {
     try {
       double v = Double.parseDouble(text);
       if (v >= 0 && Double.isFinite(v)) {

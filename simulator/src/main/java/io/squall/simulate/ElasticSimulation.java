@@ -53,7 +53,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
@@ -372,7 +371,7 @@ public final class ElasticSimulation {
    * @param overhead what no job held: boots nobody waited for, idle nodes before they were given
    *     back, GPUs of a node no job held
    * @param lowerBound the completed jobs' GPU-hours without interruptions × the cheapest spot
-   *     price per GPU-hour the provider lists for the partition's types
+   *     price per GPU-hour the provider lists for the partition's types, in force while each ran
    * @param boot the part of {@code jobs} paid while a job's nodes booted (its share of each node
    *     from its allocation to its start, at the node's launch price)
    * @param rework the part of {@code jobs} paid for work interruptions took, which was done again
@@ -550,7 +549,7 @@ public final class ElasticSimulation {
   private double idleSeconds;
   private double strandedSeconds;
   private double bootWaitLostSeconds;
-  private double usefulGpuSeconds;
+  private double lowerBoundUsd;
   /** The jobs' holds on each node that have ended, for the money split. */
   private final Map<String, List<CostSplit.Holding>> heldBefore = new TreeMap<>();
   private final List<Long> firstRestartMs = new ArrayList<>();
@@ -715,7 +714,9 @@ public final class ElasticSimulation {
   private void endDueJobs(Instant now) {
     while (!running.isEmpty() && !running.peek().endsAt.isAfter(now)) {
       SimJob j = running.poll();
-      usefulGpuSeconds += j.runtime.toSeconds() * (double) j.job.gpusHeld();
+      // The lower bound: this work on the cheapest spot node in force while it ran, for its share of the node.
+      lowerBoundUsd += provider.cheapestSpotDollars(setup.policy().instanceTypes(), j.endsAt.minus(j.runtime), j.endsAt)
+          * j.job.gpusHeld() / setup.nodes().get(0).gpus();
       end(j, JobState.COMPLETED, j.endsAt);
       completed++;
     }
@@ -1519,6 +1520,11 @@ public final class ElasticSimulation {
     if (changed && lastCycle != null) {
       next = min(next, lastCycle.plus(setup.schedulerInterval()));
     }
+    if (nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD)) {
+      // Machines are billed: the fleet lists the offerings when a price changes, as the controller's would.
+      Instant learnt = provider.nextPriceLearnt(now);
+      next = learnt == null ? next : min(next, learnt);
+    }
     if (!budgets.isEmpty() && lastBudget != null && nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD)) {
       Instant due = lastBudget.plus(BUDGET_INTERVAL);
       Instant cycleAllowed = lastCycle == null ? due : lastCycle.plus(setup.schedulerInterval());
@@ -1634,15 +1640,12 @@ public final class ElasticSimulation {
 
   /** The run's money from its whole bill split among the holds ({@code r}). */
   private Money money(Charges.Result r) {
-    int gpusPerNode = setup.nodes().get(0).gpus();
-    double cheapest = setup.policy().instanceTypes().stream().map(provider::cheapestSpot)
-        .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).min().orElse(0);
     double unfinished = 0;
     for (SimJob j : allJobs.values()) {
       Charges.JobCharge c = r.jobs().get(j.job.key().toString());
       unfinished += c != null && j.endState != JobState.COMPLETED ? c.usd() : 0;
     }
     return new Money(r.billed(), r.jobsUsd(), r.onDemandJobsUsd(), r.overhead(),
-        usefulGpuSeconds / 3600 * cheapest / gpusPerNode, bootUsd, reworkUsd, unfinished);
+        lowerBoundUsd, bootUsd, reworkUsd, unfinished);
   }
 }

@@ -10,19 +10,20 @@ import io.squall.core.provider.NodeProvider;
 import io.squall.core.provider.Offering;
 import io.squall.core.provider.ProviderException;
 import io.squall.core.provider.SpotPrice;
+import io.squall.core.provision.FleetActuator;
 import io.squall.core.spot.Interruption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.random.RandomGenerator;
@@ -66,7 +67,7 @@ public final class SimulatedProvider implements NodeProvider {
   private final InstantSource clock;
   private final List<Offering> catalogue;
   private final RandomGenerator random;
-  private final Instant pricedAt;
+  private PriceSchedule prices;
   private final Map<String, Integer> capacity = new HashMap<>();
   private double spotInsufficientCapacityProbability;
   private Duration bootLatency = Duration.ZERO;
@@ -101,7 +102,16 @@ public final class SimulatedProvider implements NodeProvider {
     sorted.sort(Comparator.comparing(Offering::instanceType).thenComparing(Offering::zone)
         .thenComparing(Offering::capacityType));
     this.catalogue = List.copyOf(sorted);
-    this.pricedAt = clock.instant();
+    this.prices = PriceSchedule.fixed(this.catalogue);
+  }
+
+  /** Charges and lists the catalogue's offerings at these prices over time (by default, the catalogue's for ever). */
+  public synchronized SimulatedProvider prices(PriceSchedule schedule) {
+    for (Offering o : catalogue) {
+      schedule.at(o.key(), Instant.EPOCH); // each offering is priced, or this says which is not
+    }
+    this.prices = schedule;
+    return this;
   }
 
   /** At most {@code maxAlive} instances of this offering (its {@link Offering#key()}) alive at once. */
@@ -177,7 +187,9 @@ public final class SimulatedProvider implements NodeProvider {
     for (Offering o : catalogue) {
       if (instanceTypes.contains(o.instanceType())) {
         Integer cap = capacity.get(o.key());
-        out.add(cap != null && cap == 0 ? o.withAvailability(Availability.UNAVAILABLE) : o);
+        Offering now = new Offering(o.instanceType(), o.zone(), o.capacityType(), prices.at(o.key(), clock.instant()),
+            o.availability());
+        out.add(cap != null && cap == 0 ? now.withAvailability(Availability.UNAVAILABLE) : now);
       }
     }
     return out;
@@ -263,7 +275,7 @@ public final class SimulatedProvider implements NodeProvider {
     if (m.instance.offering().capacityType() == CapacityType.SPOT) {
       endedSpotInstanceSeconds += seconds(m.launchedAt, now);
     }
-    endedDollars += seconds(m.launchedAt, now) / 3600 * m.instance.offering().pricePerHour();
+    endedDollars += prices.dollars(m.instance.offering().key(), m.launchedAt, now);
   }
 
   @Override
@@ -281,10 +293,11 @@ public final class SimulatedProvider implements NodeProvider {
 
   @Override
   public synchronized List<SpotPrice> spotPrices(List<String> instanceTypes) {
+    Instant now = clock.instant();
     List<SpotPrice> out = new ArrayList<>();
     for (Offering o : catalogue) {
       if (o.capacityType() == CapacityType.SPOT && instanceTypes.contains(o.instanceType())) {
-        out.add(new SpotPrice(o.instanceType(), o.zone(), o.pricePerHour(), pricedAt));
+        out.add(new SpotPrice(o.instanceType(), o.zone(), prices.at(o.key(), now), prices.since(o.key(), now)));
       }
     }
     return out;
@@ -355,12 +368,12 @@ public final class SimulatedProvider implements NodeProvider {
     return s;
   }
 
-  /** US dollars billed up to now at each instance's offering price (per second, as EC2 bills). */
+  /** US dollars billed up to now at each instance's offering's prices in force (per second, as EC2 bills). */
   public synchronized double billedDollars() {
     Instant now = clock.instant();
     double d = endedDollars;
     for (Made m : alive.values()) {
-      d += seconds(m.launchedAt, now) / 3600 * m.instance.offering().pricePerHour();
+      d += prices.dollars(m.instance.offering().key(), m.launchedAt, now);
     }
     return d;
   }
@@ -383,10 +396,25 @@ public final class SimulatedProvider implements NodeProvider {
     return out;
   }
 
-  /** The cheapest spot price per node-hour the catalogue lists for the type; empty when it lists no spot. */
-  public synchronized OptionalDouble cheapestSpot(String instanceType) {
-    return catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT && o.instanceType().equals(instanceType))
-        .mapToDouble(Offering::pricePerHour).min();
+  /**
+   * When the controller, watching this cloud, next learns a price: at a change, or by the time it
+   * has listed the offerings again after one ({@link FleetActuator#OFFERINGS_FRESH_FOR}); null
+   * when no price changes after {@code now}.
+   */
+  public synchronized Instant nextPriceLearnt(Instant now) {
+    Instant last = prices.lastChange(now);
+    Instant relisted = last == null ? null : last.plus(FleetActuator.OFFERINGS_FRESH_FOR);
+    Instant next = prices.nextChange(now);
+    return relisted != null && relisted.isAfter(now) && (next == null || relisted.isBefore(next)) ? relisted : next;
+  }
+
+  /**
+   * What one node of the cheapest spot offering of {@code instanceTypes} costs from {@code from} to
+   * {@code to}, the cheapest taken at each instant, in US dollars; 0 when none is sold as spot.
+   */
+  public synchronized double cheapestSpotDollars(Collection<String> instanceTypes, Instant from, Instant to) {
+    return prices.cheapestDollars(catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT
+        && instanceTypes.contains(o.instanceType())).map(Offering::key).toList(), from, to);
   }
 
   private Instance current(Made m, Instant now) {

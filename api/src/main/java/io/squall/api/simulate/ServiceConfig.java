@@ -39,11 +39,12 @@ public final class ServiceConfig {
   /**
    * What a simulation needs of a configuration: the cluster, its scheduler's settings and interval,
    * its provider, the region the price list is read for ({@code squall.aws.region} or {@code
-   * squall.gcp.region}), and the local provider's settings ({@code squall.local.*}: what it sells,
-   * its boot delay) when that is the provider.
+   * squall.gcp.region}) and the zones the provider launches in ({@code squall.aws.subnets}' zones,
+   * {@code squall.gcp.zones}; none for the local provider), and the local provider's settings
+   * ({@code squall.local.*}: what it sells, its boot delay) when that is the provider.
    */
   public record Cluster(Path file, String name, ClusterLayout layout, String provider, String region,
-      LocalProvider.Settings local, SchedulerConfig scheduler, Duration schedulerInterval) {}
+      List<String> zones, LocalProvider.Settings local, SchedulerConfig scheduler, Duration schedulerInterval) {}
 
   /**
    * Reads {@code file} into the cluster it configures (the context is closed before this returns).
@@ -56,9 +57,12 @@ public final class ServiceConfig {
       return read(file, ctx -> {
         SquallConfig config = ctx.getBean(SquallConfig.class);
         String provider = config.getProvider();
+        GcpProviderConfig gcp = ctx.getBean(GcpProviderConfig.class);
+        AwsProviderConfig aws = ctx.getBean(AwsProviderConfig.class);
+        boolean onGcp = provider.equals("gcp");
         return new Cluster(file, config.getClusterName(), ctx.getBean(ClusterLayout.class), provider,
-            provider.equals("gcp") ? ctx.getBean(GcpProviderConfig.class).getRegion()
-                : ctx.getBean(AwsProviderConfig.class).getRegion(),
+            onGcp ? gcp.getRegion() : aws.getRegion(),
+            List.copyOf(onGcp ? gcp.getZones() : provider.equals("aws") ? aws.getSubnets().keySet() : List.of()),
             provider.equals("local") ? ctx.getBean(LocalProviderConfig.class).settings(List.of()) : null,
             SchedulerFactory.config(ctx.getBean(PriorityConfig.class)), config.getSchedulerInterval());
       });

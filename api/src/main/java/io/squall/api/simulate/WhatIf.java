@@ -92,7 +92,7 @@ public final class WhatIf {
     List<Node> nodes = p.nodes().stream().map(cluster.layout()::node).toList();
     Workload w = Workload.of(trace.jobs(), nodes.get(0).gpus(), nodes.size());
     long t0 = System.nanoTime();
-    ElasticSimulation.Result r = WhatIfRun.run(cluster, p.name(), o.cloud(), w.jobs(), o.seed(),
+    ElasticSimulation.Result r = WhatIfRun.run(cluster, p.name(), o.cloud(), w.jobs(), w.start(), o.seed(),
         new ProgressLine(file.getFileName().toString(), w.jobs().size(), t0, err));
     double wall = (System.nanoTime() - t0) / 1e9;
     err.printf(Locale.ROOT, "%s: %d jobs simulated over %.1f h in %.1f s (%.0fx real time)%n", file,
@@ -111,12 +111,13 @@ public final class WhatIf {
   }
 
   /**
-   * The trace's jobs as the partition can run them: submission offsets from the first job's, the
-   * account, QOS and time limit as recorded; a job asking more GPUs per node than the partition's
-   * nodes have is reshaped onto more nodes (its GPUs kept), one needing more nodes than the
-   * partition has, or that never ran (runtime 0), is left out. Both are counted in the figures.
+   * The trace's jobs as the partition can run them: submission offsets from the first job's (the
+   * run's start), the account, QOS and time limit as recorded; a job asking more GPUs per node
+   * than the partition's nodes have is reshaped onto more nodes (its GPUs kept), one needing more
+   * nodes than the partition has, or that never ran (runtime 0), is left out. Both are counted in
+   * the figures.
    */
-  record Workload(List<ElasticSimulation.JobSpec> jobs, int reshaped, int leftOut) {
+  record Workload(List<ElasticSimulation.JobSpec> jobs, Instant start, int reshaped, int leftOut) {
     static Workload of(List<TraceJob> trace, int nodeGpus, int nodeCount) {
       Instant first = trace.get(0).submit();
       List<ElasticSimulation.JobSpec> out = new ArrayList<>();
@@ -148,7 +149,7 @@ public final class WhatIf {
         throw new IllegalArgumentException("no job of the trace fits the partition (" + nodeCount + " nodes of "
             + nodeGpus + " GPUs)");
       }
-      return new Workload(out, reshaped, leftOut);
+      return new Workload(out, first, reshaped, leftOut);
     }
   }
 

@@ -10,6 +10,8 @@ import io.squall.core.time.ManualClock;
 import io.squall.providers.local.LocalProvider;
 import io.squall.simulate.Catalogue;
 import io.squall.simulate.ElasticSimulation;
+import io.squall.simulate.PriceHistory;
+import io.squall.simulate.PriceSchedule;
 import io.squall.simulate.SimulatedCloud;
 import io.squall.simulate.SimulatedProvider;
 import io.squall.simulate.TraceReclaims;
@@ -41,7 +43,6 @@ import java.util.stream.Stream;
  * deadline}: not calibrated run by run), with a 2 min notice; the provider publishes that rate.
  */
 public final class WhatIfRun {
-  static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
   /** The hazard's floor where the trace says spot is plentiful, and the notice (as {@code bench interruptions}). */
   static final double BASELINE = 0.25;
   static final Duration NOTICE = Duration.ofMinutes(2);
@@ -68,17 +69,19 @@ public final class WhatIfRun {
   /**
    * @param partition the partition to replay the trace in; null for the configuration's only
    *     elastic one
+   * @param start when the run starts (the trace's first submission: the prices in force, budget
+   *     periods and availability traces run from it)
    * @param progress told each simulated hour how far the run has got
    */
   public static ElasticSimulation.Result run(ServiceConfig.Cluster cluster, String partition, Cloud cloudModel,
-      List<ElasticSimulation.JobSpec> work, long seed, ElasticSimulation.Progress progress) {
+      List<ElasticSimulation.JobSpec> work, Instant start, long seed, ElasticSimulation.Progress progress) {
     Path prices = cloudModel.prices();
     ClusterLayout layout = cluster.layout();
     Partition p = partition(cluster, partition);
     CapacityPolicy policy = layout.policies().get(p.name());
     List<Node> nodes = p.nodes().stream().map(layout::node).toList();
     SplittableRandom rnd = new SplittableRandom(seed);
-    ManualClock clock = new ManualClock(START);
+    ManualClock clock = new ManualClock(start);
     SplittableRandom failures = rnd.split();
     List<Offering> catalogue;
     SimulatedProvider cloud;
@@ -90,17 +93,22 @@ public final class WhatIfRun {
       catalogue = LocalProvider.offerings(cluster.local(), policy.instanceTypes());
       cloud = localCloud(clock, catalogue, cluster.local(), failures);
     } else {
-      Set<String> types = Set.copyOf(policy.instanceTypes());
-      catalogue = Catalogue.parse(priceList(prices), prices == null ? Catalogue.BUNDLED : prices.toString(), types,
-          cluster.region());
-      cloud = SimulatedCloud.provider(clock, catalogue, SimulatedCloud.spotCapacities(catalogue, rnd), failures);
+      String source = prices != null ? prices.toString()
+          : cluster.provider().equals("gcp") ? PriceHistory.BUNDLED_GCP : Catalogue.BUNDLED;
+      PriceSchedule schedule = schedule(cluster, policy, source, priceList(prices, source));
+      catalogue = schedule.offerings();
+      if (catalogue.isEmpty()) {
+        throw new IllegalArgumentException(cluster.file() + ": partition " + p.name() + " buys "
+            + policy.instanceTypes() + " in " + cluster.region() + ", which the price list " + source
+            + " does not sell; give --prices FILE (SkyPilot's catalogue format, or a price history)");
+      }
+      cloud = SimulatedCloud.provider(clock, catalogue, SimulatedCloud.spotCapacities(catalogue, rnd), failures)
+          .prices(schedule);
     }
     if (catalogue.isEmpty()) {
       throw new IllegalArgumentException(cluster.file() + ": partition " + p.name() + " buys "
-          + policy.instanceTypes() + " in " + cluster.region() + ", which "
-          + (cluster.local() != null ? "the local provider (instance type " + LocalProvider.INSTANCE_TYPE + ")"
-              : "the price list " + (prices == null ? Catalogue.BUNDLED : prices))
-          + " does not sell" + (cluster.local() != null ? "" : "; give --prices FILE (SkyPilot's catalogue format)"));
+          + policy.instanceTypes() + ", which the local provider (instance type " + LocalProvider.INSTANCE_TYPE
+          + ") does not sell");
     }
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), p.name(), nodes, policy,
         cluster.scheduler(), Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work),
@@ -108,7 +116,7 @@ public final class WhatIfRun {
     if (cloudModel.interruptionsPerHour() > 0) {
       List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
           .map(Offering::zone).distinct().toList();
-      cloud.reclaims(TraceReclaims.assign(START, spotZones, traces(cloudModel.availability()),
+      cloud.reclaims(TraceReclaims.assign(start, spotZones, traces(cloudModel.availability()),
           cloudModel.interruptionsPerHour(), BASELINE, NOTICE, rnd.nextLong()))
           .publishedInterruptionRate(cloudModel.interruptionsPerHour());
     }
@@ -186,20 +194,36 @@ public final class WhatIfRun {
     return out;
   }
 
-  /** The price list's text: the file given, else the bundled one. */
-  private static String priceList(Path prices) {
+  /**
+   * The partition's prices over time: a price history's rows for its types in the region, in the
+   * provider's zones; or a SkyPilot catalogue's, fixed.
+   */
+  static PriceSchedule schedule(ServiceConfig.Cluster cluster, CapacityPolicy policy, String source, String text) {
+    Set<String> types = Set.copyOf(policy.instanceTypes());
+    if (!PriceHistory.isHistory(text)) {
+      return PriceSchedule.fixed(Catalogue.parse(text, source, types, cluster.region()));
+    }
+    if (cluster.zones().isEmpty()) {
+      throw new IllegalArgumentException(source + " is a price history, priced per region: " + cluster.file()
+          + " must name the zones the provider launches in (squall.gcp.zones, or squall.aws.subnets by zone)");
+    }
+    return PriceHistory.parse(text, source, types, cluster.region(), cluster.zones());
+  }
+
+  /** The price list's text: the file given, else the bundled one named {@code source}. */
+  private static String priceList(Path prices, String source) {
     try {
       if (prices != null) {
         return Files.readString(prices, StandardCharsets.UTF_8);
       }
-      try (InputStream in = Catalogue.class.getResourceAsStream(Catalogue.BUNDLED)) {
+      try (InputStream in = Catalogue.class.getResourceAsStream(source)) {
         if (in == null) {
-          throw new IllegalStateException(Catalogue.BUNDLED + " is missing from the class path");
+          throw new IllegalStateException(source + " is missing from the class path");
         }
         return new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
     } catch (IOException e) {
-      throw new IllegalArgumentException((prices == null ? Catalogue.BUNDLED : prices) + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
     }
   }
 

@@ -139,7 +139,7 @@ class FidelityTest {
     Trace trace = new JsonlReader().read(new StringReader(jsonl.toString()), "history.jsonl", false);
     ServiceConfig.Cluster cluster = ServiceConfig.read(config);
     WhatIf.Workload w = WhatIf.Workload.of(trace.jobs(), 8, 4);
-    ElasticSimulation.Result r = WhatIfRun.run(cluster, null, WhatIfRun.Cloud.BUNDLED, w.jobs(), 1,
+    ElasticSimulation.Result r = WhatIfRun.run(cluster, null, WhatIfRun.Cloud.BUNDLED, w.jobs(), w.start(), 1,
         (simulated, submitted, ended) -> { });
     assertThat(r.jobsCompleted()).isEqualTo(TRACE.size() + 1);
 

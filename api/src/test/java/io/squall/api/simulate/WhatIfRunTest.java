@@ -7,6 +7,7 @@ import io.squall.simulate.ElasticSimulation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A controller's configuration file read the controller's way, and one what-if run of it. */
 class WhatIfRunTest {
   private static final ElasticSimulation.Progress NO_PROGRESS = (simulated, submitted, ended) -> { };
+  private static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
 
   @TempDir
   Path dir;
@@ -55,17 +57,17 @@ class WhatIfRunTest {
     assertThat(spot.name()).isEqualTo("whatif");
     assertThat(spot.region()).isEqualTo("us-east-1");
     assertThat(spot.layout().policies()).containsKey("gpu");
-    ElasticSimulation.Result a = WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), 1, NO_PROGRESS);
+    ElasticSimulation.Result a = WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS);
     assertThat(a.jobsCompleted()).isEqualTo(12);
     Map<String, Object> f = WhatIfFigures.of(a, work(), 8, spot.layout().budgets());
     assertThat((double) f.get("cost_ratio")).isGreaterThan(1.0);
     assertThat((long) f.get("wait_p95_s")).isGreaterThanOrEqualTo((long) f.get("wait_p50_s"));
     assertThat(f.get("accounts").toString()).contains("vision", "hard_usd=100000.0");
     // The same seed, the same figures; on-demand only costs more.
-    assertThat(WhatIfFigures.of(WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), 1, NO_PROGRESS), work(), 8, List.of()).get("dollars_billed"))
+    assertThat(WhatIfFigures.of(WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS), work(), 8, List.of()).get("dollars_billed"))
         .isEqualTo(f.get("dollars_billed"));
     ServiceConfig.Cluster onDemand = ServiceConfig.read(config("od.yml", "      spot: on-demand\n"));
-    Map<String, Object> g = WhatIfFigures.of(WhatIfRun.run(onDemand, null, WhatIfRun.Cloud.BUNDLED, work(), 1, NO_PROGRESS), work(), 8, List.of());
+    Map<String, Object> g = WhatIfFigures.of(WhatIfRun.run(onDemand, null, WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS), work(), 8, List.of());
     assertThat((long) g.get("dollars_billed")).isGreaterThan((long) f.get("dollars_billed"));
   }
 
@@ -73,10 +75,10 @@ class WhatIfRunTest {
   void spotInterruptionsFollowTheAvailabilityTracesAndProgressIsToldEachSimulatedHour() throws Exception {
     ServiceConfig.Cluster spot = ServiceConfig.read(config("spot.yml", ""));
     List<Duration> told = new ArrayList<>();
-    ElasticSimulation.Result calm = WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), 1,
+    ElasticSimulation.Result calm = WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), START, 1,
         (simulated, submitted, ended) -> told.add(simulated));
-    ElasticSimulation.Result stormy = WhatIfRun.run(spot, null, new WhatIfRun.Cloud(null, 0.5, null), work(), 1,
-        NO_PROGRESS);
+    ElasticSimulation.Result stormy = WhatIfRun.run(spot, null, new WhatIfRun.Cloud(null, 0.5, null), work(),
+        START, 1, NO_PROGRESS);
     assertThat(calm.interruptions()).isZero();
     assertThat(stormy.interruptions()).isPositive();
     assertThat(stormy.jobsCompleted() + stormy.jobsHeld()).isEqualTo(12);
@@ -127,7 +129,7 @@ class WhatIfRunTest {
     assertThat(laptop.scheduler().weights().age()).isEqualTo(7);
     List<ElasticSimulation.JobSpec> one = List.of(new ElasticSimulation.JobSpec(Duration.ZERO, 2, 8,
         Duration.ofHours(1)));
-    ElasticSimulation.Result r = WhatIfRun.run(laptop, null, WhatIfRun.Cloud.BUNDLED, one, 1, NO_PROGRESS);
+    ElasticSimulation.Result r = WhatIfRun.run(laptop, null, WhatIfRun.Cloud.BUNDLED, one, START, 1, NO_PROGRESS);
     ElasticSimulation.JobOutcome o = r.outcomes().get(0);
     assertThat(o.state()).hasToString("COMPLETED");
     // Spot first (the default policy), in the zone with capacity, running once its nodes have booted.
@@ -138,7 +140,58 @@ class WhatIfRunTest {
     assertThat(WhatIfRun.warnings(laptop)).singleElement().asString()
         .contains("squall.local.launch-failure-rate (0.2) is not simulated");
     assertThatThrownBy(() -> WhatIfRun.run(laptop, null, new WhatIfRun.Cloud(dir.resolve("prices.csv"), 0, null),
-        one, 1, NO_PROGRESS)).hasMessageContaining("--prices: ").hasMessageContaining("squall.local.on-demand-price");
+        one, START, 1, NO_PROGRESS)).hasMessageContaining("--prices: ").hasMessageContaining("squall.local.on-demand-price");
+  }
+
+  /**
+   * A GCP configuration replays on the bundled GCP price history: a job running across
+   * 2025-03-13, when a3-highgpu-8g spot in us-central1 fell from $35.40 to $20.42 an hour, pays
+   * each price while it was in force, and so does its lower bound.
+   */
+  @Test
+  void aGcpConfigurationIsPricedByTheBundledPriceHistoryOverTime() throws Exception {
+    Path f = dir.resolve("gcp.yml");
+    String yml = """
+        squall:
+          cluster-name: gcp
+          provider: gcp
+          gcp:
+            project: p
+            region: us-central1
+            zones: [us-central1-a]
+          partitions:
+            gpu:
+              nodes: a3-[1-4]
+              elastic: true
+              instance-types: [a3-highgpu-8g]
+              spot: spot
+        """;
+    Files.writeString(f, yml);
+    ServiceConfig.Cluster gcp = ServiceConfig.read(f);
+    assertThat(gcp.zones()).containsExactly("us-central1-a");
+    Instant noon = Instant.parse("2025-03-12T12:00:00Z");
+    Instant midnight = Instant.parse("2025-03-13T00:00:00Z");
+    List<ElasticSimulation.JobSpec> one = List.of(new ElasticSimulation.JobSpec(Duration.ZERO, 2, 8,
+        Duration.ofHours(24)));
+    ElasticSimulation.Result r = WhatIfRun.run(gcp, null, WhatIfRun.Cloud.BUNDLED, one, noon, 1, NO_PROGRESS);
+    ElasticSimulation.JobOutcome o = r.outcomes().get(0);
+    assertThat(o.state()).hasToString("COMPLETED");
+    Instant ran = noon.plus(o.firstRun());
+    double before = 35.3957496986301;
+    double after = 20.4230336438356;
+    double hoursBefore = Duration.between(ran, midnight).toMillis() / 3.6e6;
+    assertThat(r.money().lowerBound()).isCloseTo(2 * (hoursBefore * before + (24 - hoursBefore) * after),
+        org.assertj.core.data.Offset.offset(0.01));
+    // Billed: the same, and the boot (at the price before) and SuspendTime idle (after) on top.
+    double booted = Duration.between(noon.plus(o.firstStart()), ran).toMillis() / 3.6e6;
+    assertThat(r.money().billed()).isGreaterThan(r.money().lowerBound() + 2 * booted * before - 0.01)
+        .isLessThan(r.money().lowerBound() + 2 * booted * before + 2 * after * 0.5);
+    // Without zones, a price per region cannot be placed.
+    Path noZones = dir.resolve("nozones.yml");
+    Files.writeString(noZones, yml.replace("    zones: [us-central1-a]\n", ""));
+    assertThatThrownBy(() -> WhatIfRun.run(ServiceConfig.read(noZones), null, WhatIfRun.Cloud.BUNDLED, one, noon, 1,
+        NO_PROGRESS)).hasMessageContaining("is a price history, priced per region").hasMessageContaining(
+        "squall.gcp.zones");
   }
 
   @Test

@@ -1265,11 +1265,16 @@ public final class ElasticSimulation {
 
   /**
    * Whether spend should be added up again although nothing else changed: some node is billed,
-   * and {@link #BUDGET_INTERVAL} has passed since spend was last added up.
+   * or a budget period has begun, and {@link #BUDGET_INTERVAL} has passed since spend was last
+   * added up.
    */
   private boolean budgetDue(Instant now) {
-    return !budgets.isEmpty() && (lastBudget == null || !now.isBefore(lastBudget.plus(BUDGET_INTERVAL)))
-        && nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD);
+    if (budgets.isEmpty() || lastBudget != null && now.isBefore(lastBudget.plus(BUDGET_INTERVAL))) {
+      return false;
+    }
+    return nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD)
+        || lastBudget != null && setup.budgets().stream().anyMatch(b ->
+            b.period().start(now, ZoneOffset.UTC).isAfter(lastBudget));
   }
 
   private StartRecord startRecord(SimJob j, Action.Start s, Instant now) {
@@ -1519,6 +1524,13 @@ public final class ElasticSimulation {
     }
     if (changed && lastCycle != null) {
       next = min(next, lastCycle.plus(setup.schedulerInterval()));
+    }
+    if (jobs.size() > running.size() + held) {
+      // Jobs wait, perhaps for their budget: a new budget period may let them start, as the
+      // controller's budget watch would see.
+      for (Budget b : setup.budgets()) {
+        next = min(next, b.period().next(now, ZoneOffset.UTC));
+      }
     }
     if (nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD)) {
       // Machines are billed: the fleet lists the offerings when a price changes, as the controller's would.

@@ -90,6 +90,25 @@ class ElasticSimulationMoneyRulesTest {
         .allSatisfy(o -> assertThat(o.state()).isEqualTo(JobState.COMPLETED));
   }
 
+  /**
+   * A job waiting for its account's hard limit starts when the next budget period begins, though
+   * nothing else happens then (the cluster idle and powered down): the controller's budget watch
+   * adds spend up again in the new period, and so does the simulation.
+   */
+  @Test
+  void aJobHeldByItsBudgetStartsWhenTheNextPeriodBegins() {
+    // Worst case of each: 106.5 USD (above); the first costs some 22, so 22 + 106.5 > 120 after it.
+    ElasticSimulation.Setup setup = setup(4).withBudgets(List.of(
+        new Budget("team-a", null, 120.0, BudgetPeriod.DAY, false, List.of())));
+    ElasticSimulation.Result r = new ElasticSimulation(setup, clock, provider(true)).run(List.of(
+        job(Duration.ZERO, 1, Duration.ofHours(1)).withAccount("team-a"),
+        job(Duration.ZERO, 1, Duration.ofHours(1)).withAccount("team-a")));
+
+    assertThat(r.outcomes()).allSatisfy(o -> assertThat(o.state()).isEqualTo(JobState.COMPLETED));
+    Duration midnight = Duration.between(T0, java.time.Instant.parse("2026-11-22T00:00:00Z"));
+    assertThat(r.outcomes().get(1).firstStart()).isBetween(midnight, midnight.plusSeconds(30));
+  }
+
   @Test
   void pastItsSoftLimitAnAccountsJobsRunOnSpotOnly() {
     // No spot to be had: team-b's job goes on-demand after the partition's wait; team-a, past its

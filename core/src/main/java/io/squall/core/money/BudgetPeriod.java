@@ -20,4 +20,15 @@ public enum BudgetPeriod {
     };
     return first.atStartOfDay(zone).toInstant();
   }
+
+  /** When the period after the one that holds {@code now} begins. */
+  public Instant next(Instant now, ZoneId zone) {
+    LocalDate first = LocalDate.ofInstant(start(now, zone), zone);
+    LocalDate after = switch (this) {
+      case DAY -> first.plusDays(1);
+      case WEEK -> first.plusWeeks(1);
+      case MONTH -> first.plusMonths(1);
+    };
+    return after.atStartOfDay(zone).toInstant();
+  }
 }

@@ -52,6 +52,10 @@ class BudgetsTest {
     assertThat(BudgetPeriod.DAY.start(now, BERLIN)).isEqualTo(Instant.parse("2026-11-25T23:00:00Z"));
     assertThat(BudgetPeriod.WEEK.start(now, BERLIN)).isEqualTo(Instant.parse("2026-11-22T23:00:00Z"));
     assertThat(BudgetPeriod.MONTH.start(now, BERLIN)).isEqualTo(Instant.parse("2026-10-31T23:00:00Z"));
+    // The next: midnight of the next day, Monday and first of the month, there.
+    assertThat(BudgetPeriod.DAY.next(now, BERLIN)).isEqualTo(Instant.parse("2026-11-26T23:00:00Z"));
+    assertThat(BudgetPeriod.WEEK.next(now, BERLIN)).isEqualTo(Instant.parse("2026-11-29T23:00:00Z"));
+    assertThat(BudgetPeriod.MONTH.next(now, BERLIN)).isEqualTo(Instant.parse("2026-11-30T23:00:00Z"));
   }
 
   @Test

@@ -110,9 +110,38 @@ import java.util.TreeSet;
  */
 public final class ElasticSimulation {
   /**
-   * One elastic partition and how the loop runs.
+   * A partition of the simulated cluster: elastic (its nodes powered down at the start, bought by
+   * the fleet engine under {@code policy}) or static (its nodes up from the start, never billed).
    *
-   * @param nodes the partition's nodes, all powered down at the start (their state is ignored)
+   * @param partition the partition as the controller's configuration makes it (its limits, tier,
+   *     default flag)
+   * @param nodes its nodes (their state is ignored)
+   * @param policy its capacity policy; null for a static partition
+   */
+  public record PartitionSetup(Partition partition, List<Node> nodes, CapacityPolicy policy) {
+    public PartitionSetup {
+      Objects.requireNonNull(partition, "partition");
+      nodes = List.copyOf(nodes);
+      if (nodes.isEmpty()) {
+        throw new IllegalArgumentException("partition " + partition.name() + " has no node");
+      }
+    }
+
+    /** One elastic partition of these nodes, the default one. */
+    public static PartitionSetup elastic(String name, List<Node> nodes, CapacityPolicy policy) {
+      return new PartitionSetup(Partition.of(name, nodes.stream().map(Node::name).toList()).asDefault(), nodes,
+          Objects.requireNonNull(policy, "policy"));
+    }
+
+    public boolean elastic() {
+      return policy != null;
+    }
+  }
+
+  /**
+   * The partitions and how the loop runs.
+   *
+   * @param partitions the cluster's partitions (a node in one only), at least one
    * @param tick the grid of virtual instants at which the loop acts (the controller's loop period)
    * @param schedulerInterval the least virtual time between two scheduler cycles
    * @param maxTime the run stops after this much virtual time even if work remains
@@ -122,15 +151,15 @@ public final class ElasticSimulation {
    *     added up at scheduler cycles at most every {@link #BUDGET_INTERVAL}, as the controller's
    *     BudgetWatch does at its {@code budget-interval}
    */
-  public record Setup(String cluster, String partition, List<Node> nodes, CapacityPolicy policy,
-      SchedulerConfig scheduler, Duration tick, Duration schedulerInterval, Duration maxTime,
-      PurchaseRules purchaseRules, List<Budget> budgets) {
+  public record Setup(String cluster, List<PartitionSetup> partitions, SchedulerConfig scheduler, Duration tick,
+      Duration schedulerInterval, Duration maxTime, PurchaseRules purchaseRules, List<Budget> budgets) {
     public Setup {
       Objects.requireNonNull(cluster, "cluster");
-      Objects.requireNonNull(partition, "partition");
-      Objects.requireNonNull(policy, "policy");
       Objects.requireNonNull(scheduler, "scheduler");
-      nodes = List.copyOf(nodes);
+      partitions = List.copyOf(partitions);
+      if (partitions.isEmpty()) {
+        throw new IllegalArgumentException("a simulation needs a partition");
+      }
       purchaseRules = purchaseRules == null ? PurchaseRules.NONE : purchaseRules;
       budgets = budgets == null ? List.of() : List.copyOf(budgets);
       if (tick.isNegative() || tick.isZero()) {
@@ -138,40 +167,35 @@ public final class ElasticSimulation {
       }
     }
 
-    /** No finance rules, no budgets. */
-    public Setup(String cluster, String partition, List<Node> nodes, CapacityPolicy policy,
-        SchedulerConfig scheduler, Duration tick, Duration schedulerInterval, Duration maxTime) {
-      this(cluster, partition, nodes, policy, scheduler, tick, schedulerInterval, maxTime, PurchaseRules.NONE,
-          List.of());
+    /** One elastic partition, the default one; a 250 ms tick, a cycle at most every second, at most 90 virtual days. */
+    public static Setup of(String cluster, String partition, List<Node> nodes, CapacityPolicy policy) {
+      return new Setup(cluster, List.of(PartitionSetup.elastic(partition, nodes, policy)), SchedulerConfig.defaults(),
+          Duration.ofMillis(250), Duration.ofSeconds(1), Duration.ofDays(90), PurchaseRules.NONE, List.of());
     }
 
-    /** A 250 ms tick, a cycle at most every second, at most 90 virtual days. */
-    public static Setup of(String cluster, String partition, List<Node> nodes, CapacityPolicy policy) {
-      return new Setup(cluster, partition, nodes, policy, SchedulerConfig.defaults(), Duration.ofMillis(250),
-          Duration.ofSeconds(1), Duration.ofDays(90));
+    public Setup withScheduler(SchedulerConfig config) {
+      return new Setup(cluster, partitions, config, tick, schedulerInterval, maxTime, purchaseRules, budgets);
     }
 
     public Setup withSchedulerInterval(Duration interval) {
-      return new Setup(cluster, partition, nodes, policy, scheduler, tick, interval, maxTime, purchaseRules, budgets);
+      return new Setup(cluster, partitions, scheduler, tick, interval, maxTime, purchaseRules, budgets);
     }
 
     public Setup withMaxTime(Duration max) {
-      return new Setup(cluster, partition, nodes, policy, scheduler, tick, schedulerInterval, max, purchaseRules,
-          budgets);
+      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, max, purchaseRules, budgets);
     }
 
     public Setup withPurchaseRules(PurchaseRules rules) {
-      return new Setup(cluster, partition, nodes, policy, scheduler, tick, schedulerInterval, maxTime, rules, budgets);
+      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, maxTime, rules, budgets);
     }
 
     public Setup withBudgets(List<Budget> newBudgets) {
-      return new Setup(cluster, partition, nodes, policy, scheduler, tick, schedulerInterval, maxTime, purchaseRules,
-          newBudgets);
+      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, maxTime, purchaseRules, newBudgets);
     }
   }
 
   /**
-   * One job of the workload, submitted as {@code sbatch -N nodes --gres=gpu:gpusPerNode -t limit}
+   * One job of the workload, submitted as {@code sbatch -N nodes --gres=gpu:gpusPerNode -t limit [-p partition]}
    * where the limit is the one it asked for, else its runtime and 5 minutes, rounded up to the minute, with
    * {@code --deadline now+S} (S the deadline in seconds), {@code -A account} and {@code --qos qos}
    * when they are set.
@@ -182,9 +206,10 @@ public final class ElasticSimulation {
    * @param account its account; null for the simulation's default one
    * @param qos its QOS; null for {@code normal}
    * @param timeLimit the time limit it asked for; null for its runtime and 5 min
+   * @param partition the partition it asks for ({@code -p}); null for the default one
    */
   public record JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime, Duration deadline,
-      String account, String qos, Duration timeLimit) {
+      String account, String qos, Duration timeLimit, String partition) {
     public JobSpec {
       if (nodes < 1 || gpusPerNode < 0 || runtime.isNegative() || submitAt.isNegative()) {
         throw new IllegalArgumentException("job spec needs nodes >= 1, gpus >= 0, runtime and submit >= 0");
@@ -199,24 +224,28 @@ public final class ElasticSimulation {
 
     /** No deadline, the default account and QOS, the time limit its runtime and 5 min. */
     public JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime) {
-      this(submitAt, nodes, gpusPerNode, runtime, null, null, null, null);
+      this(submitAt, nodes, gpusPerNode, runtime, null, null, null, null, null);
     }
 
     public JobSpec withDeadline(Duration afterSubmission) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, afterSubmission, account, qos, timeLimit);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, afterSubmission, account, qos, timeLimit, partition);
     }
 
     public JobSpec withAccount(String newAccount) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, newAccount, qos, timeLimit);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, newAccount, qos, timeLimit, partition);
     }
 
     public JobSpec withQos(String newQos) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, newQos, timeLimit);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, newQos, timeLimit, partition);
     }
 
     /** The time limit the job asked for (what backfill plans with), at least its runtime. */
     public JobSpec withTimeLimit(Duration limit) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, limit);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, limit, partition);
+    }
+
+    public JobSpec withPartition(String name) {
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, timeLimit, name);
     }
 
     /** Its {@code -t} in whole minutes, rounded up as Slurm does: the limit asked, else its runtime and 5 min. */
@@ -245,8 +274,9 @@ public final class ElasticSimulation {
    *     covered its last node; the lower median; 0 when no job needed one
    * @param maxTimeToLaunchCallMs the largest of those
    * @param timesToLaunchCallMs all of those, in ascending order
-   * @param idleNodeHours time nodes were up with no job on them
+   * @param idleNodeHours time elastic nodes were up with no job on them
    * @param billedNodeHours instance time billed
+   * @param billedGpuHours instance time billed × the GPUs of the node it was bought for
    * @param billedDollars what that cost at the offerings' prices
    * @param requeues jobs put back in the queue because their nodes were released
    * @param schedulerCycles cycles run
@@ -281,7 +311,7 @@ public final class ElasticSimulation {
   public record Result(int jobs, int jobsCompleted, long launchCalls, long failedLaunchCalls, long nodesLaunched,
       long spotNodesLaunched, long partialGangsBilled, int orphans, int jobsLaunchedFor, long medianTimeToLaunchCallMs,
       long maxTimeToLaunchCallMs, List<Long> timesToLaunchCallMs, double idleNodeHours, double billedNodeHours,
-      double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
+      double billedGpuHours, double billedDollars, int requeues, int schedulerCycles, Duration makespan, boolean finished,
       List<String> events, int interruptions, int interruptionRequeues, int jobsHeld, double lostGpuHours,
       List<Long> requeueToRestartMs, double spotNodeHours, List<Long> firstRestartMs,
       double strandedNodeHours, double bootWaitLostNodeHours, Money money, List<JobOutcome> outcomes,
@@ -311,6 +341,7 @@ public final class ElasticSimulation {
   /**
    * What became of one job (times from the start of the run).
    *
+   * @param partition the partition it ran in last, else the one it asked for (the default one if none)
    * @param deadline its deadline from the start of the run; null for none
    * @param firstStart when the scheduler first gave it nodes; null for never
    * @param firstRun when it first ran, its nodes up (after their boot); null for never
@@ -322,7 +353,7 @@ public final class ElasticSimulation {
    * @param starts the scheduler's starts of it (restarts after a requeue included), each with the
    *     spend its account's budget had then
    */
-  public record JobOutcome(long id, String account, int gpus, Duration submitted, Duration deadline,
+  public record JobOutcome(long id, String account, String partition, int gpus, Duration submitted, Duration deadline,
       Duration firstStart, Duration firstRun, Duration ended, JobState state, String pendingReason, double usd,
       Set<CapacityType> capacityTypes, List<StartRecord> starts) {
     public JobOutcome {
@@ -421,6 +452,7 @@ public final class ElasticSimulation {
   /** A node as the controller knows it (the fleet engine keeps its own timers). */
   private static final class SimNode {
     final Node template;
+    final PartitionSetup partition;
     NodeState state = NodeState.CLOUD;
     final Set<JobKey> holders = new TreeSet<>();
     /** Its instance; null when it has none (or its launch call made none). */
@@ -434,8 +466,14 @@ public final class ElasticSimulation {
     /** The holds of the jobs on it now: job, start and share (their end is not known yet). */
     final Map<JobKey, CostSplit.Holding> holds = new TreeMap<>();
 
-    SimNode(Node template) {
+    SimNode(Node template, PartitionSetup partition) {
       this.template = template;
+      this.partition = partition;
+    }
+
+    /** Whether the fleet engine buys its machine (else it is a static node, up and never billed). */
+    boolean elastic() {
+      return partition.elastic();
     }
 
     boolean up() {
@@ -586,10 +624,14 @@ public final class ElasticSimulation {
     this.clock = clock;
     this.provider = provider;
     this.scheduler = new Scheduler(setup.scheduler());
-    this.fleet = new FleetActuator(setup.cluster(), Map.of(setup.partition(), setup.policy()), provider,
-        new MemoryFleet());
-    this.partitions = List.of(
-        Partition.of(setup.partition(), setup.nodes().stream().map(Node::name).toList()).asDefault());
+    Map<String, CapacityPolicy> policies = new TreeMap<>();
+    for (PartitionSetup p : setup.partitions()) {
+      if (p.elastic()) {
+        policies.put(p.partition().name(), p.policy());
+      }
+    }
+    this.fleet = new FleetActuator(setup.cluster(), policies, provider, new MemoryFleet());
+    this.partitions = setup.partitions().stream().map(PartitionSetup::partition).toList();
   }
 
   /** Runs the workload to its end (or {@link Setup#maxTime()}). Call once. */
@@ -617,8 +659,15 @@ public final class ElasticSimulation {
     lastEnd = start;
     usage = UsageLedger.empty(start, Duration.ofDays(7));
     accountsOf(workload);
-    for (Node n : setup.nodes()) {
-      nodes.put(n.name(), new SimNode(n));
+    for (PartitionSetup p : setup.partitions()) {
+      for (Node n : p.nodes()) {
+        SimNode sim = new SimNode(n, p);
+        if (!p.elastic()) {
+          sim.state = NodeState.IDLE; // a static node is up from the start
+          sim.idleSince = start;
+        }
+        nodes.put(n.name(), sim);
+      }
     }
     List<Integer> order = new ArrayList<>();
     for (int i = 0; i < workload.size(); i++) {
@@ -655,7 +704,7 @@ public final class ElasticSimulation {
       }
       fleet.tick(now);
       finished = submitted == order.size() && jobs.size() == held
-          && nodes.values().stream().allMatch(n -> n.state == NodeState.CLOUD);
+          && nodes.values().stream().allMatch(n -> !n.elastic() || n.state == NodeState.CLOUD);
       if (finished || !now.isBefore(limit)) {
         break;
       }
@@ -702,6 +751,9 @@ public final class ElasticSimulation {
     if (spec.deadline() != null) {
       options.addAll(List.of("--deadline", "now+" + spec.deadline().toSeconds()));
     }
+    if (spec.partition() != null) {
+      options.addAll(List.of("-p", spec.partition()));
+    }
     Job job = Job.pending(id, parser.parse("#!/bin/bash\nsrun python train.py\n", "sim.sh", options, now).request(),
         USER, account, qosName, now);
     SimJob j = new SimJob(job, spec);
@@ -714,9 +766,13 @@ public final class ElasticSimulation {
   private void endDueJobs(Instant now) {
     while (!running.isEmpty() && !running.peek().endsAt.isAfter(now)) {
       SimJob j = running.poll();
-      // The lower bound: this work on the cheapest spot node in force while it ran, for its share of the node.
-      lowerBoundUsd += provider.cheapestSpotDollars(setup.policy().instanceTypes(), j.endsAt.minus(j.runtime), j.endsAt)
-          * j.job.gpusHeld() / setup.nodes().get(0).gpus();
+      // The lower bound: this work on the cheapest spot node in force while it ran, for its share of
+      // the node; none on a static partition, which bills nothing.
+      PartitionSetup p = nodes.get(j.job.allocation().get(0).node()).partition;
+      if (p.elastic()) {
+        lowerBoundUsd += provider.cheapestSpotDollars(p.policy().instanceTypes(), j.endsAt.minus(j.runtime), j.endsAt)
+            * j.job.gpusHeld() / p.nodes().get(0).gpus();
+      }
       end(j, JobState.COMPLETED, j.endsAt);
       completed++;
     }
@@ -932,7 +988,7 @@ public final class ElasticSimulation {
       Instant now = clock.instant();
       fleet.spotReclaimed(node, why, now);
       events.add(at(now) + " offering " + nodes.get(node).instance.offering().key() + " unavailable until "
-          + at(now.plus(setup.policy().unavailableFor())) + ": interrupted");
+          + at(now.plus(nodes.get(node).partition.policy().unavailableFor())) + ": interrupted");
     }
 
     @Override
@@ -1229,17 +1285,19 @@ public final class ElasticSimulation {
   }
 
   /**
-   * The most a GPU-hour may cost in the partition now by capacity type, among the prices in force
-   * the fleet listed for the offerings its policy may buy; infinite while none is known (no
-   * budgeted job starts blind), as the controller's partition prices.
+   * The most a GPU-hour may cost in each elastic partition now by capacity type, among the prices
+   * in force the fleet listed for the offerings its policy may buy; infinite while none is known
+   * (no budgeted job starts blind), none for a static partition, as the controller's partition prices.
    */
   private Map<String, Map<CapacityType, Double>> worstUsdPerGpuHour() {
-    CapacityPolicy policy = setup.policy();
-    int gpus = setup.nodes().stream().mapToInt(Node::gpus).max().orElse(0);
-    if (gpus == 0) {
-      return Map.of();
+    Map<String, Map<CapacityType, Double>> out = new TreeMap<>();
+    for (PartitionSetup p : setup.partitions()) {
+      int gpus = p.nodes().stream().mapToInt(Node::gpus).max().orElse(0);
+      if (p.elastic() && gpus > 0) {
+        out.put(p.partition().name(), p.policy().withCaps(p.policy().caps(), gpus).worstPerGpuHour(fleet.prices()));
+      }
     }
-    return Map.of(setup.partition(), policy.withCaps(policy.caps(), gpus).worstPerGpuHour(fleet.prices()));
+    return out;
   }
 
   private Sample sample(Instant now) {
@@ -1272,7 +1330,7 @@ public final class ElasticSimulation {
     if (budgets.isEmpty() || lastBudget != null && now.isBefore(lastBudget.plus(BUDGET_INTERVAL))) {
       return false;
     }
-    return nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD)
+    return nodes.values().stream().anyMatch(n -> n.elastic() && n.state != NodeState.CLOUD)
         || lastBudget != null && setup.budgets().stream().anyMatch(b ->
             b.period().start(now, ZoneOffset.UTC).isAfter(lastBudget));
   }
@@ -1319,7 +1377,10 @@ public final class ElasticSimulation {
     public List<FleetNode> nodes() {
       List<FleetNode> out = new ArrayList<>(nodes.size());
       for (SimNode n : nodes.values()) {
-        out.add(new FleetNode(n.template.name(), setup.partition(), n.template.placementGroup(), n.state,
+        if (!n.elastic()) {
+          continue; // the fleet engine's nodes are the elastic partitions'
+        }
+        out.add(new FleetNode(n.template.name(), n.partition.partition().name(), n.template.placementGroup(), n.state,
             n.holders.stream().map(JobKey::toString).toList(), n.instance == null ? null : n.instance.offering().zone()));
       }
       return out;
@@ -1481,10 +1542,10 @@ public final class ElasticSimulation {
   }
 
   private void endIdle(SimNode n, Instant now) {
-    if (n.idleSince != null) {
+    if (n.idleSince != null && n.elastic()) {
       idleSeconds += Duration.between(n.idleSince, now).toMillis() / 1000.0;
-      n.idleSince = null;
     }
+    n.idleSince = null;
   }
 
   // ---------------------------------------------------------------- time
@@ -1532,12 +1593,13 @@ public final class ElasticSimulation {
         next = min(next, b.period().next(now, ZoneOffset.UTC));
       }
     }
-    if (nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD)) {
+    if (nodes.values().stream().anyMatch(n -> n.elastic() && n.state != NodeState.CLOUD)) {
       // Machines are billed: the fleet lists the offerings when a price changes, as the controller's would.
       Instant learnt = provider.nextPriceLearnt(now);
       next = learnt == null ? next : min(next, learnt);
     }
-    if (!budgets.isEmpty() && lastBudget != null && nodes.values().stream().anyMatch(n -> n.state != NodeState.CLOUD)) {
+    if (!budgets.isEmpty() && lastBudget != null
+        && nodes.values().stream().anyMatch(n -> n.elastic() && n.state != NodeState.CLOUD)) {
       Instant due = lastBudget.plus(BUDGET_INTERVAL);
       Instant cycleAllowed = lastCycle == null ? due : lastCycle.plus(setup.schedulerInterval());
       next = min(next, due.isAfter(cycleAllowed) ? due : cycleAllowed);
@@ -1602,9 +1664,14 @@ public final class ElasticSimulation {
     long max = waits.isEmpty() ? 0 : waits.get(waits.size() - 1);
     List<Long> restarts = sorted(restartWaitsMs);
     Charges.Result charges = charges(Instant.EPOCH, now); // the whole run's bill, split once
+    double gpuSeconds = 0;
+    for (SimulatedProvider.Billing b : provider.billings()) {
+      gpuSeconds += Duration.between(b.launched(), b.ended()).toMillis() / 1000.0 * nodes.get(b.node()).template.gpus();
+    }
     return new Result(submitted, completed, provider.launchCalls(), provider.failedLaunchCalls(),
         provider.instancesLaunched(), spotNodesLaunched, provider.partialGangInstances(), orphans,
-        jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600, provider.billedDollars(),
+        jobsLaunchedFor.size(), median, max, waits, idleSeconds / 3600, provider.instanceSeconds() / 3600,
+        gpuSeconds / 3600, provider.billedDollars(),
         requeues, cycles, Duration.between(start, lastEnd), finished, events, interruptions, interruptionRequeues, held,
         lostGpuSeconds / 3600, restarts, provider.spotInstanceSeconds() / 3600, sorted(firstRestartMs),
         strandedSeconds / 3600, bootWaitLostSeconds / 3600, money(charges), outcomes(charges, now),
@@ -1618,7 +1685,9 @@ public final class ElasticSimulation {
       SimJob j = e.getValue();
       Charges.JobCharge c = charges.get(j.job.key().toString());
       Instant submitted = j.job.submitTime();
-      out.add(new JobOutcome(e.getKey(), j.job.account(), j.spec.nodes() * j.spec.gpusPerNode(),
+      String partition = j.job.partition() != null ? j.job.partition() : j.spec.partition() != null ? j.spec.partition()
+          : partitions.stream().filter(Partition::isDefault).map(Partition::name).findFirst().orElse(null);
+      out.add(new JobOutcome(e.getKey(), j.job.account(), partition, j.spec.nodes() * j.spec.gpusPerNode(),
           Duration.between(start, submitted),
           j.spec.deadline() == null ? null : Duration.between(start, submitted.plus(j.spec.deadline())),
           j.firstStart == null ? null : Duration.between(start, j.firstStart),

@@ -9,7 +9,6 @@ import static io.squall.simulate.ElasticFixtures.nodes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.core.provision.CapacityPolicy;
-import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +26,49 @@ class ElasticSimulationTest {
   private ElasticSimulation simulation(SimulatedProvider provider, int nodes) {
     return new ElasticSimulation(ElasticSimulation.Setup.of("sim", "gpu", nodes(nodes, 4),
         CapacityPolicy.defaults("p5.48xlarge")), clock, provider);
+  }
+
+  /**
+   * A static partition beside the elastic one: its nodes are up from the start and never billed,
+   * so its job runs at once; the elastic partition's job waits for its launch and boot; each
+   * job runs in the partition it asked for, and the run ends with the elastic nodes powered down.
+   */
+  @Test
+  void aStaticPartitionsNodesAreUpFromTheStartAndUnbilledBesideAnElasticOne() {
+    List<io.squall.core.model.Node> owned = new ArrayList<>();
+    for (int i = 1; i <= 2; i++) {
+      owned.add(new io.squall.core.model.Node("dgx-" + i, 8, "h100", 192, 2_097_152, java.util.Set.of("h100"), "rack",
+          io.squall.core.model.NodeState.IDLE));
+    }
+    List<io.squall.core.model.Node> cloud = nodes(4, 4);
+    ElasticSimulation.Setup setup = new ElasticSimulation.Setup("sim", List.of(
+        ElasticSimulation.PartitionSetup.elastic("gpu", cloud, CapacityPolicy.defaults("p5.48xlarge")),
+        new ElasticSimulation.PartitionSetup(io.squall.core.model.Partition.of("owned",
+            owned.stream().map(io.squall.core.model.Node::name).toList()), owned, null)),
+        io.squall.core.schedule.SchedulerConfig.defaults(), Duration.ofMillis(250), Duration.ofSeconds(1),
+        Duration.ofDays(1), null, null);
+    SimulatedProvider provider = provider(1);
+    ElasticSimulation.Result r = new ElasticSimulation(setup, clock, provider).run(List.of(
+        new ElasticSimulation.JobSpec(Duration.ZERO, 2, 8, Duration.ofMinutes(10)).withPartition("owned"),
+        new ElasticSimulation.JobSpec(Duration.ZERO, 2, 8, Duration.ofMinutes(10)),
+        new ElasticSimulation.JobSpec(Duration.ZERO, 1, 8, Duration.ofMinutes(10)).withPartition("gpu")));
+
+    assertThat(r.finished()).isTrue();
+    assertThat(r.jobsCompleted()).isEqualTo(3);
+    ElasticSimulation.JobOutcome onOwned = r.outcomes().get(0);
+    assertThat(onOwned.partition()).isEqualTo("owned");
+    assertThat(onOwned.firstRun()).isEqualTo(Duration.ZERO);
+    assertThat(onOwned.usd()).isZero();
+    assertThat(r.outcomes().subList(1, 3)).allSatisfy(o -> {
+      assertThat(o.partition()).isEqualTo("gpu"); // the default partition, or asked for
+      assertThat(o.firstRun()).isEqualTo(Duration.ofSeconds(1).plus(BOOT));
+      assertThat(o.usd()).isPositive();
+    });
+    assertThat(r.nodesLaunched()).isEqualTo(3);
+    assertThat(r.events()).noneMatch(e -> e.contains("dgx-"));
+    // Billed: the 3 elastic nodes only (boot, run, SuspendTime), 8 GPUs each.
+    assertThat(r.billedGpuHours()).isCloseTo(3 * 8 * (3 + 10 + 5) / 60.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(r.idleNodeHours()).isCloseTo(3 * 5 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
   }
 
   @Test
@@ -107,9 +149,8 @@ class ElasticSimulationTest {
   void aNodeThatIsNotUpWithinResumeTimeoutIsDownForFiveSecondsThenPoweredDownAndItsJobRequeued() {
     SimulatedProvider provider = new SimulatedProvider(clock, CATALOGUE, new SplittableRandom(1))
         .bootLatency(Duration.ofMinutes(11)); // longer than ResumeTimeout (10 min)
-    ElasticSimulation.Setup setup = new ElasticSimulation.Setup("sim", "gpu", nodes(1, 4),
-        CapacityPolicy.defaults("p5.48xlarge"), SchedulerConfig.defaults(), Duration.ofMillis(250),
-        Duration.ofSeconds(1), Duration.ofMinutes(15));
+    ElasticSimulation.Setup setup = ElasticSimulation.Setup.of("sim", "gpu", nodes(1, 4),
+        CapacityPolicy.defaults("p5.48xlarge")).withMaxTime(Duration.ofMinutes(15));
     ElasticSimulation.Result r = new ElasticSimulation(setup, clock, provider).run(List.of(
         new ElasticSimulation.JobSpec(Duration.ZERO, 1, 8, Duration.ofMinutes(10))));
 

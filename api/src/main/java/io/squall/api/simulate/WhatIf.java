@@ -2,7 +2,6 @@ package io.squall.api.simulate;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.trace.Trace;
@@ -17,10 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * {@code squall simulate}: replays a job history under one configuration or several, side by
@@ -88,21 +89,21 @@ public final class WhatIf {
   private static ReportRun simulate(Path file, Trace trace, Options o, PrintStream err) {
     ServiceConfig.Cluster cluster = ServiceConfig.read(file);
     WhatIfRun.warnings(cluster).forEach(w -> err.println("squall simulate: warning: " + w));
-    Partition p = WhatIfRun.partition(cluster, o.partition());
-    List<Node> nodes = p.nodes().stream().map(cluster.layout()::node).toList();
-    Workload w = Workload.of(trace.jobs(), nodes.get(0).gpus(), nodes.size());
+    List<Partition> partitions = WhatIfRun.partitions(cluster, o.partition());
+    Workload w = Workload.of(trace.jobs(), Workload.rooms(cluster, partitions));
     long t0 = System.nanoTime();
-    ElasticSimulation.Result r = WhatIfRun.run(cluster, p.name(), o.cloud(), w.jobs(), w.start(), o.seed(),
+    ElasticSimulation.Result r = WhatIfRun.run(cluster, partitions, o.cloud(), w.jobs(), w.start(), o.seed(),
         new ProgressLine(file.getFileName().toString(), w.jobs().size(), t0, err));
     double wall = (System.nanoTime() - t0) / 1e9;
     err.printf(Locale.ROOT, "%s: %d jobs simulated over %.1f h in %.1f s (%.0fx real time)%n", file,
         w.jobs().size(), r.makespan().toSeconds() / 3600.0, wall, r.makespan().toSeconds() / Math.max(wall, 1e-3));
     Map<String, Object> f = new LinkedHashMap<>();
     f.put("config", file.toString());
-    f.put("partition", p.name());
+    f.put("partitions", String.join(",", partitions.stream().map(Partition::name).toList()));
     f.put("jobs_reshaped", w.reshaped());
     f.put("jobs_left_out", w.leftOut());
-    f.putAll(WhatIfFigures.of(r, w.jobs(), nodes.get(0).gpus(), cluster.layout().budgets()));
+    f.put("jobs_to_default_partition", w.toDefault());
+    f.putAll(WhatIfFigures.of(r, w.jobs(), staticGpus(cluster, partitions), cluster.layout().budgets()));
     List<ReportRun.Sample> samples = r.samples().stream().map(x -> new ReportRun.Sample(x.at().toSeconds() / 3600.0,
         x.queued(), x.runningGpus(), x.spotNodes(), x.onDemandNodes(), x.spentUsd())).toList();
     List<Long> waits = r.outcomes().stream().filter(x -> x.firstRun() != null)
@@ -110,20 +111,55 @@ public final class WhatIf {
     return new ReportRun(file.getFileName().toString(), f, samples, waits);
   }
 
+  /** The replayed static partitions' GPUs, by partition (what their utilisation is counted against). */
+  private static Map<String, Integer> staticGpus(ServiceConfig.Cluster cluster, List<Partition> partitions) {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    for (Partition p : partitions) {
+      if (!cluster.layout().policies().containsKey(p.name())) {
+        out.put(p.name(), p.nodes().stream().mapToInt(n -> cluster.layout().node(n).gpus()).sum());
+      }
+    }
+    return out;
+  }
+
   /**
-   * The trace's jobs as the partition can run them: submission offsets from the first job's (the
-   * run's start), the account, QOS and time limit as recorded; a job asking more GPUs per node
-   * than the partition's nodes have is reshaped onto more nodes (its GPUs kept), one needing more
-   * nodes than the partition has, or that never ran (runtime 0), is left out. Both are counted in
-   * the figures.
+   * The trace's jobs as the replayed partitions can run them: submission offsets from the first
+   * job's (the run's start), the account, QOS and time limit as recorded; each in the partition it
+   * ran in when that is replayed, else in the default one (counted when it named another). A job
+   * asking more GPUs per node than its partition's nodes have is reshaped onto more nodes (its
+   * GPUs kept), one needing more nodes than the partition has, or that never ran (runtime 0), is
+   * left out. Both are counted in the figures.
    */
-  record Workload(List<ElasticSimulation.JobSpec> jobs, Instant start, int reshaped, int leftOut) {
-    static Workload of(List<TraceJob> trace, int nodeGpus, int nodeCount) {
+  record Workload(List<ElasticSimulation.JobSpec> jobs, Instant start, int reshaped, int leftOut, int toDefault) {
+    /** A partition's nodes: how many, and the GPUs of each (its smallest). */
+    record Room(int nodes, int nodeGpus) {}
+
+    /** The replayed partitions' rooms, the default one first. */
+    static Map<String, Room> rooms(ServiceConfig.Cluster cluster, List<Partition> partitions) {
+      Map<String, Room> out = new LinkedHashMap<>();
+      List<Partition> defaultFirst = new ArrayList<>(partitions);
+      defaultFirst.sort(Comparator.comparing((Partition p) -> !p.isDefault()));
+      for (Partition p : defaultFirst) {
+        out.put(p.name(), new Room(p.nodes().size(), p.nodes().stream().mapToInt(n -> cluster.layout().node(n).gpus())
+            .min().orElse(0)));
+      }
+      return out;
+    }
+
+    /** @param rooms the replayed partitions, the default one first */
+    static Workload of(List<TraceJob> trace, Map<String, Room> rooms) {
       Instant first = trace.get(0).submit();
+      String defaultPartition = rooms.keySet().iterator().next();
       List<ElasticSimulation.JobSpec> out = new ArrayList<>();
       int reshaped = 0;
       int leftOut = 0;
+      int toDefault = 0;
       for (TraceJob j : trace) {
+        String partition = j.partition() != null && rooms.containsKey(j.partition()) ? j.partition()
+            : defaultPartition;
+        toDefault += j.partition() != null && !partition.equals(j.partition()) ? 1 : 0;
+        int nodeGpus = rooms.get(partition).nodeGpus();
+        int nodeCount = rooms.get(partition).nodes();
         int nodes = j.nodes();
         int perNode = j.gpusPerNode();
         if (perNode > nodeGpus) {
@@ -137,7 +173,7 @@ public final class WhatIf {
           continue;
         }
         ElasticSimulation.JobSpec spec = new ElasticSimulation.JobSpec(Duration.between(first, j.submit()), nodes,
-            perNode, j.runtime());
+            perNode, j.runtime()).withPartition(partition);
         spec = j.account() == null ? spec : spec.withAccount(j.account());
         spec = j.qos() == null ? spec : spec.withQos(j.qos());
         // A recorded run longer than its limit (Slurm's OverTimeLimit) keeps its runtime.
@@ -146,10 +182,11 @@ public final class WhatIf {
         out.add(spec);
       }
       if (out.isEmpty()) {
-        throw new IllegalArgumentException("no job of the trace fits the partition (" + nodeCount + " nodes of "
-            + nodeGpus + " GPUs)");
+        throw new IllegalArgumentException("no job of the trace fits its partition (" + rooms.entrySet().stream()
+            .map(e -> e.getKey() + ": " + e.getValue().nodes() + " nodes of " + e.getValue().nodeGpus() + " GPUs")
+            .collect(Collectors.joining("; ")) + ")");
       }
-      return new Workload(out, first, reshaped, leftOut);
+      return new Workload(out, first, reshaped, leftOut, toDefault);
     }
   }
 

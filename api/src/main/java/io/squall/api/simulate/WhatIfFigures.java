@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * The headline figures of one what-if run, in the order the table and the JSON show them: money
  * (as {@code squall bench} counts it), waits (from submission to when the job first ran, its
  * nodes booted: how long people waited), their mean, p50 and p95 overall and by job size, bounded
- * slowdown, GPU utilisation, interruptions and deadlines, and spend per account against budget.
+ * slowdown, GPU utilisation (of the GPUs billed, and of static partitions' GPUs over the run),
+ * interruptions and deadlines, and spend per account against budget.
  */
 public final class WhatIfFigures {
   /** Job sizes waits are broken down by, in GPUs (upper bounds, inclusive). */
@@ -26,10 +27,12 @@ public final class WhatIfFigures {
 
   /**
    * @param work the jobs as replayed, in the order the simulation numbered them (job id 1 first)
-   * @param gpusPerNode the partition's GPUs per node, for the billed GPU-hours
+   * @param staticGpus the static partitions' GPUs, by partition: their jobs' work counts against
+   *     those GPUs over the run ({@code static_gpu_utilisation}), the elastic ones' against the GPUs
+   *     billed ({@code gpu_utilisation})
    */
   public static Map<String, Object> of(ElasticSimulation.Result r, List<ElasticSimulation.JobSpec> work,
-      int gpusPerNode, List<Budget> budgets) {
+      Map<String, Integer> staticGpus, List<Budget> budgets) {
     Map<String, Object> f = new LinkedHashMap<>();
     f.put("jobs", r.jobs());
     f.put("jobs_completed", r.jobsCompleted());
@@ -47,6 +50,7 @@ public final class WhatIfFigures {
     double slowdown = 0;
     int ended = 0;
     double usefulGpuHours = 0;
+    double usefulStaticGpuHours = 0;
     int missed = 0;
     Map<String, Double> spent = new TreeMap<>();
     for (ElasticSimulation.JobOutcome o : r.outcomes()) {
@@ -61,7 +65,12 @@ public final class WhatIfFigures {
         long run = Math.max(spec.runtime().toSeconds(), SLOWDOWN_BOUND.toSeconds());
         slowdown += Math.max(1.0, (double) o.ended().minus(o.submitted()).toSeconds() / run);
         ended++;
-        usefulGpuHours += spec.runtime().toSeconds() / 3600.0 * o.gpus();
+        double useful = spec.runtime().toSeconds() / 3600.0 * o.gpus();
+        if (staticGpus.containsKey(o.partition())) {
+          usefulStaticGpuHours += useful;
+        } else {
+          usefulGpuHours += useful;
+        }
       }
       missed += o.missedDeadline() ? 1 : 0;
     }
@@ -70,8 +79,12 @@ public final class WhatIfFigures {
       putWaits(f, "wait_" + sizeName(i), bySize.get(i));
     }
     f.put("bounded_slowdown_mean", ended == 0 ? 0 : round(slowdown / ended, 2));
-    double billedGpuHours = r.billedNodeHours() * gpusPerNode;
-    f.put("gpu_utilisation", billedGpuHours == 0 ? 0 : round(usefulGpuHours / billedGpuHours, 3));
+    f.put("gpu_utilisation", r.billedGpuHours() == 0 ? 0 : round(usefulGpuHours / r.billedGpuHours(), 3));
+    if (!staticGpus.isEmpty()) {
+      double ownedGpuHours = staticGpus.values().stream().mapToInt(Integer::intValue).sum()
+          * r.makespan().toSeconds() / 3600.0;
+      f.put("static_gpu_utilisation", ownedGpuHours == 0 ? 0 : round(usefulStaticGpuHours / ownedGpuHours, 3));
+    }
     f.put("interruptions", r.interruptions());
     f.put("lost_gpu_hours", round(r.lostGpuHours(), 2));
     f.put("deadlines_missed", missed);

@@ -1,7 +1,6 @@
 package io.squall.api.simulate;
 
 import io.squall.api.config.ClusterLayout;
-import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
@@ -26,17 +25,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * One configuration's what-if: its elastic partition, with its capacity policy, finance's rules
- * (QOS, caps, deadlines) and budgets, as the controller would build them from the same file, run
- * by the production scheduler and fleet engine ({@link ElasticSimulation}) on virtual time
- * against a simulated cloud selling the price list's offerings.
+ * One configuration's what-if: its partitions (elastic ones with their capacity policies, static
+ * ones up and unbilled), finance's rules (QOS, caps, deadlines) and budgets, as the controller
+ * would build them from the same file, run by the production scheduler and fleet engine
+ * ({@link ElasticSimulation}) on virtual time against a simulated cloud selling the price list's
+ * offerings.
  *
- * <p>The cloud: the partition's instance types in the configured AWS region (the price list's
- * rows), as the benchmarks' {@link SimulatedCloud} (boot, seeded spot capacity and launch
- * failures, on-demand unlimited). With an interruption rate, each spot zone follows
+ * <p>The cloud: the elastic partitions' instance types in the provider's region (the price list's
+ * rows, fixed or over time), as the benchmarks' {@link SimulatedCloud} (boot, seeded spot capacity
+ * and launch failures, on-demand unlimited); or the local provider's pretend cloud. With an interruption rate, each spot zone follows
  * a spot availability trace (the bundled "Can't Be Late" traces, or the files of a directory),
  * seeded choice and start, and a spot instance is taken back with a hazard that rises as its
  * zone's availability falls, scaled to that rate on average over the trace (as {@code squall bench
@@ -67,52 +68,59 @@ public final class WhatIfRun {
   private WhatIfRun() {}
 
   /**
-   * @param partition the partition to replay the trace in; null for the configuration's only
-   *     elastic one
+   * @param partitions the partitions to replay ({@link #partitions}), the default one first among
+   *     equals: what a job without a partition asks for
    * @param start when the run starts (the trace's first submission: the prices in force, budget
    *     periods and availability traces run from it)
    * @param progress told each simulated hour how far the run has got
    */
-  public static ElasticSimulation.Result run(ServiceConfig.Cluster cluster, String partition, Cloud cloudModel,
-      List<ElasticSimulation.JobSpec> work, Instant start, long seed, ElasticSimulation.Progress progress) {
+  public static ElasticSimulation.Result run(ServiceConfig.Cluster cluster, List<Partition> partitions,
+      Cloud cloudModel, List<ElasticSimulation.JobSpec> work, Instant start, long seed,
+      ElasticSimulation.Progress progress) {
     Path prices = cloudModel.prices();
     ClusterLayout layout = cluster.layout();
-    Partition p = partition(cluster, partition);
-    CapacityPolicy policy = layout.policies().get(p.name());
-    List<Node> nodes = p.nodes().stream().map(layout::node).toList();
+    List<ElasticSimulation.PartitionSetup> parts = new ArrayList<>();
+    Set<String> types = new TreeSet<>();
+    for (Partition p : partitions) {
+      CapacityPolicy policy = layout.policies().get(p.name());
+      parts.add(new ElasticSimulation.PartitionSetup(p, p.nodes().stream().map(layout::node).toList(), policy));
+      if (policy != null) {
+        types.addAll(policy.instanceTypes());
+      }
+    }
     SplittableRandom rnd = new SplittableRandom(seed);
     ManualClock clock = new ManualClock(start);
     SplittableRandom failures = rnd.split();
     List<Offering> catalogue;
     SimulatedProvider cloud;
+    String sold;
     if (cluster.local() != null) {
       if (prices != null) {
         throw new IllegalArgumentException("--prices: " + cluster.file() + " uses the local provider, whose prices are "
             + "squall.local.on-demand-price and squall.local.spot-price");
       }
-      catalogue = LocalProvider.offerings(cluster.local(), policy.instanceTypes());
+      catalogue = LocalProvider.offerings(cluster.local(), List.copyOf(types));
       cloud = localCloud(clock, catalogue, cluster.local(), failures);
+      sold = "the local provider (instance type " + LocalProvider.INSTANCE_TYPE + ")";
     } else {
       String source = prices != null ? prices.toString()
           : cluster.provider().equals("gcp") ? PriceHistory.BUNDLED_GCP : Catalogue.BUNDLED;
-      PriceSchedule schedule = schedule(cluster, policy, source, priceList(prices, source));
+      PriceSchedule schedule = types.isEmpty() ? PriceSchedule.fixed(List.of())
+          : schedule(cluster, types, source, priceList(prices, source));
       catalogue = schedule.offerings();
-      if (catalogue.isEmpty()) {
-        throw new IllegalArgumentException(cluster.file() + ": partition " + p.name() + " buys "
-            + policy.instanceTypes() + " in " + cluster.region() + ", which the price list " + source
-            + " does not sell; give --prices FILE (SkyPilot's catalogue format, or a price history)");
-      }
       cloud = SimulatedCloud.provider(clock, catalogue, SimulatedCloud.spotCapacities(catalogue, rnd), failures)
           .prices(schedule);
+      sold = "the price list " + source;
     }
-    if (catalogue.isEmpty()) {
-      throw new IllegalArgumentException(cluster.file() + ": partition " + p.name() + " buys "
-          + policy.instanceTypes() + ", which the local provider (instance type " + LocalProvider.INSTANCE_TYPE
-          + ") does not sell");
+    for (ElasticSimulation.PartitionSetup p : parts) {
+      if (p.elastic() && catalogue.stream().noneMatch(o -> p.policy().instanceTypes().contains(o.instanceType()))) {
+        throw new IllegalArgumentException(cluster.file() + ": partition " + p.partition().name() + " buys "
+            + p.policy().instanceTypes() + " in " + cluster.region() + ", which " + sold + " does not sell"
+            + (cluster.local() != null ? "" : "; give --prices FILE (SkyPilot's catalogue format, or a price history)"));
+      }
     }
-    ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), p.name(), nodes, policy,
-        cluster.scheduler(), Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work),
-        layout.purchaseRules(), layout.budgets());
+    ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), parts, cluster.scheduler(),
+        Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work), layout.purchaseRules(), layout.budgets());
     if (cloudModel.interruptionsPerHour() > 0) {
       List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
           .map(Offering::zone).distinct().toList();
@@ -195,11 +203,10 @@ public final class WhatIfRun {
   }
 
   /**
-   * The partition's prices over time: a price history's rows for its types in the region, in the
+   * The elastic partitions' prices over time (their instance types'): a price history's rows for its types in the region, in the
    * provider's zones; or a SkyPilot catalogue's, fixed.
    */
-  static PriceSchedule schedule(ServiceConfig.Cluster cluster, CapacityPolicy policy, String source, String text) {
-    Set<String> types = Set.copyOf(policy.instanceTypes());
+  static PriceSchedule schedule(ServiceConfig.Cluster cluster, Set<String> types, String source, String text) {
     if (!PriceHistory.isHistory(text)) {
       return PriceSchedule.fixed(Catalogue.parse(text, source, types, cluster.region()));
     }
@@ -227,20 +234,18 @@ public final class WhatIfRun {
     }
   }
 
-  /** The partition named, or the only elastic one; refused naming what there is otherwise. */
-  static Partition partition(ServiceConfig.Cluster cluster, String name) {
-    List<Partition> elastic = cluster.layout().partitions().stream()
-        .filter(p -> cluster.layout().policies().containsKey(p.name())).toList();
+  /**
+   * What is replayed: every partition of the configuration, or only the one named (the default
+   * one then, so that every job runs there); refused naming what there is when it does not exist.
+   */
+  static List<Partition> partitions(ServiceConfig.Cluster cluster, String name) {
+    List<Partition> all = cluster.layout().partitions();
     if (name == null) {
-      if (elastic.size() != 1) {
-        throw new IllegalArgumentException(cluster.file() + ": " + (elastic.isEmpty() ? "no elastic partition"
-            : "elastic partitions " + elastic.stream().map(Partition::name).toList())
-            + "; the simulator replays one elastic partition: choose it with --partition");
-      }
-      return elastic.get(0);
+      return all;
     }
-    return elastic.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
-        new IllegalArgumentException(cluster.file() + ": no elastic partition " + name + " (elastic: "
-            + elastic.stream().map(Partition::name).toList() + ")"));
+    return List.of(all.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
+        new IllegalArgumentException(cluster.file() + ": no partition " + name + " (partitions: "
+            + all.stream().map(Partition::name).toList() + ")")).asDefault());
   }
+
 }

@@ -8,6 +8,7 @@ import io.micronaut.context.env.yaml.YamlPropertySourceLoader;
 import io.squall.api.Controllers;
 import io.squall.api.Http;
 import io.squall.api.Poll;
+import io.squall.core.model.Partition;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.trace.JsonlReader;
 import io.squall.simulate.trace.Trace;
@@ -138,8 +139,9 @@ class FidelityTest {
     Files.writeString(dir.resolve("history.jsonl"), jsonl);
     Trace trace = new JsonlReader().read(new StringReader(jsonl.toString()), "history.jsonl", false);
     ServiceConfig.Cluster cluster = ServiceConfig.read(config);
-    WhatIf.Workload w = WhatIf.Workload.of(trace.jobs(), 8, 4);
-    ElasticSimulation.Result r = WhatIfRun.run(cluster, null, WhatIfRun.Cloud.BUNDLED, w.jobs(), w.start(), 1,
+    List<Partition> partitions = WhatIfRun.partitions(cluster, null);
+    WhatIf.Workload w = WhatIf.Workload.of(trace.jobs(), WhatIf.Workload.rooms(cluster, partitions));
+    ElasticSimulation.Result r = WhatIfRun.run(cluster, partitions, WhatIfRun.Cloud.BUNDLED, w.jobs(), w.start(), 1,
         (simulated, submitted, ended) -> { });
     assertThat(r.jobsCompleted()).isEqualTo(TRACE.size() + 1);
 

@@ -57,17 +57,17 @@ class WhatIfRunTest {
     assertThat(spot.name()).isEqualTo("whatif");
     assertThat(spot.region()).isEqualTo("us-east-1");
     assertThat(spot.layout().policies()).containsKey("gpu");
-    ElasticSimulation.Result a = WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS);
+    ElasticSimulation.Result a = WhatIfRun.run(spot, WhatIfRun.partitions(spot, null), WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS);
     assertThat(a.jobsCompleted()).isEqualTo(12);
-    Map<String, Object> f = WhatIfFigures.of(a, work(), 8, spot.layout().budgets());
+    Map<String, Object> f = WhatIfFigures.of(a, work(), Map.of(), spot.layout().budgets());
     assertThat((double) f.get("cost_ratio")).isGreaterThan(1.0);
     assertThat((long) f.get("wait_p95_s")).isGreaterThanOrEqualTo((long) f.get("wait_p50_s"));
     assertThat(f.get("accounts").toString()).contains("vision", "hard_usd=100000.0");
     // The same seed, the same figures; on-demand only costs more.
-    assertThat(WhatIfFigures.of(WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS), work(), 8, List.of()).get("dollars_billed"))
+    assertThat(WhatIfFigures.of(WhatIfRun.run(spot, WhatIfRun.partitions(spot, null), WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS), work(), Map.of(), List.of()).get("dollars_billed"))
         .isEqualTo(f.get("dollars_billed"));
     ServiceConfig.Cluster onDemand = ServiceConfig.read(config("od.yml", "      spot: on-demand\n"));
-    Map<String, Object> g = WhatIfFigures.of(WhatIfRun.run(onDemand, null, WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS), work(), 8, List.of());
+    Map<String, Object> g = WhatIfFigures.of(WhatIfRun.run(onDemand, WhatIfRun.partitions(onDemand, null), WhatIfRun.Cloud.BUNDLED, work(), START, 1, NO_PROGRESS), work(), Map.of(), List.of());
     assertThat((long) g.get("dollars_billed")).isGreaterThan((long) f.get("dollars_billed"));
   }
 
@@ -75,9 +75,9 @@ class WhatIfRunTest {
   void spotInterruptionsFollowTheAvailabilityTracesAndProgressIsToldEachSimulatedHour() throws Exception {
     ServiceConfig.Cluster spot = ServiceConfig.read(config("spot.yml", ""));
     List<Duration> told = new ArrayList<>();
-    ElasticSimulation.Result calm = WhatIfRun.run(spot, null, WhatIfRun.Cloud.BUNDLED, work(), START, 1,
+    ElasticSimulation.Result calm = WhatIfRun.run(spot, WhatIfRun.partitions(spot, null), WhatIfRun.Cloud.BUNDLED, work(), START, 1,
         (simulated, submitted, ended) -> told.add(simulated));
-    ElasticSimulation.Result stormy = WhatIfRun.run(spot, null, new WhatIfRun.Cloud(null, 0.5, null), work(),
+    ElasticSimulation.Result stormy = WhatIfRun.run(spot, WhatIfRun.partitions(spot, null), new WhatIfRun.Cloud(null, 0.5, null), work(),
         START, 1, NO_PROGRESS);
     assertThat(calm.interruptions()).isZero();
     assertThat(stormy.interruptions()).isPositive();
@@ -129,7 +129,7 @@ class WhatIfRunTest {
     assertThat(laptop.scheduler().weights().age()).isEqualTo(7);
     List<ElasticSimulation.JobSpec> one = List.of(new ElasticSimulation.JobSpec(Duration.ZERO, 2, 8,
         Duration.ofHours(1)));
-    ElasticSimulation.Result r = WhatIfRun.run(laptop, null, WhatIfRun.Cloud.BUNDLED, one, START, 1, NO_PROGRESS);
+    ElasticSimulation.Result r = WhatIfRun.run(laptop, WhatIfRun.partitions(laptop, null), WhatIfRun.Cloud.BUNDLED, one, START, 1, NO_PROGRESS);
     ElasticSimulation.JobOutcome o = r.outcomes().get(0);
     assertThat(o.state()).hasToString("COMPLETED");
     // Spot first (the default policy), in the zone with capacity, running once its nodes have booted.
@@ -139,7 +139,7 @@ class WhatIfRunTest {
         org.assertj.core.data.Offset.offset(0.5));
     assertThat(WhatIfRun.warnings(laptop)).singleElement().asString()
         .contains("squall.local.launch-failure-rate (0.2) is not simulated");
-    assertThatThrownBy(() -> WhatIfRun.run(laptop, null, new WhatIfRun.Cloud(dir.resolve("prices.csv"), 0, null),
+    assertThatThrownBy(() -> WhatIfRun.run(laptop, WhatIfRun.partitions(laptop, null), new WhatIfRun.Cloud(dir.resolve("prices.csv"), 0, null),
         one, START, 1, NO_PROGRESS)).hasMessageContaining("--prices: ").hasMessageContaining("squall.local.on-demand-price");
   }
 
@@ -173,7 +173,7 @@ class WhatIfRunTest {
     Instant midnight = Instant.parse("2025-03-13T00:00:00Z");
     List<ElasticSimulation.JobSpec> one = List.of(new ElasticSimulation.JobSpec(Duration.ZERO, 2, 8,
         Duration.ofHours(24)));
-    ElasticSimulation.Result r = WhatIfRun.run(gcp, null, WhatIfRun.Cloud.BUNDLED, one, noon, 1, NO_PROGRESS);
+    ElasticSimulation.Result r = WhatIfRun.run(gcp, WhatIfRun.partitions(gcp, null), WhatIfRun.Cloud.BUNDLED, one, noon, 1, NO_PROGRESS);
     ElasticSimulation.JobOutcome o = r.outcomes().get(0);
     assertThat(o.state()).hasToString("COMPLETED");
     Instant ran = noon.plus(o.firstRun());
@@ -189,8 +189,9 @@ class WhatIfRunTest {
     // Without zones, a price per region cannot be placed.
     Path noZones = dir.resolve("nozones.yml");
     Files.writeString(noZones, yml.replace("    zones: [us-central1-a]\n", ""));
-    assertThatThrownBy(() -> WhatIfRun.run(ServiceConfig.read(noZones), null, WhatIfRun.Cloud.BUNDLED, one, noon, 1,
-        NO_PROGRESS)).hasMessageContaining("is a price history, priced per region").hasMessageContaining(
+    ServiceConfig.Cluster zoneless = ServiceConfig.read(noZones);
+    assertThatThrownBy(() -> WhatIfRun.run(zoneless, WhatIfRun.partitions(zoneless, null), WhatIfRun.Cloud.BUNDLED,
+        one, noon, 1, NO_PROGRESS)).hasMessageContaining("is a price history, priced per region").hasMessageContaining(
         "squall.gcp.zones");
   }
 
@@ -203,6 +204,6 @@ class WhatIfRunTest {
     assertThatThrownBy(() -> ServiceConfig.read(dir.resolve("missing.yml"))).hasMessageEndingWith(
         "missing.yml: no such configuration file");
     ServiceConfig.Cluster ok = ServiceConfig.read(config("ok.yml", ""));
-    assertThatThrownBy(() -> WhatIfRun.partition(ok, "cpu")).hasMessageEndingWith("no elastic partition cpu (elastic: [gpu])");
+    assertThatThrownBy(() -> WhatIfRun.partitions(ok, "cpu")).hasMessageEndingWith("no partition cpu (partitions: [gpu])");
   }
 }

@@ -86,6 +86,65 @@ class WhatIfTest {
     assertThat(new ObjectMapper().readTree(again.toFile()).get("configurations")).isEqualTo(doc.get("configurations"));
   }
 
+  /**
+   * A configuration with a static partition beside the elastic one: every partition is replayed,
+   * each job in the one it ran in (a partition the configuration lacks: the default one, counted);
+   * the static partition's work costs nothing and counts against its own GPUs. --partition
+   * replays one partition, static ones too.
+   */
+  @Test
+  void everyPartitionIsReplayedEachJobInItsOwn() throws Exception {
+    Path two = Files.writeString(dir.resolve("two.yml"), """
+        squall:
+          provider: aws
+          aws: {region: us-east-1}
+          partitions:
+            gpu:
+              nodes: p5-[1-8]
+              elastic: true
+              default: true
+              instance-types: [p5.48xlarge]
+            owned:
+              nodes: dgx-[1-2]
+        """);
+    Path trace = Files.write(dir.resolve("parts.jsonl"), List.of(
+        "{\"submit\":\"2026-10-01T00:00:00Z\",\"partition\":\"owned\",\"nodes\":2,\"gpus_per_node\":8,"
+            + "\"runtime_s\":3600}",
+        "{\"submit\":\"2026-10-01T00:00:00Z\",\"partition\":\"gpu\",\"nodes\":2,\"gpus_per_node\":8,"
+            + "\"runtime_s\":3600}",
+        "{\"submit\":\"2026-10-01T00:00:00Z\",\"partition\":\"elsewhere\",\"nodes\":1,\"gpus_per_node\":8,"
+            + "\"runtime_s\":3600}"));
+    Path json = dir.resolve("parts.json");
+    Run r = simulate("--trace", trace.toString(), "--trace-format", "jsonl", "--config", two.toString(),
+        "--json", json.toString());
+    assertThat(r.exit()).as(r.err()).isZero();
+    JsonNode f = new ObjectMapper().readTree(json.toFile()).get("configurations").get(0);
+    assertThat(f.get("partitions").asText()).isEqualTo("gpu,owned");
+    assertThat(f.get("jobs_completed").asInt()).isEqualTo(3);
+    assertThat(f.get("jobs_to_default_partition").asInt()).isEqualTo(1);
+    // The owned job ran at once on the static nodes: the lowest wait is 0, the highest a boot.
+    assertThat(f.get("wait_p50_s").asLong()).isGreaterThanOrEqualTo(180);
+    assertThat(f.get("wait_mean_s").asLong()).isLessThan(f.get("wait_p50_s").asLong());
+    // 16 GPU-hours of work on the 16 static GPUs over the run (the elastic jobs' boot and run).
+    double makespanH = f.get("makespan_h").asDouble();
+    assertThat(f.get("static_gpu_utilisation").asDouble()).isCloseTo(1 / makespanH,
+        org.assertj.core.data.Offset.offset(0.002));
+    assertThat(f.get("gpu_utilisation").asDouble()).isBetween(0.5, 1.0);
+    // Only the static partition: every job runs there, the elastic one's too; nothing is billed.
+    Path owned = dir.resolve("owned.json");
+    Run one = simulate("--trace", trace.toString(), "--trace-format", "jsonl", "--config", two.toString(),
+        "--partition", "owned", "--json", owned.toString());
+    assertThat(one.exit()).as(one.err()).isZero();
+    JsonNode o = new ObjectMapper().readTree(owned.toFile()).get("configurations").get(0);
+    assertThat(o.get("partitions").asText()).isEqualTo("owned");
+    assertThat(o.get("jobs_completed").asInt()).isEqualTo(3);
+    assertThat(o.get("dollars_billed").asLong()).isZero();
+    Run unknown = simulate("--trace", trace.toString(), "--trace-format", "jsonl", "--config", two.toString(),
+        "--partition", "cpu");
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err()).contains("two.yml: no partition cpu (partitions: [gpu, owned])");
+  }
+
   @Test
   void badInputIsRefusedSayingWhatAndWhere() throws Exception {
     Run noConfig = simulate("--trace", trace().toString(), "--trace-format", "jsonl");

@@ -59,8 +59,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * An elastic partition in virtual time: the production {@link Scheduler} and fleet engine
- * ({@link FleetActuator}) against a {@link SimulatedProvider}.
+ * A cluster's partitions in virtual time: the production {@link Scheduler} and fleet engine
+ * ({@link FleetActuator}) against a {@link SimulatedProvider}. Elastic partitions' nodes start
+ * powered down and are bought by the fleet engine; static partitions' nodes are up from the
+ * start, never billed, and left alone by the fleet engine (below, "nodes" are the elastic ones
+ * where machines are concerned).
  *
  * <p>Semantics, per virtual instant ("tick", on a grid of {@link Setup#tick()} from the start):
  * <ol>

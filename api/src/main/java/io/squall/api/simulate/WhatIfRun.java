@@ -37,8 +37,8 @@ import java.util.stream.Stream;
  *
  * <p>The cloud: the elastic partitions' instance types in the provider's region (the price list's
  * rows, fixed or over time), as the benchmarks' {@link SimulatedCloud} (boot, seeded spot capacity
- * and launch failures, on-demand unlimited); or the local provider's pretend cloud. With an interruption rate, each spot zone follows
- * a spot availability trace (the bundled "Can't Be Late" traces, or the files of a directory),
+ * and launch failures, on-demand unlimited); or the local provider's pretend cloud. With an
+ * interruption rate, each spot zone follows a spot availability trace (the bundled "Can't Be Late" traces, or the files of a directory),
  * seeded choice and start, and a spot instance is taken back with a hazard that rises as its
  * zone's availability falls, scaled to that rate on average over the trace (as {@code squall bench
  * deadline}: not calibrated run by run), with a 2 min notice; the provider publishes that rate.
@@ -91,31 +91,13 @@ public final class WhatIfRun {
     SplittableRandom rnd = new SplittableRandom(seed);
     ManualClock clock = new ManualClock(start);
     SplittableRandom failures = rnd.split();
-    List<Offering> catalogue;
-    SimulatedProvider cloud;
-    String sold;
-    if (cluster.local() != null) {
-      if (prices != null) {
-        throw new IllegalArgumentException("--prices: " + cluster.file() + " uses the local provider, whose prices are "
-            + "squall.local.on-demand-price and squall.local.spot-price");
-      }
-      catalogue = LocalProvider.offerings(cluster.local(), List.copyOf(types));
-      cloud = localCloud(clock, catalogue, cluster.local(), failures);
-      sold = "the local provider (instance type " + LocalProvider.INSTANCE_TYPE + ")";
-    } else {
-      String source = prices != null ? prices.toString()
-          : cluster.provider().equals("gcp") ? PriceHistory.BUNDLED_GCP : Catalogue.BUNDLED;
-      PriceSchedule schedule = types.isEmpty() ? PriceSchedule.fixed(List.of())
-          : schedule(cluster, types, source, priceList(prices, source));
-      catalogue = schedule.offerings();
-      cloud = SimulatedCloud.provider(clock, catalogue, SimulatedCloud.spotCapacities(catalogue, rnd), failures)
-          .prices(schedule);
-      sold = "the price list " + source;
-    }
+    Market market = market(cluster, prices, types, clock, rnd, failures);
+    List<Offering> catalogue = market.catalogue();
+    SimulatedProvider cloud = market.cloud();
     for (ElasticSimulation.PartitionSetup p : parts) {
       if (p.elastic() && catalogue.stream().noneMatch(o -> p.policy().instanceTypes().contains(o.instanceType()))) {
         throw new IllegalArgumentException(cluster.file() + ": partition " + p.partition().name() + " buys "
-            + p.policy().instanceTypes() + " in " + cluster.region() + ", which " + sold + " does not sell"
+            + p.policy().instanceTypes() + " in " + cluster.region() + ", which " + market.seller() + " does not sell"
             + (cluster.local() != null ? "" : "; give --prices FILE (SkyPilot's catalogue format, or a price history)"));
       }
     }
@@ -129,6 +111,34 @@ public final class WhatIfRun {
           .publishedInterruptionRate(cloudModel.interruptionsPerHour());
     }
     return new ElasticSimulation(setup, clock, cloud).run(work, progress);
+  }
+
+  /** What the simulated cloud sells, the cloud itself, and who sells it (for errors). */
+  private record Market(List<Offering> catalogue, SimulatedProvider cloud, String seller) {}
+
+  /**
+   * The cloud of the configuration's provider selling {@code types}: the local provider's, or one
+   * priced by {@code prices} (else the bundled list of the provider), spot capacities drawn from
+   * {@code rnd} and launch failures from {@code failures}.
+   */
+  private static Market market(ServiceConfig.Cluster cluster, Path prices, Set<String> types, ManualClock clock,
+      SplittableRandom rnd, SplittableRandom failures) {
+    if (cluster.local() != null) {
+      if (prices != null) {
+        throw new IllegalArgumentException("--prices: " + cluster.file() + " uses the local provider, whose prices are "
+            + "squall.local.on-demand-price and squall.local.spot-price");
+      }
+      List<Offering> catalogue = LocalProvider.offerings(cluster.local(), List.copyOf(types));
+      return new Market(catalogue, localCloud(clock, catalogue, cluster.local(), failures),
+          "the local provider (instance type " + LocalProvider.INSTANCE_TYPE + ")");
+    }
+    String source = prices != null ? prices.toString()
+        : cluster.provider().equals("gcp") ? PriceHistory.BUNDLED_GCP : Catalogue.BUNDLED;
+    PriceSchedule schedule = types.isEmpty() ? PriceSchedule.fixed(List.of())
+        : schedule(cluster, types, source, priceList(prices, source));
+    List<Offering> catalogue = schedule.offerings();
+    return new Market(catalogue, SimulatedCloud.provider(clock, catalogue,
+        SimulatedCloud.spotCapacities(catalogue, rnd), failures).prices(schedule), "the price list " + source);
   }
 
   /**

@@ -140,6 +140,25 @@ class JobsApiTest implements TestPropertyProvider {
     assertThat(h.get("alice-token", "/v1/nope").status()).isEqualTo(404);
   }
 
+  /** --priority and a negative --nice are for operators: anyone else could jump the queue. */
+  @Test
+  void onlyOperatorsSetAPriorityOrANegativeNice() {
+    Http h = http();
+    Http.Answer priority = h.postScript("alice-token", "/v1/jobs?priority=100", PLAIN);
+    assertThat(priority.status()).isEqualTo(403);
+    assertThat(priority.error()).startsWith("--priority: only operators and administrators");
+    Http.Answer top = h.postScript("alice-token", "/v1/jobs", "#!/bin/bash\n#SBATCH --priority=TOP\nhostname\n");
+    assertThat(top.status()).isEqualTo(403);
+    Http.Answer nice = h.postScript("alice-token", "/v1/jobs?nice=-5", PLAIN);
+    assertThat(nice.status()).isEqualTo(403);
+    assertThat(nice.error()).startsWith("--nice=-5: only operators and administrators can give a negative nice");
+    assertThat(h.postScript("alice-token", "/v1/jobs?nice=5", PLAIN).status()).isEqualTo(201);
+    assertThat(h.post("alice-token", "/v1/jobs", Map.of("script", PLAIN, "options", Map.of("nice", "-5"),
+        "test_only", true)).status()).isEqualTo(403);
+    Http.Answer byOperator = h.postScript("admin-token", "/v1/jobs?priority=100&nice=-5", PLAIN);
+    assertThat(byOperator.status()).as(byOperator.body()).isEqualTo(201);
+  }
+
   @Test
   void usersSeeAndControlOnlyTheirOwnJobs() {
     Http h = http();

@@ -73,6 +73,9 @@ public final class JobCommands {
       throw ApiException.badRequest("--account=" + account + ": Invalid account or account/partition combination"
           + " specified (user " + caller.user() + " may use account " + caller.account() + ")");
     }
+    if (!caller.operator()) {
+      operatorOnly(r);
+    }
     if (layout.accounts().stream().noneMatch(a -> a.name().equals(account))) {
       throw ApiException.badRequest("--account=" + account + ": no such account");
     }
@@ -95,6 +98,22 @@ public final class JobCommands {
     }
     String qos = r.control().qos() != null ? r.control().qos() : config.getDefaultQos();
     return new Accepted(r, parsed.warnings(), account, qos);
+  }
+
+  /**
+   * Refuses what only operators may ask for, as sbatch(1) says: "Only Slurm operators and
+   * administrators can set the priority of a job" (--priority), and "Only privileged users can
+   * specify a negative adjustment" (--nice). Otherwise any user could jump the queue.
+   */
+  private static void operatorOnly(JobRequest r) {
+    if (r.control().priority() != null) {
+      throw ApiException.forbidden("--priority: only operators and administrators can set a job's priority "
+          + "(Access/permission denied)");
+    }
+    if (r.control().nice() != null && r.control().nice() < 0) {
+      throw ApiException.forbidden("--nice=" + r.control().nice() + ": only operators and administrators can give "
+          + "a negative nice value (Invalid nice value); 0 or more lowers your job's own priority");
+    }
   }
 
   /** Queues a checked submission; completes with the job id once it is durable. */

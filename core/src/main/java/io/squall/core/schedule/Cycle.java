@@ -496,15 +496,20 @@ final class Cycle {
 
   private void start(Job job, JobKey key, Partition p, GangShape shape, int[] nodes) {
     List<GpuGrant> grants = new ArrayList<>(nodes.length);
-    for (int i : nodes) {
+    int gpus = 0;
+    for (int k = 0; k < nodes.length; k++) {
       // Not added to runningOn: a job started in this cycle is never a preemption victim in it.
-      grants.add(table.allocate(i, shape));
+      GpuGrant g = table.allocate(nodes[k], shape, shape.gpusOnNode(k));
+      grants.add(g);
+      gpus += g.gpuIndices().size();
     }
     long limit = shape.limitSeconds();
     Instant end = limit == Long.MAX_VALUE ? null : now.plusSeconds(limit);
-    qosGpusRunning.merge(job.qos(), shape.totalGpus(), Integer::sum);
-    qosGpuMinutesCommitted.merge(job.qos(), shape.gpuMinutes(), Double::sum);
-    commitBudget(job, p.name(), shape.totalGpus(), shape.limitSeconds());
+    // What it holds counts (an exclusive job's whole nodes), not what it asked for.
+    qosGpusRunning.merge(job.qos(), gpus, Integer::sum);
+    qosGpuMinutesCommitted.merge(job.qos(), limit == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : gpus * limit / 60.0,
+        Double::sum);
+    commitBudget(job, p.name(), gpus, shape.limitSeconds());
     actions.add(new Action.Start(key, p.name(), grants, end));
   }
 

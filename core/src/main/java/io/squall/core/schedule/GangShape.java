@@ -12,14 +12,25 @@ import io.squall.core.sbatch.TimeLimit;
  * times tasks per node, else {@code --gpus} spread evenly; CPUs from {@code --cpus-per-gpu}, else
  * tasks per node times {@code --cpus-per-task}; memory from {@code --mem}, {@code --mem-per-cpu}
  * or {@code --mem-per-gpu}. A {@code --nodes=min-max} range is scheduled at its minimum, raised
- * to the number of nodes {@code --nodelist} names.
+ * to the number of nodes {@code --nodelist} names. Without {@code --nodes}, tasks spread over as
+ * many nodes as their GPUs need, as Slurm lays tasks out: {@code -n 16 --gpus-per-task=1} takes
+ * two 8-GPU nodes.
  *
+ * @param gpusPerNode what each node must have room for; with {@code --gpus} over several nodes the
+ *     last nodes get fewer, so that the gang holds exactly {@code gpusTotal}
  * @param memoryMb per node; {@link #WHOLE_NODE} for {@code --mem=0}
  * @param timeLimitMinutes resolved against the partition's DefaultTime and MaxTime; may be UNLIMITED
+ * @param gpusTotal the GPUs of the whole gang, as asked ({@code --gpus=8 -N 3} holds 3, 3 and 2)
  */
 record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, long memoryMb,
-    boolean exclusive, int timeLimitMinutes) {
+    boolean exclusive, int timeLimitMinutes, int gpusTotal) {
   static final long WHOLE_NODE = -1;
+
+  /** The same GPUs on every node. */
+  GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, long memoryMb, boolean exclusive,
+      int timeLimitMinutes) {
+    this(nodes, gpusPerNode, gpuType, cpusPerNode, memoryMb, exclusive, timeLimitMinutes, nodes * gpusPerNode);
+  }
 
   /** @param largestNodeGpus the most GPUs any node of the partition has, to spread {@code --gpus} */
   static GangShape of(JobRequest request, Partition partition, int largestNodeGpus) {
@@ -30,6 +41,10 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
       nodes = r.nodesMin();
     } else if (r.ntasks() != null && r.ntasksPerNode() != null) {
       nodes = ceil(r.ntasks(), r.ntasksPerNode());
+    } else if (r.ntasks() != null && r.gpusPerTask() != null && r.gpusPerNode() == null) {
+      // Each task's GPUs on one node, the tasks over as many nodes as hold them all.
+      int tasksPerNode = Math.max(1, Math.max(1, largestNodeGpus) / Math.max(1, r.gpusPerTask()));
+      nodes = ceil(r.ntasks(), tasksPerNode);
     } else if (gpusTotal > 0 && r.gpusPerNode() == null) {
       nodes = ceil(gpusTotal, Math.max(1, largestNodeGpus));
     } else {
@@ -70,7 +85,14 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
       memory = r.memPerGpuMb() * gpus;
     }
     int time = partition.timeLimitMinutes(request.timing().timeLimitMinutes());
-    return new GangShape(nodes, gpus, r.gpuType(), cpus, memory, r.exclusive() != Exclusive.NO, time);
+    // --gpus is the gang's total (Slurm's gres per job): exactly that many, not rounded up per node.
+    int total = r.gpusPerNode() == null && r.gpusPerTask() == null && gpusTotal > 0 ? gpusTotal : nodes * gpus;
+    return new GangShape(nodes, gpus, r.gpuType(), cpus, memory, r.exclusive() != Exclusive.NO, time, total);
+  }
+
+  /** The GPUs the gang's {@code k}-th node (from 0) holds: its share, fewer on the last ones for {@code --gpus}. */
+  int gpusOnNode(int k) {
+    return Math.max(0, Math.min(gpusPerNode, gpusTotal - k * gpusPerNode));
   }
 
   /** Whether one node's share fits {@code n} when it is empty (the GPU type is checked apart). */
@@ -93,7 +115,7 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
   }
 
   int totalGpus() {
-    return nodes * gpusPerNode;
+    return gpusTotal;
   }
 
   /** GPU-minutes the gang may use over its whole limit; infinite for UNLIMITED. */

@@ -164,9 +164,15 @@ final class NodeTable {
     return best == Long.MAX_VALUE ? -1 : best;
   }
 
-  /** Books the shape on the node from now, taking the lowest free GPU indices. */
-  GpuGrant allocate(int i, GangShape s) {
-    int gpus = s.gpusPerNode();
+  /**
+   * Books the shape on the node from now, taking the lowest free GPU indices: {@code gpus} of
+   * them, or, exclusive, all of the node's GPUs, CPUs and memory (they are the job's: they count
+   * in its limits and usage, and its tasks see them all).
+   */
+  GpuGrant allocate(int i, GangShape s, int gpus) {
+    if (s.exclusive()) {
+      gpus = freeGpus(i);
+    }
     List<Integer> indices = new ArrayList<>(gpus);
     long mask = freeMask[i];
     for (int k = 0; k < gpus; k++) {
@@ -183,7 +189,7 @@ final class NodeTable {
     freeCpus[i] -= cpus;
     freeMemory[i] -= mem;
     book(i, new Booking(now, plus(now, s.limitSeconds()), needGpus(i, s), cpus, mem));
-    return new GpuGrant(nodes.get(i).name(), indices, s.cpusPerNode(), mem);
+    return new GpuGrant(nodes.get(i).name(), indices, cpus, mem);
   }
 
   /** What a grant holds of its node (the node's index here): the whole node when exclusive. */

@@ -462,7 +462,7 @@ final class Cycle {
         }
         int[] nodes = placer.placeNow(attempt.request(), false);
         if (nodes != null) {
-          start(c.job(), key, p, shape, nodes);
+          startOnMostNodes(c.job(), key, p, shape, attempt.request(), nodes);
           return null;
         }
         // Only a reservation can make the difference between the two.
@@ -492,6 +492,37 @@ final class Cycle {
       default:
         return 2; // QOS limits
     }
+  }
+
+  /**
+   * Starts the job that fits now: a {@code --nodes=min-max} job on as many nodes as fit now up to
+   * its maximum (sbatch(1): "as many nodes as possible within the range"), among the nodes its
+   * attempt may use. Only up nodes count: a range never powers nodes up just to grow.
+   */
+  private void startOnMostNodes(Job job, JobKey key, Partition p, GangShape atMinimum, GangPlacer.Request fits,
+      int[] nodes) {
+    boolean resumes = false;
+    for (int i : nodes) {
+      resumes |= !table.nodes.get(i).state().acceptsWork();
+    }
+    if (!resumes) {
+      for (int n : GangShape.range(job.request(), atMinimum)) {
+        if (p.maxNodes() != null && n > p.maxNodes()) {
+          continue; // the partition's MaxNodes caps the range
+        }
+        GangShape bigger = GangShape.of(job.request(), p, largestGpus.get(p.name()), n);
+        if (qosLimit(job, bigger) != null || budgetLimit(job, p, bigger) != null) {
+          continue;
+        }
+        int[] more = placer.placeNow(new GangPlacer.Request(bigger, fits.eligible(), fits.required(), fits.counts(),
+            fits.maxGroups()), false);
+        if (more != null) {
+          start(job, key, p, bigger, more);
+          return;
+        }
+      }
+    }
+    start(job, key, p, atMinimum, nodes);
   }
 
   private void start(Job job, JobKey key, Partition p, GangShape shape, int[] nodes) {

@@ -5,14 +5,17 @@ import io.squall.core.model.Partition;
 import io.squall.core.sbatch.Exclusive;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.TimeLimit;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What a job needs on each of its nodes in one partition, derived from its request as Slurm
  * derives it: GPUs from {@code --gres}/{@code --gpus-per-node}, else {@code --gpus-per-task}
  * times tasks per node, else {@code --gpus} spread evenly; CPUs from {@code --cpus-per-gpu}, else
  * tasks per node times {@code --cpus-per-task}; memory from {@code --mem}, {@code --mem-per-cpu}
- * or {@code --mem-per-gpu}. A {@code --nodes=min-max} range is scheduled at its minimum, raised
- * to the number of nodes {@code --nodelist} names. Without {@code --nodes}, tasks spread over as
+ * or {@code --mem-per-gpu}. A {@code --nodes=min-max} range is scheduled at its minimum (what it
+ * waits and reserves for), raised to the number of nodes {@code --nodelist} names; it starts on
+ * as many nodes as are free then, up to its maximum ({@link #range}). Without {@code --nodes}, tasks spread over as
  * many nodes as their GPUs need, as Slurm lays tasks out: {@code -n 16 --gpus-per-task=1} takes
  * two 8-GPU nodes.
  *
@@ -34,10 +37,17 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
 
   /** @param largestNodeGpus the most GPUs any node of the partition has, to spread {@code --gpus} */
   static GangShape of(JobRequest request, Partition partition, int largestNodeGpus) {
+    return of(request, partition, largestNodeGpus, null);
+  }
+
+  /** @param nodeCount the nodes of a {@code --nodes=min-max} range to shape it on; null for its minimum */
+  static GangShape of(JobRequest request, Partition partition, int largestNodeGpus, Integer nodeCount) {
     JobRequest.Resources r = request.resources();
     int gpusTotal = r.gpus() == null ? 0 : r.gpus();
     int nodes;
-    if (r.nodesMin() != null) {
+    if (nodeCount != null) {
+      nodes = nodeCount;
+    } else if (r.nodesMin() != null) {
       nodes = r.nodesMin();
     } else if (r.ntasks() != null && r.ntasksPerNode() != null) {
       nodes = ceil(r.ntasks(), r.ntasksPerNode());
@@ -88,6 +98,21 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
     // --gpus is the gang's total (Slurm's gres per job): exactly that many, not rounded up per node.
     int total = r.gpusPerNode() == null && r.gpusPerTask() == null && gpusTotal > 0 ? gpusTotal : nodes * gpus;
     return new GangShape(nodes, gpus, r.gpuType(), cpus, memory, r.exclusive() != Exclusive.NO, time, total);
+  }
+
+  /**
+   * The larger node counts a {@code --nodes=min-max} job may start on, largest first; none for a
+   * fixed count or one {@code --nodelist} sets.
+   */
+  static List<Integer> range(JobRequest request, GangShape atMinimum) {
+    Integer max = request.resources().nodesMax();
+    List<Integer> out = new ArrayList<>();
+    if (max != null && request.placement().nodelist().isEmpty()) {
+      for (int n = max; n > atMinimum.nodes(); n--) {
+        out.add(n);
+      }
+    }
+    return out;
   }
 
   /** The GPUs the gang's {@code k}-th node (from 0) holds: its share, fewer on the last ones for {@code --gpus}. */

@@ -47,6 +47,27 @@ class TaskLayoutTest {
     assertThat(grants).extracting(g -> g.gpuIndices().size()).containsExactly(3, 3, 2);
   }
 
+  /** -N min-max starts on as many nodes as are free then, up to its maximum; it waits for its minimum. */
+  @Test
+  void aNodeRangeTakesAsManyFreeNodesAsItMayWhenItStarts() {
+    assertThat(grantsOf(simple(6, 6, List.of(job(1, "-N 2-4 --gres=gpu:8"))), 1)).hasSize(4);
+    // One node of four busy: three.
+    Plan plan = scheduler.cycle(simple(4, 4, List.of(runningOn(1, "gpu001"), job(2, "-N 2-4 --gres=gpu:8"))), T0);
+    assertThat(plan.starts()).singleElement().satisfies(x -> assertThat(x.grants()).hasSize(3));
+    // Three of four busy: fewer than its minimum are free, so it waits.
+    Plan full = scheduler.cycle(simple(4, 4, List.of(runningOn(1, "gpu001", "gpu002", "gpu003"),
+        job(2, "-N 2-4 --gres=gpu:8"))), T0);
+    assertThat(full.starts()).isEmpty();
+  }
+
+  /** Job {@code id} running on whole nodes for the next hour. */
+  private static io.squall.core.model.Job runningOn(long id, String... nodes) {
+    List<GpuGrant> grants = java.util.Arrays.stream(nodes)
+        .map(n -> new GpuGrant(n, List.of(0, 1, 2, 3, 4, 5, 6, 7), 1, 0)).toList();
+    return job(id, "-N " + nodes.length + " --gres=gpu:8 -t 60", T0.minusSeconds(60))
+        .started(JobKey.of(id), "gpu", grants, T0.minusSeconds(30));
+  }
+
   /**
    * An exclusive job holds all of its node's GPUs, CPUs and memory, whatever it asked for, and
    * they count in limits: a QOS of 8 GPUs has no room left beside it.

@@ -21,6 +21,12 @@ import java.util.Set;
  * (whose PreemptMode is not OFF) or in a QOS the job's QOS may preempt. Per node it takes the
  * victims that lose the least work (GPU-seconds run so far) until the gang's share fits, then
  * picks the cheapest nodes, one placement group first. A victim is chosen once per cycle.
+ *
+ * <p>Nodes with room already count as nodes that cost nothing, so a gang that lacks only some of
+ * its nodes stops the jobs on those alone. Slurm does the same: its select plugin removes the
+ * preemptable jobs from a copy of the cluster, places the job there on all its nodes (free ones
+ * as they are), and preempts only the candidates that run on the nodes chosen (SchedMD/slurm
+ * {@code src/plugins/select/cons_tres/job_test.c}, {@code _run_now}).
  */
 final class Preemptor {
   /** A victim and how it is to be stopped. */
@@ -55,6 +61,14 @@ final class Preemptor {
       byGroup.add(new ArrayList<>());
     }
     for (int i : eligible) {
+      int gpus = table.freeGpus(i);
+      int cpus = table.freeCpus[i];
+      long mem = table.freeMemory[i];
+      if (fits(i, shape, gpus, cpus, mem)) {
+        // Room already, nothing to stop: the gang's other nodes may be the ones that need victims.
+        byGroup.get(groupOf[i]).add(new NodeCost(i, 0, List.of()));
+        continue;
+      }
       List<Victim> candidates = new ArrayList<>();
       for (Job running : runningOn.get(i)) {
         Victim v = asVictim(running, partition, jobQos);
@@ -66,9 +80,6 @@ final class Preemptor {
         continue;
       }
       candidates.sort(Comparator.comparingDouble((Victim v) -> lostWork(v.job())).thenComparing(v -> v.job().key()));
-      int gpus = table.freeGpus(i);
-      int cpus = table.freeCpus[i];
-      long mem = table.freeMemory[i];
       Node node = table.nodes.get(i);
       List<Victim> chosen = new ArrayList<>();
       double cost = 0;
@@ -130,6 +141,11 @@ final class Preemptor {
     }
     Set<Victim> victims = new LinkedHashSet<>();
     best.forEach(nc -> victims.addAll(nc.victims()));
+    // Room for the whole gang without stopping anyone: what holds it back is not running work
+    // (a reservation, its zone, its nodelist), and stopping jobs would not start it.
+    if (victims.isEmpty()) {
+      return List.of();
+    }
     victims.forEach(v -> taken.add(v.job()));
     return List.copyOf(victims);
   }

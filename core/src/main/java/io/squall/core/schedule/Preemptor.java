@@ -27,10 +27,22 @@ import java.util.Set;
  * preemptable jobs from a copy of the cluster, places the job there on all its nodes (free ones
  * as they are), and preempts only the candidates that run on the nodes chosen (SchedMD/slurm
  * {@code src/plugins/select/cons_tres/job_test.c}, {@code _run_now}).
+ *
+ * <p>A job already preempted and still in its grace time is a victim like any other, the
+ * cheapest, so a job waiting out its victims' grace counts the nodes they will free and stops no
+ * one else in later cycles. Slurm too lists running jobs as candidates whether or not they are
+ * being preempted ({@code src/plugins/preempt/partition_prio}, {@code find_preemptable_jobs}),
+ * and a candidate already preempted keeps its grace, neither signalled again nor given more time
+ * ({@code src/slurmctld/preempt.c}, {@code slurm_job_check_grace} and {@code _preempt_signal}).
  */
 final class Preemptor {
   /** A victim and how it is to be stopped. */
-  record Victim(Job job, PreemptMode mode, int graceSeconds) {}
+  record Victim(Job job, PreemptMode mode, int graceSeconds) {
+    /** Preempted in an earlier cycle and still in its grace time: it needs no new signal. */
+    boolean alreadyPreempted() {
+      return job.preemptedAt() != null;
+    }
+  }
 
   private final NodeTable table;
   private final int[] groupOf;
@@ -156,9 +168,6 @@ final class Preemptor {
 
   /** Whether the running job may be preempted for a job of this partition and QOS, and how. */
   private Victim asVictim(Job running, Partition partition, Qos jobQos) {
-    if (running.preemptedAt() != null) {
-      return null;
-    }
     Partition theirs = partitions.get(running.partition());
     PreemptMode mode = null;
     int grace = 0;
@@ -179,8 +188,14 @@ final class Preemptor {
     return new Victim(running, mode, grace);
   }
 
-  /** Work lost by stopping the job now: GPU-seconds since it started (all of its nodes). */
+  /**
+   * Work lost by stopping the job now: GPU-seconds since it started (all of its nodes); none for
+   * a job already preempted, whose work is lost whoever waits for its nodes.
+   */
   private double lostWork(Job job) {
+    if (job.preemptedAt() != null) {
+      return 0;
+    }
     long seconds = job.startTime() == null ? 0 : Math.max(0, Duration.between(job.startTime(), now).toSeconds());
     return (double) Math.max(1, job.gpusHeld()) * seconds;
   }

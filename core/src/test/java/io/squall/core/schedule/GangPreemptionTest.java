@@ -50,4 +50,23 @@ class GangPreemptionTest {
     assertThat(h.job(JobKey.of(3)).allocation()).extracting(GpuGrant::node)
         .containsExactly("gpu001", "gpu002", "gpu003", "gpu004");
   }
+
+  @Test
+  void aGangWaitingForItsVictimsGraceTimeCountsTheirNodesAndPreemptsNoOneElse() {
+    Job gang = job(5, "-p gpu -N 2 --gres=gpu:8");
+    Harness h = new Harness(SchedulerConfig.defaults(), snapshot(NODES, tiers(120), List.of(
+        spotJob(1, "gpu001", Duration.ofHours(4)), spotJob(2, "gpu002", Duration.ofHours(3)),
+        spotJob(3, "gpu003", Duration.ofHours(2)), spotJob(4, "gpu004", Duration.ofHours(1)), gang)), T0);
+
+    assertThat(victims(h.cycle())).containsExactlyInAnyOrder(JobKey.of(3), JobKey.of(4));
+    // Jobs 3 and 4 checkpoint during their 120 s of grace; jobs 1 and 2 could make room as well.
+    h.advance(Duration.ofSeconds(10));
+    h.runUntil(T0.plusSeconds(110), Duration.ofSeconds(10));
+    assertThat(h.plans.stream().skip(1).flatMap(p -> victims(p).stream())).isEmpty();
+    h.cycle(); // 120 s: their grace is up, they are requeued
+
+    assertThat(h.job(JobKey.of(5)).allocation()).extracting(GpuGrant::node).containsExactly("gpu003", "gpu004");
+    assertThat(h.job(JobKey.of(1)).preemptedAt()).isNull();
+    assertThat(h.job(JobKey.of(2)).preemptedAt()).isNull();
+  }
 }

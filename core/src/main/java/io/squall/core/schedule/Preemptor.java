@@ -64,68 +64,20 @@ final class Preemptor {
     this.now = now;
   }
 
+  /** A node the gang could use once {@code victims} are stopped, losing {@code cost} of work. */
+  private record NodeCost(int node, double cost, List<Victim> victims) {}
+
   /** @return the victims to stop, or an empty list when preempting cannot make room */
   List<Victim> victimsFor(Job job, Partition partition, GangShape shape, int[] eligible) {
     Qos jobQos = job.qos() == null ? null : qos.get(job.qos());
-    record NodeCost(int node, double cost, List<Victim> victims) {}
     List<List<NodeCost>> byGroup = new ArrayList<>();
     for (int g = 0; g < groupCount; g++) {
       byGroup.add(new ArrayList<>());
     }
     for (int i : eligible) {
-      int gpus = table.freeGpus(i);
-      int cpus = table.freeCpus[i];
-      long mem = table.freeMemory[i];
-      if (fits(i, shape, gpus, cpus, mem)) {
-        // Room already, nothing to stop: the gang's other nodes may be the ones that need victims.
-        byGroup.get(groupOf[i]).add(new NodeCost(i, 0, List.of()));
-        continue;
-      }
-      List<Victim> candidates = new ArrayList<>();
-      for (Job running : runningOn.get(i)) {
-        Victim v = asVictim(running, partition, jobQos);
-        if (v != null && !taken.contains(running)) {
-          candidates.add(v);
-        }
-      }
-      if (candidates.isEmpty()) {
-        continue;
-      }
-      candidates.sort(Comparator.comparingDouble((Victim v) -> lostWork(v.job())).thenComparing(v -> v.job().key()));
-      Node node = table.nodes.get(i);
-      List<Victim> chosen = new ArrayList<>();
-      double cost = 0;
-      for (Victim v : candidates) {
-        if (fits(i, shape, gpus, cpus, mem)) {
-          break;
-        }
-        int freedGpus = 0;
-        int freedCpus = 0;
-        long freedMem = 0;
-        boolean exclusive = v.job().exclusive();
-        for (GpuGrant grant : v.job().allocation()) {
-          if (grant.node().equals(node.name())) {
-            NodeTable.Amount freed = table.held(i, grant, exclusive);
-            freedGpus += freed.gpus();
-            freedCpus += freed.cpus();
-            freedMem += freed.memoryMb();
-          }
-        }
-        boolean helps = (freedGpus > 0 && gpus < table.needGpus(i, shape))
-            || (freedCpus > 0 && cpus < table.needCpus(i, shape))
-            || (freedMem > 0 && mem < table.needMemory(i, shape));
-        if (!helps) {
-          continue; // stopping it frees nothing the gang still lacks here
-        }
-        gpus += freedGpus;
-        cpus += freedCpus;
-        mem += freedMem;
-        chosen.add(v);
-        cost += lostWork(v.job());
-      }
-      if (!chosen.isEmpty() && fits(i, shape, Math.min(gpus, node.gpus()), Math.min(cpus, node.cpus()),
-          Math.min(mem, node.memoryMb()))) {
-        byGroup.get(groupOf[i]).add(new NodeCost(i, cost, chosen));
+      NodeCost nc = makeRoom(i, shape, partition, jobQos);
+      if (nc != null) {
+        byGroup.get(groupOf[i]).add(nc);
       }
     }
     // Cheapest group that can hold the gang alone; else cheapest nodes anywhere.
@@ -160,6 +112,62 @@ final class Preemptor {
     }
     victims.forEach(v -> taken.add(v.job()));
     return List.copyOf(victims);
+  }
+
+  /**
+   * The victims that make room for the gang's share of node {@code i}, least work lost first;
+   * none when it has room already; null when stopping what may be stopped there is not enough.
+   */
+  private NodeCost makeRoom(int i, GangShape shape, Partition partition, Qos jobQos) {
+    int gpus = table.freeGpus(i);
+    int cpus = table.freeCpus[i];
+    long mem = table.freeMemory[i];
+    if (fits(i, shape, gpus, cpus, mem)) {
+      // Nothing to stop here: the gang's other nodes may be the ones that need victims.
+      return new NodeCost(i, 0, List.of());
+    }
+    List<Victim> candidates = new ArrayList<>();
+    for (Job running : runningOn.get(i)) {
+      Victim v = asVictim(running, partition, jobQos);
+      if (v != null && !taken.contains(running)) {
+        candidates.add(v);
+      }
+    }
+    candidates.sort(Comparator.comparingDouble((Victim v) -> lostWork(v.job())).thenComparing(v -> v.job().key()));
+    Node node = table.nodes.get(i);
+    List<Victim> chosen = new ArrayList<>();
+    double cost = 0;
+    for (Victim v : candidates) {
+      if (fits(i, shape, gpus, cpus, mem)) {
+        break;
+      }
+      int freedGpus = 0;
+      int freedCpus = 0;
+      long freedMem = 0;
+      boolean exclusive = v.job().exclusive();
+      for (GpuGrant grant : v.job().allocation()) {
+        if (grant.node().equals(node.name())) {
+          NodeTable.Amount freed = table.held(i, grant, exclusive);
+          freedGpus += freed.gpus();
+          freedCpus += freed.cpus();
+          freedMem += freed.memoryMb();
+        }
+      }
+      boolean helps = (freedGpus > 0 && gpus < table.needGpus(i, shape))
+          || (freedCpus > 0 && cpus < table.needCpus(i, shape))
+          || (freedMem > 0 && mem < table.needMemory(i, shape));
+      if (!helps) {
+        continue; // stopping it frees nothing the gang still lacks here
+      }
+      gpus += freedGpus;
+      cpus += freedCpus;
+      mem += freedMem;
+      chosen.add(v);
+      cost += lostWork(v.job());
+    }
+    boolean room = !chosen.isEmpty() && fits(i, shape, Math.min(gpus, node.gpus()), Math.min(cpus, node.cpus()),
+        Math.min(mem, node.memoryMb()));
+    return room ? new NodeCost(i, cost, chosen) : null;
   }
 
   private boolean fits(int i, GangShape s, int gpus, int cpus, long mem) {

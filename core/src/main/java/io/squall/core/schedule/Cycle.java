@@ -770,6 +770,9 @@ final class Cycle {
         List<Preemptor.Victim> victims = preemptor.victimsFor(c.job(), p, shape, attempt.request().eligible());
         if (!victims.isEmpty()) {
           for (Preemptor.Victim v : victims) {
+            if (v.alreadyPreempted()) {
+              continue; // a second Preempt would restart its grace time
+            }
             var signal = v.job().request().control().signal();
             actions.add(new Action.Preempt(v.job().key(), c.job().key(), v.mode(),
                 signal == null ? "TERM" : signal.name(), v.graceSeconds()));

@@ -4,6 +4,7 @@ import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
+import io.squall.core.model.Partition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,13 +76,20 @@ final class Harness {
       Duration d = runtimes.get(JobKey.of(j.key().id()));
       if (j.state() == JobState.RUNNING && d != null && !now.isBefore(j.startTime().plus(d))) {
         jobs.add(j.finished(JobState.COMPLETED, 0, j.startTime().plus(d)));
-      } else if (j.state() == JobState.RUNNING && j.preemptedAt() != null) {
+      } else if (j.state() == JobState.RUNNING && j.preemptedAt() != null && !now.isBefore(graceEnd(j))) {
         jobs.add(j.requeued());
       } else {
         jobs.add(j);
       }
     }
     snapshot = snapshot.withJobs(jobs);
+  }
+
+  /** When a preempted job's partition GraceTime is up: it keeps its nodes until then. */
+  private Instant graceEnd(Job preempted) {
+    int grace = snapshot.partitions().stream().filter(p -> p.name().equals(preempted.partition()))
+        .mapToInt(Partition::graceTimeSeconds).findFirst().orElse(0);
+    return preempted.preemptedAt().plusSeconds(grace);
   }
 
   /** The plan carried out by the production {@link PlanApplication} on the in-memory jobs. */
@@ -129,7 +137,7 @@ final class Harness {
 
       @Override
       public void preempt(Job job, boolean requeue, String why, Duration grace) {
-        // Requeue-mode victims finish their grace time before they are requeued (finishDueJobs).
+        // Requeue-mode victims keep their nodes for their grace time, then are requeued (finishDueJobs).
         jobs.put(job.key(), requeue ? job.preempting(now) : job.finished(JobState.CANCELLED, null, now));
       }
     });

@@ -155,7 +155,13 @@ class SpotEndToEndTest {
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      long id = h.submit(training("").replace("squall checkpoint register", ": squall checkpoint register"));
+      // Its first run waits after its first checkpoint (step 5) until it is paused: on a busy
+      // machine it must not finish its steps before the pause reaches it (a race the test once lost).
+      String script = training("").replace("squall checkpoint register", ": squall checkpoint register")
+          .replace("sleep \"$STEP_SECONDS\" & wait $!", "if [ \"$SLURM_RESTART_COUNT\" = 0 ] && [ \"$step\" -ge 6 ]; "
+              + "then sleep 600 & wait $!; else sleep \"$STEP_SECONDS\" & wait $!; fi");
+      assertThat(script).contains("sleep 600");
+      long id = h.submit(script);
       awaitState(time, h, id, "RUNNING");
       time.until("a first checkpoint", LONG, () ->
           h.get("alice-token", "/v1/jobs/" + id + "/checkpoints").json().get("checkpoints").size() > 0 ? true : null);

@@ -27,15 +27,23 @@ public record UsageLedger(Instant asOf, Duration halfLife, Map<String, Double> b
     return account + "/" + user;
   }
 
-  /** Decays every figure to {@code now} (QOS totals are limits, not priorities: not decayed). */
+  /**
+   * Decays every figure to {@code now}: the associations' usage (fair-share) and the QOS totals
+   * its GrpTRESMins limits count, as Slurm decays a QOS's usage with PriorityDecayHalfLife unless
+   * the QOS has the NoDecay flag (not modelled: every QOS decays).
+   */
   public UsageLedger decayedTo(Instant now) {
     if (!now.isAfter(asOf)) {
       return this;
     }
     double factor = Math.pow(0.5, Duration.between(asOf, now).toMillis() / (double) halfLife.toMillis());
-    Map<String, Double> decayed = new TreeMap<>();
-    byAssociation.forEach((k, v) -> decayed.put(k, v * factor));
-    return new UsageLedger(now, halfLife, decayed, qosGpuSeconds);
+    return new UsageLedger(now, halfLife, scaled(byAssociation, factor), scaled(qosGpuSeconds, factor));
+  }
+
+  private static Map<String, Double> scaled(Map<String, Double> figures, double factor) {
+    Map<String, Double> out = new TreeMap<>();
+    figures.forEach((k, v) -> out.put(k, v * factor));
+    return out;
   }
 
   /** Adds usage measured up to {@link #asOf}. */

@@ -7,6 +7,7 @@ import io.squall.core.model.JobKey;
 import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
+import io.squall.core.model.UsageLedger;
 import io.squall.core.money.BudgetLimits;
 import io.squall.core.priority.FairShare;
 import io.squall.core.provider.CapacityType;
@@ -46,6 +47,8 @@ final class Cycle {
   private final List<List<Job>> runningOn = new ArrayList<>();
   private final Map<String, Integer> qosGpusRunning = new HashMap<>();
   private final Map<String, Double> qosGpuMinutesCommitted = new HashMap<>();
+  /** Past usage decayed to now: fair-share and GrpTRESMins count it. */
+  private final UsageLedger usage;
   /** Dollars running jobs and jobs started in this cycle may still cost at worst, by budgeted account. */
   private final Map<String, Double> budgetCommitted = new HashMap<>();
   private final Map<Long, Integer> arrayTasksRunning = new HashMap<>();
@@ -64,6 +67,7 @@ final class Cycle {
     this.config = config;
     this.snapshot = snapshot;
     this.now = now;
+    this.usage = snapshot.usage().decayedTo(now);
     this.nowSec = now.getEpochSecond();
     List<Node> nodes = new ArrayList<>(snapshot.nodes());
     nodes.sort(Comparator.comparing(Node::name));
@@ -201,7 +205,7 @@ final class Cycle {
   }
 
   private List<Candidate> rank(List<Job> pending) {
-    FairShare fairShare = FairShare.compute(snapshot.accounts(), snapshot.users(), snapshot.usage().decayedTo(now));
+    FairShare fairShare = FairShare.compute(snapshot.accounts(), snapshot.users(), usage);
     int maxFactor = snapshot.partitions().stream().mapToInt(Partition::priorityJobFactor).max().orElse(1);
     int maxQos = snapshot.qos().values().stream().mapToInt(Qos::priority).max().orElse(0);
     MultifactorPriority priority = new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos);
@@ -592,7 +596,7 @@ final class Cycle {
       return PendingReason.QOS_GRP_GRES;
     }
     if (q.grpGpuMinutes() != null) {
-      double used = snapshot.usage().qosGpuSeconds().getOrDefault(q.name(), 0.0) / 60.0;
+      double used = usage.qosGpuSeconds().getOrDefault(q.name(), 0.0) / 60.0;
       if (used + qosGpuMinutesCommitted.getOrDefault(q.name(), 0.0) + shape.gpuMinutes() > q.grpGpuMinutes()) {
         return PendingReason.QOS_GRP_GRES_MINUTES;
       }

@@ -456,6 +456,25 @@ class SchedulerScenarioTest {
     assertThat(waitOf(scheduler.cycle(s, T0), 1).reason()).isEqualTo(PendingReason.QOS_GRP_GRES_MINUTES);
   }
 
+  /**
+   * GrpTRESMins usage decays with the half-life, as Slurm decays a QOS's usage: 1,000 GPU-minutes
+   * used a week ago (one half-life) count as 500, so a 480 GPU-minute job fits a 1,000 limit.
+   */
+  @Test
+  void qosGpuMinutesUsageDecaysWithTheHalfLife() {
+    ClusterSnapshot base = simple(1, 1, List.of(job(1, "--gres=gpu:8 -t 60")));
+    Map<String, Qos> qos = Map.of("normal", new Qos("normal", 0, Set.of(), PreemptMode.REQUEUE, null, 1000L));
+    UsageLedger weekOld = UsageLedger.empty(T0.minus(Duration.ofDays(7)), Duration.ofDays(7))
+        .plus("ml", "alice", "normal", 1000 * 60.0);
+    ClusterSnapshot s = new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(),
+        base.jobs(), weekOld);
+    assertThat(scheduler.cycle(s, T0).starts()).hasSize(1);
+    // Used just now, the same usage leaves no room.
+    ClusterSnapshot fresh = new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(),
+        base.jobs(), UsageLedger.empty(T0, Duration.ofDays(7)).plus("ml", "alice", "normal", 1000 * 60.0));
+    assertThat(waitOf(scheduler.cycle(fresh, T0), 1).reason()).isEqualTo(PendingReason.QOS_GRP_GRES_MINUTES);
+  }
+
   @Test
   void theSameSnapshotGivesTheSamePlanWhateverTheListOrder() {
     List<Job> jobs = new ArrayList<>();

@@ -1192,6 +1192,11 @@ public final class ElasticSimulation {
       }
 
       @Override
+      public void limitSignal(Job job, Action.LimitSignal signal) {
+        // A simulated job runs for its runtime whatever it is sent: nothing to deliver.
+      }
+
+      @Override
       public void preempt(Job job, boolean requeue, String why, Duration grace) {
         // As in the controller, the drain signals it and stops it within its grace time.
         SimJob j = jobs.get(job.key());

@@ -69,6 +69,16 @@ public final class PlanApplier {
       }
 
       @Override
+      public void limitSignal(Job job, Action.LimitSignal s) {
+        StoredJob j = b.job(job.key());
+        if (!j.limitSignalled()) {
+          lifecycle.checkpointSignal(b, j, s.signal(), s.batchOnly(), "--signal: " + s.seconds()
+              + " s before its time limit");
+          b.update(b.job(job.key()).limitSignalSent());
+        }
+      }
+
+      @Override
       public void preempt(Job job, boolean requeue, String why, Duration grace) {
         b.update(b.job(job.key()).withJob(job.preempting(b.now())));
         b.afterCommit(() -> drains.get().preempt(job.key(), requeue, why, grace));

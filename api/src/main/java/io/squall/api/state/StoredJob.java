@@ -19,11 +19,18 @@ import java.util.List;
  * @param credential the secret srun shows the job's agents; null while pending
  * @param ranOn the nodes and GPUs it last ran on: kept after it ends, for accounting and output
  * @param version the stored row's version; null before the first insert
+ * @param limitSignalled whether this run got its {@code --signal} before its time limit (sent once)
  */
 public record StoredJob(Job job, Submission submission, String reason, Instant expectedStart, JobState ending,
-    Integer exitSignal, String credential, List<GpuGrant> ranOn, Long version) {
+    Integer exitSignal, String credential, List<GpuGrant> ranOn, Long version, boolean limitSignalled) {
   public StoredJob {
     ranOn = List.copyOf(ranOn);
+  }
+
+  /** A job whose run has not been sent its {@code --signal}. */
+  public StoredJob(Job job, Submission submission, String reason, Instant expectedStart, JobState ending,
+      Integer exitSignal, String credential, List<GpuGrant> ranOn, Long version) {
+    this(job, submission, reason, expectedStart, ending, exitSignal, credential, ranOn, version, false);
   }
 
   public JobKey key() {
@@ -39,18 +46,21 @@ public record StoredJob(Job job, Submission submission, String reason, Instant e
   }
 
   public StoredJob withJob(Job newJob) {
-    return new StoredJob(newJob, submission, reason, expectedStart, ending, exitSignal, credential, ranOn, version);
+    return new StoredJob(newJob, submission, reason, expectedStart, ending, exitSignal, credential, ranOn, version,
+        limitSignalled);
   }
 
   public StoredJob withReason(String newReason, Instant newExpectedStart) {
-    return new StoredJob(job, submission, newReason, newExpectedStart, ending, exitSignal, credential, ranOn, version);
+    return new StoredJob(job, submission, newReason, newExpectedStart, ending, exitSignal, credential, ranOn, version,
+        limitSignalled);
   }
 
   public StoredJob ending(JobState finalState, String why) {
-    return new StoredJob(job, submission, why, null, finalState, exitSignal, credential, ranOn, version);
+    return new StoredJob(job, submission, why, null, finalState, exitSignal, credential, ranOn, version,
+        limitSignalled);
   }
 
-  /** The job has just started on {@code grants}, with a fresh credential for its srun steps. */
+  /** The job has just started on {@code grants}, with a fresh credential for its srun steps (a new run: not signalled). */
   public StoredJob startedWith(Job started, String newCredential) {
     return new StoredJob(started, submission, "None", null, null, null, newCredential, started.allocation(), version);
   }
@@ -64,10 +74,17 @@ public record StoredJob(Job job, Submission submission, String reason, Instant e
   }
 
   public StoredJob withExitSignal(Integer signal) {
-    return new StoredJob(job, submission, reason, expectedStart, ending, signal, credential, ranOn, version);
+    return new StoredJob(job, submission, reason, expectedStart, ending, signal, credential, ranOn, version,
+        limitSignalled);
   }
 
   public StoredJob withVersion(Long newVersion) {
-    return new StoredJob(job, submission, reason, expectedStart, ending, exitSignal, credential, ranOn, newVersion);
+    return new StoredJob(job, submission, reason, expectedStart, ending, exitSignal, credential, ranOn, newVersion,
+        limitSignalled);
+  }
+
+  /** This run has been sent its {@code --signal} before its time limit. */
+  public StoredJob limitSignalSent() {
+    return new StoredJob(job, submission, reason, expectedStart, ending, exitSignal, credential, ranOn, version, true);
   }
 }

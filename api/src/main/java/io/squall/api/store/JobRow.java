@@ -15,6 +15,7 @@ import java.time.Instant;
  * @param allocation {@code node:0,1;node2:0,1} with each node's CPUs and memory, see {@link StoreText}
  * @param ending the final state a job being stopped will get (CANCELLED, TIMEOUT); null otherwise
  * @param notBefore a requeued job's restart backoff ({@code Job#notBefore}); null when there is none
+ * @param limitSignalled whether the current run got its {@code --signal} before its time limit
  */
 @MappedEntity("jobs")
 public record JobRow(
@@ -37,4 +38,5 @@ public record JobRow(
     @Nullable String ending,
     @Nullable String credential,
     @Nullable Instant notBefore,
-    @Version Long version) {}
+    @Version Long version,
+    boolean limitSignalled) {}

@@ -39,6 +39,13 @@ public sealed interface Action {
   record Timeout(JobKey job) implements Action {}
 
   /**
+   * A running job is within its {@code --signal=[B:]SIG@seconds} of its time limit: send it
+   * {@code signal} (to the batch shell only when {@code batchOnly}). Planned at every cycle from
+   * then on; the ledger sends it once per run.
+   */
+  record LimitSignal(JobKey job, String signal, boolean batchOnly, int seconds) implements Action {}
+
+  /**
    * The job fits on no existing node of its partition: capacity to launch, as one gang in one
    * placement group.
    *

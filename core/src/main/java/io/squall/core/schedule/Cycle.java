@@ -15,6 +15,7 @@ import io.squall.core.priority.MultifactorPriority;
 import io.squall.core.sbatch.ArraySpec;
 import io.squall.core.sbatch.Constraint;
 import io.squall.core.sbatch.JobRequest;
+import io.squall.core.sbatch.SignalSpec;
 import io.squall.core.sbatch.TimeLimit;
 import java.time.Duration;
 import java.time.Instant;
@@ -138,6 +139,18 @@ final class Cycle {
     return job.startTime().getEpochSecond() + (job.startTime().getNano() > 0 ? 1 : 0);
   }
 
+  /**
+   * sbatch(1) --signal: "When a job is within sig_time seconds of its end time, send it the
+   * signal sig_num" (60 s by default). {@code R:} (relative to a reservation's end) is not
+   * modelled, as reservations are not: such a signal is not sent.
+   */
+  private void signalBeforeLimit(Job job, long end) {
+    SignalSpec s = job.request().control().signal();
+    if (s != null && !s.reservation() && end != Long.MAX_VALUE && nowSec >= end - s.seconds()) {
+      actions.add(new Action.LimitSignal(job.key(), s.name(), s.batchOnly(), s.seconds()));
+    }
+  }
+
   private void holdRunning(Job job) {
     Partition p = partitions.get(job.partition());
     long end;
@@ -149,6 +162,8 @@ final class Cycle {
           : startSecondRoundedUp(job) + limit * 60L;
       if (end <= nowSec) {
         actions.add(new Action.Timeout(job.key()));
+      } else {
+        signalBeforeLimit(job, end);
       }
     }
     boolean exclusive = job.exclusive();

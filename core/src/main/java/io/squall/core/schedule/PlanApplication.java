@@ -32,6 +32,12 @@ public final class PlanApplication {
     void timeout(Job job);
 
     /**
+     * A running job is within its {@code --signal} time of its time limit: send the signal, once
+     * per run (the cycle plans it again until the job ends).
+     */
+    void limitSignal(Job job, Action.LimitSignal signal);
+
+    /**
      * A job that holds its nodes is preempted: it gets its checkpoint signal and {@code grace}
      * (its partition's GraceTime) to end, then is requeued ({@code requeue}) or ends PREEMPTED.
      */
@@ -57,6 +63,11 @@ public final class PlanApplication {
         Job j = holding(ledger, t.job());
         if (j != null) {
           ledger.timeout(j);
+        }
+      } else if (a instanceof Action.LimitSignal s) {
+        Job j = holding(ledger, s.job());
+        if (j != null) {
+          ledger.limitSignal(j, s);
         }
       } else if (a instanceof Action.Preempt p) {
         Job j = holding(ledger, p.job());

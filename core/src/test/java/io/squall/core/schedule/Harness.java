@@ -136,6 +136,11 @@ final class Harness {
       }
 
       @Override
+      public void limitSignal(Job job, Action.LimitSignal signal) {
+        // the harness runs no processes: the plans are recorded
+      }
+
+      @Override
       public void preempt(Job job, boolean requeue, String why, Duration grace) {
         // Requeue-mode victims keep their nodes for their grace time, then are requeued (finishDueJobs).
         jobs.put(job.key(), requeue ? job.preempting(now) : job.finished(JobState.CANCELLED, null, now));

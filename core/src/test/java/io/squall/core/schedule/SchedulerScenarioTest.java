@@ -475,6 +475,23 @@ class SchedulerScenarioTest {
     assertThat(waitOf(scheduler.cycle(fresh, T0), 1).reason()).isEqualTo(PendingReason.QOS_GRP_GRES_MINUTES);
   }
 
+  /** --signal=B:USR1@120 with a 10 min limit: planned from 8 min after the start, not before. */
+  @Test
+  void aJobIsSignalledItsSignalTimeBeforeItsTimeLimit() {
+    Job running = running(1, "--gres=gpu:8 -t 10 --signal=B:USR1@120", T0, wholeNodes("gpu001"));
+    ClusterSnapshot s = simple(1, 1, List.of(running));
+    assertThat(scheduler.cycle(s, T0.plus(Duration.ofMinutes(8)).minusSeconds(1)).actions())
+        .noneMatch(a -> a instanceof Action.LimitSignal);
+    assertThat(scheduler.cycle(s, T0.plus(Duration.ofMinutes(8))).actions())
+        .contains(new Action.LimitSignal(JobKey.of(1), "USR1", true, 120));
+    // Without @, 60 s before; at the limit itself, the job times out instead.
+    Job plain = running(2, "--gres=gpu:8 -t 10 --signal=USR2", T0, wholeNodes("gpu001"));
+    assertThat(scheduler.cycle(simple(1, 1, List.of(plain)), T0.plus(Duration.ofMinutes(9))).actions())
+        .contains(new Action.LimitSignal(JobKey.of(2), "USR2", false, 60));
+    assertThat(scheduler.cycle(simple(1, 1, List.of(plain)), T0.plus(Duration.ofMinutes(10))).actions())
+        .contains(new Action.Timeout(JobKey.of(2))).noneMatch(a -> a instanceof Action.LimitSignal);
+  }
+
   @Test
   void theSameSnapshotGivesTheSamePlanWhateverTheListOrder() {
     List<Job> jobs = new ArrayList<>();

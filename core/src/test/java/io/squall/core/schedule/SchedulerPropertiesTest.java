@@ -92,12 +92,16 @@ class SchedulerPropertiesTest {
     ClusterSnapshot s = world(seed, nodes, jobs);
     Map<Long, Job> byId = new HashMap<>();
     s.jobs().forEach(j -> byId.put(j.key().id(), j));
+    Map<String, Integer> gpusOf = new HashMap<>();
+    s.nodes().forEach(n -> gpusOf.put(n.name(), n.gpus()));
     for (Action.Start st : scheduler.cycle(s, T0).starts()) {
       Job job = byId.get(st.job().id());
       int wanted = job.request().resources().nodesMin();
       int perNode = job.request().resources().gpusPerNode();
       assertThat(st.grants()).hasSize(wanted);
-      assertThat(st.grants()).allSatisfy(g -> assertThat(g.gpuIndices()).hasSize(perNode));
+      // An --exclusive job holds its nodes' GPUs whole.
+      assertThat(st.grants()).allSatisfy(g -> assertThat(g.gpuIndices())
+          .hasSize(job.exclusive() ? gpusOf.get(g.node()) : perNode));
       assertThat(st.grants().stream().map(GpuGrant::node).distinct().count()).isEqualTo(wanted);
     }
   }

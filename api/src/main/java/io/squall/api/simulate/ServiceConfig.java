@@ -2,6 +2,7 @@ package io.squall.api.simulate;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.PropertySource;
+import io.micronaut.context.env.yaml.YamlPropertySourceLoader;
 import io.squall.api.config.AwsProviderConfig;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.GcpProviderConfig;
@@ -96,22 +97,26 @@ public final class ServiceConfig {
         "micronaut.server.port", -1,
         // A second context in the JVM registers the JVM's gauges again: said once, at WARN, on stdout.
         "logger.levels.io.micrometer", "ERROR");
-    String previous = System.getProperty("micronaut.config.files");
-    System.setProperty("micronaut.config.files", file.toAbsolutePath().toString());
     // In the simulate environment the controller's running parts (its state, scheduling loop,
     // fleet, interruption feeds) are left out: only the configuration is wanted, bound and checked
-    // as the controller does.
+    // as the controller does. The file is read as -Dmicronaut.config.files would have it: above
+    // the built-in application.yml, below the scratch settings.
     try (ApplicationContext ctx = ApplicationContext.builder(ENVIRONMENT)
-        .propertySources(PropertySource.of("simulate", scratchOnly, 10_000))
+        .propertySources(PropertySource.of(file.toString(), yaml(file), 5_000),
+            PropertySource.of("simulate", scratchOnly, 10_000))
         .start()) {
       return use.apply(ctx);
     } finally {
-      if (previous == null) {
-        System.clearProperty("micronaut.config.files");
-      } else {
-        System.setProperty("micronaut.config.files", previous);
-      }
       deleteQuietly(scratch);
+    }
+  }
+
+  /** The configuration file's settings, flattened as Micronaut reads a YAML configuration file. */
+  private static Map<String, Object> yaml(Path file) {
+    try {
+      return new YamlPropertySourceLoader().read(file.toString(), Files.readAllBytes(file));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -203,6 +203,9 @@ class WhatIfRunTest {
             + " offering");
     assertThatThrownBy(() -> ServiceConfig.read(dir.resolve("missing.yml"))).hasMessageEndingWith(
         "missing.yml: no such configuration file");
+    Path broken = Files.writeString(dir.resolve("broken.yml"), "squall:\n  partitions: [unclosed\n");
+    assertThatThrownBy(() -> ServiceConfig.read(broken)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(broken + ": ");
     ServiceConfig.Cluster ok = ServiceConfig.read(config("ok.yml", ""));
     assertThatThrownBy(() -> WhatIfRun.partitions(ok, "cpu")).hasMessageEndingWith("no partition cpu (partitions: [gpu])");
   }

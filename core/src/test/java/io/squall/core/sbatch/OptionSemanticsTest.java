@@ -233,7 +233,9 @@ class OptionSemanticsTest {
         "0-99:10%4  | 0,10,20,30,40,50,60,70,80,90 | 4",
         "7          | 7                            | 0",
         "5-7,1-2    | 1-2,5-7                      | 0",
-        "0-1000     | 0-1000                       | 0"})
+        "0-1000     | 0-1000                       | 0",
+        "0-1001     | 0-1001                       | 0",
+        "3999990-4000000 | 3999990-4000000         | 0"})
     void arrayForms(String value, String taskList, int throttle) {
       ArraySpec array = request("--array=" + value).control().array();
 

@@ -101,7 +101,15 @@ class OptionSemanticsTest {
         "1-12, 2160",
         "2-3:30, 3090",          // days-hours:minutes
         "1-0:0:1, 1441",         // days-hours:minutes:seconds
-        "2-00:00:00, 2880"})
+        "2-00:00:00, 2880",
+        // Slurm's time_str2secs bounds no field: each is multiplied by its unit and added.
+        "1-25:00:00, 2940",
+        "25:61:00, 1561",
+        "10:60, 11",
+        "1:00:75, 62",
+        "1-2:03:60, 1564",
+        "0-99:99:99, 6041",
+        "1-, 1440"})              // days alone
     void timeFormats(String value, int minutes) {
       assertThat(request("--time=" + value).timing().timeLimitMinutes()).isEqualTo(minutes);
       assertThat(TimeLimit.parseMinutes(value)).isEqualTo(minutes);

@@ -606,7 +606,7 @@ class OptionSemanticsTest {
       SbatchException e = directiveFailure("--no");
 
       assertThat(e.reason()).isEqualTo(
-          "ambiguous option, could be --no-requeue, --nodelist, --nodes, --no-kill, --nodefile");
+          "ambiguous option, could be --no-kill, --no-requeue, --nodefile, --nodelist, --nodes");
     }
 
     @Test
@@ -620,10 +620,7 @@ class OptionSemanticsTest {
           .isEqualTo("ambiguous option, could be --mem-per-cpu, --mem-per-gpu");
     }
 
-    /**
-     * Real sbatch also has --export-file, so getopt_long finds "--exp" ambiguous. SbatchOption's
-     * SLURM_ONLY list lacks export-file; see the report.
-     */
+    /** Real sbatch also has --export-file, so getopt_long finds "--exp" ambiguous. */
     @Test
     void expIsAmbiguousBecauseOfExportFileAsInSlurm() {
       assertThat(directiveFailure("--exp=ALL").reason()).startsWith("ambiguous option");

@@ -100,6 +100,24 @@ class JobsApiTest implements TestPropertyProvider {
     assertThat(http().get("alice-token", "/v1/jobs/" + id).json().get("array_pending").asText()).isEqualTo("[1-2,4-5%2]");
   }
 
+  /**
+   * MaxArraySize is the cluster's: the server refuses an array past it (Slurm's default 1001 here)
+   * with the option and the limit, while --parse-only, which knows no cluster, accepts it.
+   */
+  @Test
+  void anArrayAboveMaxArraySizeIsRefusedByTheServerNotByTheParser() {
+    Http.Answer over = http().post("alice-token", "/v1/jobs", Map.of("script", SCRIPT, "argv", List.of("--array=0-1001")));
+    assertThat(over.status()).isEqualTo(400);
+    assertThat(over.error()).isEqualTo("--array=0-1001: Invalid job array specification (task id 1001 is above 1000:"
+        + " this cluster's MaxArraySize is 1001, squall.max-array-size)");
+    Http.Answer atLimit = http().post("alice-token", "/v1/jobs",
+        Map.of("script", SCRIPT, "argv", List.of("--array=0-1000", "--hold")));
+    assertThat(atLimit.status()).as(atLimit.body()).isEqualTo(201);
+    var parsed = new io.squall.core.sbatch.SbatchParser(java.time.ZoneId.of("UTC"))
+        .parse(SCRIPT, "job.sh", List.of("--array=0-1001"), java.time.Instant.EPOCH);
+    assertThat(parsed.request().control().array().lastTaskId()).isEqualTo(1001);
+  }
+
   @Test
   void testOnlyReportsWithoutQueueing() {
     int before = http().get("admin-token", "/v1/jobs").json().get("jobs").size();

@@ -145,10 +145,10 @@ class ScancelCommandTest {
     assertThat(r.err()).isEqualTo("scancel: error: Invalid job id 4x2\n");
     assertThat(cli.run("scancel", "42_3_[1-2]").err()).isEqualTo("scancel: error: Invalid job id 42_3_[1-2]\n");
     assertThat(cli.run("scancel", "0").err()).isEqualTo("scancel: error: Invalid job id 0\n");
-    r = cli.run("scancel", "43_[1-2000]");
+    r = cli.run("scancel", "43_[1-4000001]");
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).isEqualTo(
-        "scancel: error: Invalid job id 43_[1-2000]: task id 2000 is above the maximum 1000 (MaxArraySize)\n");
+    assertThat(r.err()).isEqualTo("scancel: error: Invalid job id 43_[1-4000001]: task id 4000001 is above 4000000,"
+        + " the highest any Slurm cluster allows (MaxArraySize is at most 4000001)\n");
     assertThat(fake.requests()).isEmpty();
   }
 }

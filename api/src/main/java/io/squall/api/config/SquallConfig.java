@@ -1,6 +1,7 @@
 package io.squall.api.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.squall.core.sbatch.ArraySpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -25,6 +26,7 @@ public class SquallConfig {
   private String ticks = "auto";
   private String provider = "local";
   private String defaultQos = "normal";
+  private int maxArraySize = ArraySpec.DEFAULT_MAX_ARRAY_SIZE;
   private String budgetWebhook;
   private Duration budgetInterval = Duration.ofSeconds(10);
 
@@ -109,6 +111,15 @@ public class SquallConfig {
 
   public void setProvider(String provider) {
     this.provider = provider;
+  }
+
+  /** Slurm's MaxArraySize: array task ids must stay below it (1001 allows 0 to 1000, Slurm's default). */
+  public int getMaxArraySize() {
+    return maxArraySize;
+  }
+
+  public void setMaxArraySize(int maxArraySize) {
+    this.maxArraySize = maxArraySize;
   }
 
   public String getDefaultQos() {

@@ -15,6 +15,7 @@ import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.Partition;
+import io.squall.core.sbatch.ArraySpec;
 import io.squall.core.sbatch.Dependency;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchException;
@@ -68,6 +69,7 @@ public final class JobCommands {
       throw new ApiException(HttpStatus.BAD_REQUEST, e.getMessage(), details);
     }
     JobRequest r = parsed.request();
+    checkArraySize(r.control().array());
     String account = r.control().account() != null ? r.control().account() : caller.account();
     if (!caller.operator() && !account.equals(caller.account())) {
       throw ApiException.badRequest("--account=" + account + ": Invalid account or account/partition combination"
@@ -98,6 +100,19 @@ public final class JobCommands {
     }
     String qos = r.control().qos() != null ? r.control().qos() : config.getDefaultQos();
     return new Accepted(r, parsed.warnings(), account, qos);
+  }
+
+  /**
+   * MaxArraySize is the cluster's, so slurmctld checks it, not sbatch; here too the server does
+   * and {@code --parse-only} does not.
+   */
+  private void checkArraySize(ArraySpec array) {
+    int max = config.getMaxArraySize();
+    if (array != null && array.lastTaskId() >= max) {
+      throw ApiException.badRequest("--array=" + array + ": Invalid job array specification (task id "
+          + array.lastTaskId() + " is above " + (max - 1) + ": this cluster's MaxArraySize is " + max
+          + ", squall.max-array-size)");
+    }
   }
 
   /**

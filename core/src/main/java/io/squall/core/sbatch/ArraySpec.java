@@ -1,9 +1,10 @@
 package io.squall.core.sbatch;
 
 import io.squall.core.hostlist.Hostlist;
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * A job array: the task ids and how many may run at once. Written as {@code 0-15},
@@ -12,11 +13,21 @@ import java.util.List;
  * @param maxRunning the throttle, or 0 for none
  */
 public record ArraySpec(List<Integer> taskIds, int maxRunning) {
-  /** Slurm's default MaxArraySize: task ids go from 0 to 1000. */
-  public static final int MAX_ARRAY_SIZE = 1001;
+  /** Slurm's default MaxArraySize: task ids go from 0 to 1000. The cluster's own is the server's check. */
+  public static final int DEFAULT_MAX_ARRAY_SIZE = 1001;
+  /**
+   * The largest MaxArraySize slurm.conf(5) allows is 4000001, so no cluster accepts a task id
+   * above 4000000: refusing it here is safe, and it bounds the memory a hostile value could cost.
+   */
+  public static final int HIGHEST_TASK_ID = 4_000_000;
 
   public ArraySpec {
-    taskIds = List.copyOf(taskIds);
+    taskIds = taskIds instanceof TaskIds ? taskIds : List.copyOf(taskIds);
+  }
+
+  /** The highest task id, which MaxArraySize is checked against. */
+  public int lastTaskId() {
+    return taskIds.get(taskIds.size() - 1);
   }
 
   /**
@@ -40,9 +51,26 @@ public record ArraySpec(List<Integer> taskIds, int maxRunning) {
     for (String part : t.split(",", -1)) {
       addPart(part, ids);
     }
-    List<Integer> list = new ArrayList<>();
-    ids.stream().forEach(list::add);
-    return new ArraySpec(list, maxRunning);
+    return new ArraySpec(new TaskIds(ids.stream().toArray()), maxRunning);
+  }
+
+  /** Sorted ids kept as ints: an array of millions of tasks costs 4 bytes a task, not an Integer each. */
+  private static final class TaskIds extends AbstractList<Integer> implements RandomAccess {
+    private final int[] ids;
+
+    TaskIds(int[] ids) {
+      this.ids = ids;
+    }
+
+    @Override
+    public Integer get(int index) {
+      return ids[index];
+    }
+
+    @Override
+    public int size() {
+      return ids.length;
+    }
   }
 
   private static void addPart(String part, BitSet ids) {
@@ -68,9 +96,9 @@ public record ArraySpec(List<Integer> taskIds, int maxRunning) {
     if (hi < lo) {
       throw new IllegalArgumentException("range '" + range + "' goes backwards");
     }
-    if (hi >= MAX_ARRAY_SIZE) {
-      throw new IllegalArgumentException(
-          "task id " + hi + " is above the maximum " + (MAX_ARRAY_SIZE - 1) + " (MaxArraySize)");
+    if (hi > HIGHEST_TASK_ID) {
+      throw new IllegalArgumentException("task id " + hi + " is above " + HIGHEST_TASK_ID
+          + ", the highest any Slurm cluster allows (MaxArraySize is at most 4000001)");
     }
     for (int i = lo; i <= hi; i += step) {
       ids.set(i);

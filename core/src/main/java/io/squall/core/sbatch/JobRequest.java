@@ -1,7 +1,10 @@
 package io.squall.core.sbatch;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A validated job request: what the user asked for, normalized, before any scheduling. Values
@@ -14,7 +17,16 @@ public record JobRequest(
     Placement placement,
     Timing timing,
     Files files,
-    Control control) {
+    Control control,
+    Map<String, String> unhonoured) {
+
+  /**
+   * @param unhonoured the options given that Squall stores but cannot honour, by long name, in
+   *     sbatch(1)'s order, with their values ("" for a flag); the parser warned about each
+   */
+  public JobRequest {
+    unhonoured = Collections.unmodifiableMap(new LinkedHashMap<>(unhonoured));
+  }
 
   /** The request held ({@code scontrol hold}, {@code --hold}) or released. */
   public JobRequest withHold(boolean hold) {
@@ -24,7 +36,7 @@ public record JobRequest(
     }
     return new JobRequest(jobName, script, resources, placement, timing, files, new Control(c.array(),
         c.dependency(), c.requeue(), hold, c.nice(), c.priority(), c.signal(), c.account(), c.qos(), c.comment(),
-        c.mailType(), c.mailUser(), c.waitAllNodes()));
+        c.mailType(), c.mailUser(), c.waitAllNodes()), unhonoured);
   }
 
   /**

@@ -69,6 +69,7 @@ public final class JobRequestView {
     m.put("hint", place.hint());
     m.put("distribution", place.distribution());
     m.put("container_image", files.containerImage());
+    m.put("unhonoured", r.unhonoured().isEmpty() ? null : r.unhonoured());
     return m;
   }
 

@@ -42,25 +42,25 @@ final class OptionTokenizer {
         if (eq >= 0) {
           throw new SbatchException(where, word, canonical + " takes no value");
         }
-        out.add(new OptionValue(option, null, where, canonical));
+        out.add(new OptionValue(option.canonical(), null, where, canonical));
         return i;
       }
       case OPTIONAL -> {
         String value = eq < 0 ? null : word.substring(eq + 1);
-        out.add(new OptionValue(option, value, where, value == null ? canonical : canonical + "=" + value));
+        out.add(new OptionValue(option.canonical(), value, where, value == null ? canonical : canonical + "=" + value));
         return i;
       }
       case REQUIRED -> {
         if (eq >= 0) {
           String value = word.substring(eq + 1);
-          out.add(new OptionValue(option, value, where, canonical + "=" + value));
+          out.add(new OptionValue(option.canonical(), value, where, canonical + "=" + value));
           return i;
         }
         if (i + 1 >= words.size()) {
           throw new SbatchException(where, word, canonical + " needs a value");
         }
         String value = words.get(i + 1);
-        out.add(new OptionValue(option, value, where, canonical + "=" + value));
+        out.add(new OptionValue(option.canonical(), value, where, canonical + "=" + value));
         return i + 1;
       }
     }
@@ -77,23 +77,23 @@ final class OptionTokenizer {
         throw new SbatchException(where, word, "unrecognized option -" + letter);
       }
       if (option.arg() == SbatchOption.Arg.NONE) {
-        out.add(new OptionValue(option, null, where, "-" + letter));
+        out.add(new OptionValue(option.canonical(), null, where, "-" + letter));
         continue;
       }
       if (k + 1 < word.length()) {
         String value = word.substring(k + 1);
-        out.add(new OptionValue(option, value, where, "-" + letter + value));
+        out.add(new OptionValue(option.canonical(), value, where, "-" + letter + value));
         return i;
       }
       if (option.arg() == SbatchOption.Arg.OPTIONAL) {
-        out.add(new OptionValue(option, null, where, "-" + letter));
+        out.add(new OptionValue(option.canonical(), null, where, "-" + letter));
         return i;
       }
       if (i + 1 >= words.size()) {
         throw new SbatchException(where, word, "-" + letter + " needs a value");
       }
       String value = words.get(i + 1);
-      out.add(new OptionValue(option, value, where, "-" + letter + " " + value));
+      out.add(new OptionValue(option.canonical(), value, where, "-" + letter + " " + value));
       return i + 1;
     }
     return i;

@@ -7,11 +7,14 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Applies options one by one (later ones win, as in Slurm) and checks how they combine. One
@@ -27,6 +30,7 @@ final class RequestBuilder {
       "mask_gpu:", "per_task:", "single:", "verbose");
   private static final Set<SbatchOption> MEMORY = Set.of(SbatchOption.MEM, SbatchOption.MEM_PER_CPU,
       SbatchOption.MEM_PER_GPU);
+  private static final Pattern NODE_COUNT = Pattern.compile("([+-]?)(\\d{1,9})([kK]?)([mM]?)");
   private static final String NAME_CHARS = "[A-Za-z0-9_.:@+-]+";
 
   private final Instant now;
@@ -90,7 +94,13 @@ final class RequestBuilder {
         FilenamePattern.validate(v);
         return v;
       });
-      case NODELIST, EXCLUDE -> hostlist(o);
+      case NODELIST, EXCLUDE -> {
+        hostlist(o);
+        if (isHostFile(o)) {
+          warnings.add(o.where() + ": " + o.written() + " names a file, which Squall does not read: the job is"
+              + " placed as if it were not given; list the nodes, e.g. gpu[001-004]");
+        }
+      }
       case BEGIN, DEADLINE -> instant(o);
       case PARTITION -> partitions(o);
       case ACCOUNT, QOS, RESERVATION -> name(o);
@@ -105,8 +115,20 @@ final class RequestBuilder {
       case GPU_BIND -> gpuBind(o);
       case DISTRIBUTION -> distribution(o);
       case EXPORT -> export(o);
-      case JOB_NAME, COMMENT, CHDIR, MAIL_USER, CONTAINER_IMAGE -> nonEmpty(o);
-      case HOLD, REQUEUE, NO_REQUEUE -> { }
+      case JOB_NAME, CHDIR, CONTAINER_IMAGE -> nonEmpty(o);
+      // Slurm stores these strings as given, empty ones too (--comment=).
+      case COMMENT, MAIL_USER, HOLD, REQUEUE, NO_REQUEUE -> { }
+      case ACCTG_FREQ, AUTOCOMPLETE, BATCH, BB, BBF, CLUSTER_CONSTRAINT, CLUSTERS, CONTAINER, CONTAINER_ID,
+          CONTEXT, CONTIGUOUS, CORE_SPEC, CORES_PER_SOCKET, CPU_FREQ, DELAY_BOOT, EXPORT_FILE,
+          EXTRA, EXTRA_NODE_INFO, GET_USER_ENV, GID, GPU_FREQ, GPUS_PER_SOCKET, GRES_FLAGS, HELP,
+          IGNORE_PBS, KILL_ON_INVALID_DEP, LICENSES, MCS_LABEL, MEM_BIND, MINCPUS, NETWORK,
+          NO_KILL, NODEFILE, NTASKS_PER_CORE, NTASKS_PER_SOCKET, OVERCOMMIT, OVERSUBSCRIBE,
+          PARSABLE, POWER, PREFER, PROFILE, PROPAGATE, QUIET, REBOOT, SEGMENT, SOCKETS_PER_NODE,
+          SPREAD_JOB, STEPMGR, TEST_ONLY, THREAD_SPEC, THREADS_PER_CORE, TMP, TRES_BIND,
+          TRES_PER_TASK, UID, USAGE, USE_MIN_NODES, VERBOSE, VERSION, WAIT, WCKEY, WRAP -> StoredOptionSyntax.check(o);
+    }
+    if (o.option().notHonoured() != null) {
+      warnings.add(o.where() + ": " + o.written() + " is accepted but not honoured: " + o.option().notHonoured());
     }
   }
 
@@ -190,8 +212,32 @@ final class RequestBuilder {
         parsed(SbatchOption.SIGNAL, SignalSpec::parse), value(SbatchOption.ACCOUNT), value(SbatchOption.QOS),
         value(SbatchOption.COMMENT), mailTypeValue(), value(SbatchOption.MAIL_USER),
         wait == null ? null : wait.value().equals("1"));
+    refuseTogether(SbatchOption.EXCLUSIVE, SbatchOption.OVERSUBSCRIBE,
+        "--exclusive and --oversubscribe options are mutually exclusive");
+    refuseTogether(SbatchOption.CORE_SPEC, SbatchOption.THREAD_SPEC,
+        "-S/--core-spec and --thread-spec options are mutually exclusive");
+    refuseTogether(SbatchOption.NTASKS_PER_GPU, SbatchOption.GPUS_PER_SOCKET,
+        "--gpus-per-socket is mutually exclusive with --ntasks-per-gpu");
+    refuseTogether(SbatchOption.NTASKS_PER_GPU, SbatchOption.TRES_PER_TASK,
+        "--tres-per-task is mutually exclusive with --ntasks-per-gpu");
+    Map<String, String> unhonoured = new LinkedHashMap<>();
+    given.forEach((option, o) -> {
+      if (option.notHonoured() != null) {
+        unhonoured.put(option.longName(), o.value() == null ? "" : o.value());
+      }
+    });
     String name = value(SbatchOption.JOB_NAME);
-    return new JobRequest(name != null ? name : defaultName, script, resources, placement, timing, files, control);
+    return new JobRequest(name != null ? name : defaultName, script, resources, placement, timing, files, control,
+        unhonoured);
+  }
+
+  /** Slurm refuses some pairs outright (slurm_opt.c's validate_options_salloc_sbatch_srun). */
+  private void refuseTogether(SbatchOption a, SbatchOption b, String reason) {
+    OptionValue first = given.get(a);
+    OptionValue second = given.get(b);
+    if (first != null && second != null) {
+      throw (isLater(first, second) ? first : second).error(reason);
+    }
   }
 
   /** Whether {@code a} was given after {@code b} (explicit options come after every directive). */
@@ -229,18 +275,60 @@ final class RequestBuilder {
     return wholeNumber(o, o.value().strip(), 1);
   }
 
-  private static Integer[] nodeRange(OptionValue o) {
+  /**
+   * {@code N} or {@code min-max} as Slurm's verify_node_count reads them: counts may carry a k or
+   * m multiplier, a missing or negative minimum is 1 ({@code -4} is 1-4), and a maximum of 0
+   * means none.
+   */
+  private Integer[] nodeRange(OptionValue o) {
     if (o == null) {
       return new Integer[] {null, null};
     }
-    String v = o.value().strip();
+    String v = o.value();
     int dash = v.indexOf('-');
-    int min = wholeNumber(o, dash < 0 ? v : v.substring(0, dash), 1);
-    int max = dash < 0 ? min : wholeNumber(o, v.substring(dash + 1), 1);
+    if (dash < 0) {
+      Long n = nodeCount(o, v);
+      if (n == null || n < 1) {
+        throw o.error(n == null ? "expected a whole number, got '" + v.strip() + "'" : "must be at least 1");
+      }
+      return new Integer[] {n.intValue(), n.intValue()};
+    }
+    Long low = nodeCount(o, v.substring(0, dash));
+    int min = low == null || low < 1 ? 1 : low.intValue();
+    Long max = nodeCount(o, v.substring(dash + 1));
+    if (max == null || max < 0) {
+      throw o.error("no maximum node count after '-' (sbatch refuses it too: Maximum node count -1 is less than"
+          + " minimum node count " + min + "); write " + min + " or " + min + "-N");
+    }
+    if (max == 0) {
+      String warning = o.where() + ": " + o.written() + ": Slurm reads a maximum of 0 as none; Squall starts the"
+          + " job on its minimum of " + min + " node" + (min == 1 ? "" : "s");
+      if (!warnings.contains(warning)) {
+        warnings.add(warning);
+      }
+      return new Integer[] {min, min};
+    }
     if (max < min) {
       throw o.error("the maximum node count " + max + " is below the minimum " + min);
     }
-    return new Integer[] {min, max};
+    return new Integer[] {min, max.intValue()};
+  }
+
+  /** Slurm's _str_to_nodes: a signed number with optional k then m (x1024 each); null without digits. */
+  private static Long nodeCount(OptionValue o, String text) {
+    String t = text.strip();
+    if (t.isEmpty()) {
+      return null;
+    }
+    Matcher m = NODE_COUNT.matcher(t);
+    if (!m.matches()) {
+      throw o.error("\"" + t + "\" is not a valid node count");
+    }
+    long n = Long.parseLong(m.group(2)) * (m.group(3).isEmpty() ? 1 : 1024) * (m.group(4).isEmpty() ? 1 : 1048576);
+    if (n > Integer.MAX_VALUE) {
+      throw o.error("node count " + t + " is too large");
+    }
+    return m.group(1).equals("-") ? -n : n;
   }
 
   /** A GPU count with an optional type: {@code 4} or {@code h100:4}. */
@@ -297,10 +385,15 @@ final class RequestBuilder {
     return minutes == 0 ? TimeLimit.UNLIMITED : minutes;
   }
 
+  /** Slurm reads a node list with a {@code /} in it from that file on the submit host. */
+  private static boolean isHostFile(OptionValue o) {
+    return o.value().indexOf('/') >= 0;
+  }
+
   private static List<String> hostlist(OptionValue o) {
     String v = o.value().strip();
-    if (v.indexOf('/') >= 0) {
-      throw o.error("node list files are not supported: list the nodes, e.g. gpu[001-004]");
+    if (isHostFile(o)) {
+      return List.of();
     }
     try {
       return Hostlist.expand(v);
@@ -343,10 +436,13 @@ final class RequestBuilder {
       return Exclusive.NODE;
     }
     return switch (o.value().strip().toLowerCase(Locale.ROOT)) {
+      case "exclusive" -> Exclusive.NODE;
+      // Slurm's --exclusive=oversubscribe is --oversubscribe: sharing as the partition allows.
+      case "oversubscribe" -> Exclusive.NO;
       case "user" -> Exclusive.USER;
       case "mcs" -> Exclusive.MCS;
       case "topo" -> Exclusive.TOPO;
-      default -> throw o.error("expected --exclusive, --exclusive=user, --exclusive=mcs or --exclusive=topo");
+      default -> throw o.error("expected --exclusive or --exclusive=exclusive, oversubscribe, user, mcs or topo");
     };
   }
 

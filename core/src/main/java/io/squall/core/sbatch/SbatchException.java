@@ -2,7 +2,7 @@ package io.squall.core.sbatch;
 
 /**
  * A batch script or option that Squall refuses, with where and why. The message is meant for
- * the user as is: {@code line 7: --time=25:61:00: minutes must be below 60}.
+ * the user as is: {@code line 7: --nodes=abc: expected a whole number, got 'abc'}.
  */
 public final class SbatchException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
@@ -22,7 +22,7 @@ public final class SbatchException extends IllegalArgumentException {
     return where;
   }
 
-  /** The directive as written, e.g. {@code --time=25:61:00}; empty when the whole script is at fault. */
+  /** The directive as written, e.g. {@code --nodes=abc}; empty when the whole script is at fault. */
   public String directive() {
     return directive;
   }

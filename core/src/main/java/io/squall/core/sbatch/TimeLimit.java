@@ -1,79 +1,105 @@
 package io.squall.core.sbatch;
 
 /**
- * Slurm time limits: {@code M}, {@code M:S}, {@code H:M:S}, {@code D-H}, {@code D-H:M},
- * {@code D-H:M:S}, or {@code UNLIMITED}/{@code INFINITE}. Seconds round up to whole minutes,
- * as Slurm does ({@code 5:30} is 6 minutes).
+ * Slurm time limits, read as Slurm's time_str2secs reads them: {@code M}, {@code M:S},
+ * {@code H:M:S}, {@code D-}, {@code D-H}, {@code D-H:M}, {@code D-H:M:S}, or
+ * {@code UNLIMITED}/{@code INFINITE}/{@code -1}. No field has an upper bound: each is multiplied
+ * by its unit and added, so {@code 1-25:00:00} is 49 hours and {@code 25:61:00} is 1561 minutes.
+ * Seconds round up to whole minutes ({@code 5:30} is 6).
  */
 public final class TimeLimit {
   /** Minutes value standing for UNLIMITED. */
   public static final int UNLIMITED = -1;
+  private static final String FORMS = "expected M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED";
 
   private TimeLimit() {}
 
   /** @return minutes (rounded up), or {@link #UNLIMITED} */
   public static int parseMinutes(String text) {
+    int seconds = parseSeconds(text);
+    return seconds == UNLIMITED ? UNLIMITED : (int) ((seconds + 59L) / 60);
+  }
+
+  /**
+   * @return seconds, or {@link #UNLIMITED}
+   * @throws IllegalArgumentException for what time_str2secs answers NO_VAL to, a negative time, or
+   *     one that does not fit Slurm's 32-bit seconds
+   */
+  public static int parseSeconds(String text) {
     String t = text.strip();
     if (t.equalsIgnoreCase("UNLIMITED") || t.equalsIgnoreCase("INFINITE") || t.equals("-1")) {
       return UNLIMITED;
     }
-    long days = 0;
-    long hours = 0;
-    long minutes;
-    long seconds = 0;
+    if (!isTimespec(t)) {
+      throw new IllegalArgumentException("invalid time '" + text + "': " + FORMS);
+    }
+    if (t.startsWith("-")) {
+      throw new IllegalArgumentException("a time cannot be negative: '" + text + "'");
+    }
+    long[] f;
+    long seconds;
     int dash = t.indexOf('-');
     if (dash >= 0) {
-      days = number(t.substring(0, dash), "days");
-      String[] parts = t.substring(dash + 1).split(":", -1);
-      if (parts.length > 3) {
-        throw new IllegalArgumentException("expected D-H, D-H:M or D-H:M:S");
-      }
-      hours = number(parts[0], "hours");
-      minutes = parts.length > 1 ? number(parts[1], "minutes") : 0;
-      seconds = parts.length > 2 ? number(parts[2], "seconds") : 0;
-      if (hours > 23) {
-        throw new IllegalArgumentException("hours must be below 24 when days are given");
-      }
+      f = fields(t.substring(dash + 1));
+      seconds = ((number(t.substring(0, dash)) * 24 + f[0]) * 60 + f[1]) * 60 + f[2];
     } else {
-      String[] parts = t.split(":", -1);
-      switch (parts.length) {
-        case 1 -> minutes = number(parts[0], "minutes");
-        case 2 -> {
-          minutes = number(parts[0], "minutes");
-          seconds = number(parts[1], "seconds");
-        }
-        case 3 -> {
-          hours = number(parts[0], "hours");
-          minutes = number(parts[1], "minutes");
-          seconds = number(parts[2], "seconds");
-          if (minutes > 59) {
-            throw new IllegalArgumentException("minutes must be below 60");
-          }
-        }
-        default -> throw new IllegalArgumentException(
-            "expected M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED");
-      }
+      f = fields(t);
+      boolean hms = t.chars().filter(c -> c == ':').count() == 2;
+      seconds = hms ? (f[0] * 60 + f[1]) * 60 + f[2] : f[0] * 60 + f[1];
     }
-    if (dash >= 0 && minutes > 59) {
-      throw new IllegalArgumentException("minutes must be below 60");
+    if (seconds > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("time '" + text + "' is too large");
     }
-    if (seconds > 59) {
-      throw new IllegalArgumentException("seconds must be below 60");
-    }
-    long total = ((days * 24 + hours) * 60 + minutes) * 60 + seconds;
-    long mins = (total + 59) / 60;
-    if (mins > Integer.MAX_VALUE / 2) {
-      throw new IllegalArgumentException("time limit too large");
-    }
-    return (int) mins;
+    return (int) seconds;
   }
 
-  private static long number(String s, String what) {
-    if (!WholeNumber.is(s)) {
-      throw new IllegalArgumentException(
-          "bad " + what + " '" + s + "': expected M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED");
+  /** Up to three colon-separated numbers, missing ones 0 ({@code D-} has none at all). */
+  private static long[] fields(String text) {
+    long[] f = new long[3];
+    if (text.isEmpty()) {
+      return f;
     }
-    return Long.parseLong(s);
+    String[] parts = text.split(":", -1);
+    for (int i = 0; i < parts.length; i++) {
+      f[i] = number(parts[i]);
+    }
+    return f;
+  }
+
+  private static long number(String digits) {
+    // The digits were checked; more than 12 of them would overflow any unit, so say "too large".
+    return digits.length() > 12 ? Long.MAX_VALUE / 100_000 : Long.parseLong(digits);
+  }
+
+  /**
+   * Slurm's _is_valid_timespec: only digits, one {@code -} before any {@code :}, at most two
+   * {@code :}, and enough numbers for the separators ({@code 1-} and {@code 1-2} pass, {@code 1:}
+   * and {@code 1-:2} do not).
+   */
+  private static boolean isTimespec(String s) {
+    int numbers = 0;
+    int dashes = 0;
+    int colons = 0;
+    boolean inNumber = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c >= '0' && c <= '9') {
+        if (!inNumber) {
+          numbers++;
+          inNumber = true;
+        }
+      } else if (c == '-' && colons == 0) {
+        dashes++;
+        inNumber = false;
+      } else if (c == ':') {
+        colons++;
+        inNumber = false;
+      } else {
+        return false;
+      }
+    }
+    int needed = colons == 0 ? 1 : colons + (dashes > 0 ? 2 : 1);
+    return numbers >= needed && dashes <= 1 && colons <= 2;
   }
 
   /** Formats minutes the way squeue prints a limit: {@code D-HH:MM:SS}, {@code HH:MM:SS}, {@code UNLIMITED}. */

@@ -136,9 +136,11 @@ class CommandLineTest {
   }
 
   @Test
-  void unsupportedSlurmOptionThrows() {
-    assertThat(splitFailure("--wckey", "x", "job.sh").reason())
-        .isEqualTo("--wckey is an sbatch option Squall does not support");
+  void everySbatchOptionKnowsItsValue() {
+    CommandLine cl = CommandLine.split(List.of("--wckey", "x", "-L", "lic", "--parsable", "job.sh"));
+
+    assertThat(cl.options()).containsExactly("--wckey", "x", "-L", "lic", "--parsable");
+    assertThat(cl.script()).isEqualTo("job.sh");
   }
 
   @Test

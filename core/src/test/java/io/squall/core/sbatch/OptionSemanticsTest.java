@@ -101,7 +101,15 @@ class OptionSemanticsTest {
         "1-12, 2160",
         "2-3:30, 3090",          // days-hours:minutes
         "1-0:0:1, 1441",         // days-hours:minutes:seconds
-        "2-00:00:00, 2880"})
+        "2-00:00:00, 2880",
+        // Slurm's time_str2secs bounds no field: each is multiplied by its unit and added.
+        "1-25:00:00, 2940",
+        "25:61:00, 1561",
+        "10:60, 11",
+        "1:00:75, 62",
+        "1-2:03:60, 1564",
+        "0-99:99:99, 6041",
+        "1-, 1440"})              // days alone
     void timeFormats(String value, int minutes) {
       assertThat(request("--time=" + value).timing().timeLimitMinutes()).isEqualTo(minutes);
       assertThat(TimeLimit.parseMinutes(value)).isEqualTo(minutes);
@@ -233,7 +241,9 @@ class OptionSemanticsTest {
         "0-99:10%4  | 0,10,20,30,40,50,60,70,80,90 | 4",
         "7          | 7                            | 0",
         "5-7,1-2    | 1-2,5-7                      | 0",
-        "0-1000     | 0-1000                       | 0"})
+        "0-1000     | 0-1000                       | 0",
+        "0-1001     | 0-1001                       | 0",
+        "3999990-4000000 | 3999990-4000000         | 0"})
     void arrayForms(String value, String taskList, int throttle) {
       ArraySpec array = request("--array=" + value).control().array();
 
@@ -596,7 +606,7 @@ class OptionSemanticsTest {
       SbatchException e = directiveFailure("--no");
 
       assertThat(e.reason()).isEqualTo(
-          "ambiguous option, could be --no-requeue, --nodelist, --nodes, --no-kill, --nodefile");
+          "ambiguous option, could be --no-kill, --no-requeue, --nodefile, --nodelist, --nodes");
     }
 
     @Test
@@ -610,10 +620,7 @@ class OptionSemanticsTest {
           .isEqualTo("ambiguous option, could be --mem-per-cpu, --mem-per-gpu");
     }
 
-    /**
-     * Real sbatch also has --export-file, so getopt_long finds "--exp" ambiguous. SbatchOption's
-     * SLURM_ONLY list lacks export-file; see the report.
-     */
+    /** Real sbatch also has --export-file, so getopt_long finds "--exp" ambiguous. */
     @Test
     void expIsAmbiguousBecauseOfExportFileAsInSlurm() {
       assertThat(directiveFailure("--exp=ALL").reason()).startsWith("ambiguous option");

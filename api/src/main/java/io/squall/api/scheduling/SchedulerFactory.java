@@ -18,6 +18,6 @@ public class SchedulerFactory {
   public static SchedulerConfig config(PriorityConfig priority) {
     SchedulerConfig d = SchedulerConfig.defaults();
     return new SchedulerConfig(priority.weights(), d.reservationDepth(), d.preemptionDepth(), d.maxSwitchWait(),
-        d.accrueAlways());
+        priority.isAccrueAlways());
   }
 }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,6 +38,7 @@ class StateSurvivesRestartTest {
     long held;
     long cancelled;
     long array;
+    Instant eligible;
     try (Controllers.Running first = Controllers.start(settings)) {
       Http h = new Http(first.url());
       pending = submit(h, List.of());
@@ -43,11 +47,16 @@ class StateSurvivesRestartTest {
       array = submit(h, List.of("--array=0-3"));
       assertThat(h.delete("alice-token", "/v1/jobs/" + cancelled).status()).isEqualTo(200);
       assertThat(h.delete("alice-token", "/v1/jobs/" + array + "_2").status()).isEqualTo(200);
+      // Its age counts from when a cycle first found it eligible (nodes or not), the held job's from never.
+      eligible = Poll.until("job " + pending + " eligible", Duration.ofSeconds(30), () -> eligibleTime(h, pending));
+      assertThat(eligibleTime(h, held)).isNull();
     }
     try (Controllers.Running second = Controllers.start(settings)) {
       Http h = new Http(second.url());
       assertThat(h.jobState(pending)).isEqualTo("PENDING");
       assertThat(h.get("alice-token", "/v1/jobs/" + held).json().get("held").asBoolean()).isTrue();
+      // The restarted controller's cycles see the job as eligible since then, not since now.
+      assertThat(eligibleTime(h, pending)).isEqualTo(eligible);
       assertThat(h.jobState(cancelled)).isEqualTo("CANCELLED");
       assertThat(h.get("alice-token", "/v1/jobs/" + array).json().get("array_pending").asText()).isEqualTo("[0-1,3]");
       assertThat(h.jobState(array + "_2")).isEqualTo("CANCELLED");
@@ -56,6 +65,12 @@ class StateSurvivesRestartTest {
       // Ids go on from where they were: no id is ever given twice.
       assertThat(submit(h, List.of())).isGreaterThan(array);
     }
+  }
+
+  /** The job's eligible time as the API shows it (Slurm's EligibleTime), to the millisecond; or null. */
+  private static Instant eligibleTime(Http h, long id) {
+    var t = h.get("alice-token", "/v1/jobs/" + id).json().get("eligible_time");
+    return t == null || t.isNull() ? null : Instant.parse(t.asText()).truncatedTo(ChronoUnit.MILLIS);
   }
 
   private static long submit(Http h, List<String> argv) {

@@ -1174,6 +1174,12 @@ public final class ElasticSimulation {
       }
 
       @Override
+      public void eligible(Action.Eligible e) {
+        SimJob j = jobs.get(e.job());
+        j.job = j.job.eligibleSince(e.since());
+      }
+
+      @Override
       public void start(Action.Start s) {
         ElasticSimulation.this.start(s, now);
       }

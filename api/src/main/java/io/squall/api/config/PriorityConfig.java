@@ -5,8 +5,9 @@ import io.squall.core.priority.PriorityWeights;
 import java.time.Duration;
 
 /**
- * Slurm's PriorityWeight* settings and PriorityMaxAge ({@code squall.priority.*}); unset values
- * keep {@link PriorityWeights#defaults()}.
+ * Slurm's PriorityWeight* settings, PriorityMaxAge and PriorityFlags=ACCRUE_ALWAYS
+ * ({@code squall.priority.*}); unset values keep {@link PriorityWeights#defaults()} and Slurm's
+ * default of aging jobs only while they are eligible.
  */
 @ConfigurationProperties("squall.priority")
 public class PriorityConfig {
@@ -17,6 +18,7 @@ public class PriorityConfig {
   private long weightPartition = DEFAULTS.partition();
   private long weightQos = DEFAULTS.qos();
   private Duration maxAge = DEFAULTS.maxAge();
+  private boolean accrueAlways;
 
   public PriorityWeights weights() {
     return new PriorityWeights(weightAge, weightFairshare, weightJobSize, weightPartition, weightQos, maxAge);
@@ -68,5 +70,14 @@ public class PriorityConfig {
 
   public void setMaxAge(Duration maxAge) {
     this.maxAge = maxAge;
+  }
+
+  /** Slurm's PriorityFlags=ACCRUE_ALWAYS: age counts from submission, held or waiting on a dependency too. */
+  public boolean isAccrueAlways() {
+    return accrueAlways;
+  }
+
+  public void setAccrueAlways(boolean accrueAlways) {
+    this.accrueAlways = accrueAlways;
   }
 }

@@ -341,7 +341,7 @@ public final class JobCommands {
     }
     Job own = new Job(key, rest.request(), rest.job().user(), rest.job().account(), rest.job().qos(),
         rest.job().submitTime(), JobState.PENDING, null, List.of(), List.of(), null, null, null, null,
-        rest.job().restartCount(), rest.job().notBefore());
+        rest.job().restartCount(), rest.job().notBefore(), rest.job().eligibleSince());
     return List.of(new StoredJob(own, rest.submission(), rest.reason(), null, null, null, null, List.of(), null));
   }
 

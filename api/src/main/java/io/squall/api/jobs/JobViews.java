@@ -55,6 +55,7 @@ public final class JobViews {
     m.put("time_limit_minutes", j.request().timing().timeLimitMinutes() == null
         || j.request().timing().timeLimitMinutes() < 0 ? null : j.request().timing().timeLimitMinutes());
     m.put("submit_time", text(j.submitTime()));
+    m.put("eligible_time", text(j.eligibleSince()));
     m.put("start_time", text(j.startTime()));
     m.put("end_time", text(j.endTime()));
     m.put("elapsed_seconds", elapsedSeconds(j, now));

@@ -49,6 +49,12 @@ public final class PlanApplier {
       }
 
       @Override
+      public void eligible(Action.Eligible e) {
+        StoredJob j = b.job(e.job());
+        b.update(j.withJob(j.job().eligibleSince(e.since())));
+      }
+
+      @Override
       public void start(Action.Start s) {
         lifecycle.start(b, s.job(), s.partition(), s.grants());
       }

@@ -35,8 +35,8 @@ public final class Rows {
     return new JobRow(j.key().toString(), j.key().id(), j.key().taskId(), j.user(), j.account(), j.qos(),
         j.state().name(), s.held(), j.partition(), StoreText.taskIds(j.pendingTasks()),
         StoreText.allocation(s.ranOn()), j.startTime(), j.endTime(), j.exitCode(), s.exitSignal(),
-        j.restartCount(), s.ending() == null ? null : s.ending().name(), s.credential(), j.notBefore(), s.version(),
-        s.limitSignalled());
+        j.restartCount(), s.ending() == null ? null : s.ending().name(), s.credential(), j.notBefore(), j.eligibleSince(),
+        s.version(), s.limitSignalled());
   }
 
   /** A stored job, with its request parsed again from the submission. */
@@ -47,7 +47,7 @@ public final class Rows {
     List<GpuGrant> ranOn = StoreText.parseAllocation(r.allocation());
     Job job = new Job(key, held, r.user(), r.account(), r.qos(), submission.submitTime(), state,
         r.partition(), StoreText.parseTaskIds(r.pendingTasks()), state.holdsResources() ? ranOn : List.of(),
-        r.startTime(), r.endTime(), null, r.exitCode(), r.restartCount(), r.notBefore());
+        r.startTime(), r.endTime(), null, r.exitCode(), r.restartCount(), r.notBefore(), r.eligibleSince());
     return new StoredJob(job, submission, reason, null, r.ending() == null ? null : JobState.valueOf(r.ending()),
         r.exitSignal(), r.credential(), ranOn, r.version(), r.limitSignalled());
   }

@@ -15,6 +15,8 @@ import java.time.Instant;
  * @param allocation {@code node:0,1;node2:0,1} with each node's CPUs and memory, see {@link StoreText}
  * @param ending the final state a job being stopped will get (CANCELLED, TIMEOUT); null otherwise
  * @param notBefore a requeued job's restart backoff ({@code Job#notBefore}); null when there is none
+ * @param eligibleSince when the job became eligible, its age counting from then ({@code Job#eligibleSince});
+ *     null while it has not, or is held
  * @param limitSignalled whether the current run got its {@code --signal} before its time limit
  */
 @MappedEntity("jobs")
@@ -38,5 +40,6 @@ public record JobRow(
     @Nullable String ending,
     @Nullable String credential,
     @Nullable Instant notBefore,
+    @Nullable Instant eligibleSince,
     @Version Long version,
     boolean limitSignalled) {}

@@ -22,13 +22,16 @@ import java.util.List;
  *     partition's grace time to end
  * @param exitCode the batch script's exit code (finished jobs)
  * @param notBefore a requeued job's restart backoff: it does not start before this. Unlike a
- *     {@code --begin} it does not set back the job's age (its priority), which counts from its
- *     submission; null when there is none
+ *     {@code --begin} it does not set back the job's age (its priority); null when there is none
+ * @param eligibleSince when it became eligible: the first scheduling cycle that found nothing but
+ *     resources and priority holding it back (no hold, begin time reached, dependency met, within
+ *     its partition's limits). Its age counts from then, as Slurm's accrue time. Null while it has
+ *     not been, and again once held; a requeued job keeps it, and with it its age
  */
 public record Job(JobKey key, JobRequest request, String user, String account, String qos,
     Instant submitTime, JobState state, String partition, List<Integer> pendingTasks,
     List<GpuGrant> allocation, Instant startTime, Instant endTime, Instant preemptedAt,
-    Integer exitCode, int restartCount, Instant notBefore) {
+    Integer exitCode, int restartCount, Instant notBefore, Instant eligibleSince) {
   public Job {
     pendingTasks = List.copyOf(pendingTasks);
     allocation = List.copyOf(allocation);
@@ -38,7 +41,7 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
   public static Job pending(long id, JobRequest request, String user, String account, String qos, Instant submitTime) {
     List<Integer> tasks = request.control().array() == null ? List.of() : request.control().array().taskIds();
     return new Job(JobKey.of(id), request, user, account, qos, submitTime, JobState.PENDING, null, tasks,
-        List.of(), null, null, null, null, 0, null);
+        List.of(), null, null, null, null, 0, null, null);
   }
 
   public boolean isArrayRemainder() {
@@ -48,7 +51,7 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
   /** The job after it started on these nodes. */
   public Job started(JobKey startedKey, String inPartition, List<GpuGrant> grants, Instant at) {
     return new Job(startedKey, request, user, account, qos, submitTime, JobState.RUNNING, inPartition, List.of(),
-        grants, at, null, null, null, restartCount, null);
+        grants, at, null, null, null, restartCount, null, eligibleSince);
   }
 
   /**
@@ -57,41 +60,56 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
    */
   public Job configuring(JobKey startedKey, String inPartition, List<GpuGrant> grants) {
     return new Job(startedKey, request, user, account, qos, submitTime, JobState.CONFIGURING, inPartition, List.of(),
-        grants, null, null, null, null, restartCount, null);
+        grants, null, null, null, null, restartCount, null, eligibleSince);
   }
 
   /** The job after it ended in {@code finalState}. */
   public Job finished(JobState finalState, Integer code, Instant at) {
     return new Job(key, request, user, account, qos, submitTime, finalState, partition, List.of(), List.of(),
-        startTime, at, null, code, restartCount, null);
+        startTime, at, null, code, restartCount, null, eligibleSince);
   }
 
-  /** The job with its request changed after submission (held or released). */
+  /**
+   * The job with its request changed after submission (held or released). A hold makes it
+   * ineligible: it starts to age again only once released, as Slurm clears a held job's accrue
+   * time (slurm.conf(5), PriorityFlags ACCRUE_ALWAYS: without it the age factor does not grow
+   * while a job is ineligible "due to either dependencies, holds or begin time in the future").
+   */
   public Job withRequest(JobRequest newRequest) {
     return new Job(key, newRequest, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
-        startTime, endTime, preemptedAt, exitCode, restartCount, notBefore);
+        startTime, endTime, preemptedAt, exitCode, restartCount, notBefore,
+        newRequest.control().hold() ? null : eligibleSince);
   }
 
   public Job withPendingTasks(List<Integer> remaining) {
     return new Job(key, request, user, account, qos, submitTime, state, partition, remaining, allocation, startTime,
-        endTime, preemptedAt, exitCode, restartCount, notBefore);
+        endTime, preemptedAt, exitCode, restartCount, notBefore, eligibleSince);
   }
 
   public Job preempting(Instant at) {
     return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
-        startTime, endTime, at, exitCode, restartCount, notBefore);
+        startTime, endTime, at, exitCode, restartCount, notBefore, eligibleSince);
   }
 
-  /** Back in the queue after preemption or a node failure: same id, one more restart, no backoff. */
+  /**
+   * Back in the queue after preemption or a node failure: same id, one more restart, no backoff,
+   * its age kept (Slurm starts a requeued job's age afresh; see the README on requeued jobs).
+   */
   public Job requeued() {
     return new Job(key, request, user, account, qos, submitTime, JobState.PENDING, null, List.of(), List.of(),
-        null, null, null, null, restartCount + 1, null);
+        null, null, null, null, restartCount + 1, null, eligibleSince);
   }
 
   /** The pending job not started before {@code at} (a restart backoff). */
   public Job notBefore(Instant at) {
     return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
-        startTime, endTime, preemptedAt, exitCode, restartCount, at);
+        startTime, endTime, preemptedAt, exitCode, restartCount, at, eligibleSince);
+  }
+
+  /** The pending job eligible from {@code since}: its age counts from then. */
+  public Job eligibleSince(Instant since) {
+    return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
+        startTime, endTime, preemptedAt, exitCode, restartCount, notBefore, since);
   }
 
   /** Whether it takes its nodes whole ({@code --exclusive} in any form), as the scheduler places it. */

@@ -23,6 +23,12 @@ public sealed interface Action {
   }
 
   /**
+   * Nothing holds the pending job back any more but resources and priority: it is eligible, and
+   * its age counts from {@code since} (the cycle's instant), where Slurm sets its accrue time.
+   */
+  record Eligible(JobKey job, Instant since) implements Action {}
+
+  /**
    * The job waits.
    *
    * @param expectedStart its backfill reservation, when it has one; else null

@@ -223,9 +223,11 @@ final class Cycle {
     FairShare fairShare = FairShare.compute(snapshot.accounts(), snapshot.users(), usage);
     int maxFactor = snapshot.partitions().stream().mapToInt(Partition::priorityJobFactor).max().orElse(1);
     int maxQos = snapshot.qos().values().stream().mapToInt(Qos::priority).max().orElse(0);
-    MultifactorPriority priority = new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos);
+    MultifactorPriority priority = new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos,
+        config.accrueAlways());
     dependencies = new DependencyCheck(snapshot.jobs(), now);
     List<Candidate> out = new ArrayList<>();
+    List<JobKey> becameEligible = new ArrayList<>();
     for (Job job : pending) {
       PendingReason blocked = blocker(job);
       if (blocked != null) {
@@ -255,11 +257,21 @@ final class Cycle {
         actions.add(new Action.Wait(job.key(), limit == null ? PendingReason.PARTITION_CONFIG : limit, null));
         continue;
       }
+      if (job.eligibleSince() == null) {
+        // Nothing but resources and priority holds it back from now on (no hold, begin time
+        // reached, dependency met, within its partitions' limits): it starts to age. Slurm's
+        // "Age Factor" does not grow for a job blocked by those either.
+        becameEligible.add(job.key());
+        job = job.eligibleSince(now);
+      }
       Partition first = usable.get(0);
-      Instant begin = job.request().timing().begin();
-      Instant eligible = begin != null && begin.isAfter(job.submitTime()) ? begin : job.submitTime();
-      long prio = priority.priority(job, eligible, shapes.get(0).nodes(), first, qosOf(job), now);
+      long prio = priority.priority(job, shapes.get(0).nodes(), first, qosOf(job), now);
       out.add(new Candidate(job, usable, shapes, attempts, prio, first.priorityTier()));
+    }
+    // In job order, whatever the snapshot's: the same input gives the same plan.
+    java.util.Collections.sort(becameEligible);
+    for (JobKey key : becameEligible) {
+      actions.add(new Action.Eligible(key, now));
     }
     java.util.Collections.sort(out);
     return out;

@@ -22,6 +22,12 @@ public final class PlanApplication {
     /** Whether the node can take the job: up, or powered down or powering up (the job then configures). */
     boolean usable(String node);
 
+    /**
+     * The pending job is eligible from {@code eligible.since()} ({@link Job#eligibleSince}); kept
+     * durably, as its age counts from then across restarts.
+     */
+    void eligible(Action.Eligible eligible);
+
     /** Starts the job on its grants (RUNNING, or CONFIGURING while powered-down nodes come up). */
     void start(Action.Start start);
 
@@ -50,7 +56,11 @@ public final class PlanApplication {
   public static int apply(Plan plan, Ledger ledger) {
     int started = 0;
     for (Action a : plan.actions()) {
-      if (a instanceof Action.Start s) {
+      if (a instanceof Action.Eligible e) {
+        if (becomesEligible(ledger, e.job())) {
+          ledger.eligible(e);
+        }
+      } else if (a instanceof Action.Start s) {
         if (startable(ledger, s)) {
           ledger.start(s);
           started++;
@@ -86,6 +96,12 @@ public final class PlanApplication {
   private static Job holding(Ledger ledger, JobKey key) {
     Job j = ledger.job(key);
     return j != null && j.state().holdsResources() ? j : null;
+  }
+
+  /** Whether the job still waits unheld and without an eligible time (a hold in between clears it). */
+  private static boolean becomesEligible(Ledger ledger, JobKey key) {
+    Job j = ledger.job(key);
+    return j != null && j.state() == JobState.PENDING && !j.request().control().hold() && j.eligibleSince() == null;
   }
 
   private static boolean startable(Ledger ledger, Action.Start s) {

@@ -10,14 +10,21 @@ import java.time.Duration;
  *     bf_max_job_test in spirit); jobs below that depth only start if they fit around them
  * @param preemptionDepth how many blocked jobs may look for preemption victims per cycle
  * @param maxSwitchWait how long {@code --switches} waits by default (Slurm's max_switch_wait)
+ * @param accrueAlways Slurm's PriorityFlags=ACCRUE_ALWAYS: a job's age counts from its submission,
+ *     held, before its begin time or waiting on a dependency as well; off: from when it became
+ *     eligible (Slurm's default)
  */
 public record SchedulerConfig(PriorityWeights weights, int reservationDepth, int preemptionDepth,
-    Duration maxSwitchWait) {
+    Duration maxSwitchWait, boolean accrueAlways) {
   public static SchedulerConfig defaults() {
-    return new SchedulerConfig(PriorityWeights.defaults(), 100, 16, Duration.ofMinutes(5));
+    return new SchedulerConfig(PriorityWeights.defaults(), 100, 16, Duration.ofMinutes(5), false);
   }
 
   public SchedulerConfig withReservationDepth(int depth) {
-    return new SchedulerConfig(weights, depth, preemptionDepth, maxSwitchWait);
+    return new SchedulerConfig(weights, depth, preemptionDepth, maxSwitchWait, accrueAlways);
+  }
+
+  public SchedulerConfig withAccrueAlways(boolean always) {
+    return new SchedulerConfig(weights, reservationDepth, preemptionDepth, maxSwitchWait, always);
   }
 }

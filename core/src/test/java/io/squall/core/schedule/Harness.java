@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Drives the real scheduler over many cycles with a manual clock: applies each plan to an
@@ -66,6 +67,20 @@ final class Harness {
     }
   }
 
+  /** A job submitted now. */
+  Harness submit(Job job) {
+    List<Job> jobs = new ArrayList<>(snapshot.jobs());
+    jobs.add(job);
+    snapshot = snapshot.withJobs(jobs);
+    return this;
+  }
+
+  /** A job changed by a user command (held, released) between cycles. */
+  Harness change(JobKey key, UnaryOperator<Job> command) {
+    snapshot = snapshot.withJobs(snapshot.jobs().stream().map(j -> j.key().equals(key) ? command.apply(j) : j).toList());
+    return this;
+  }
+
   void advance(Duration d) {
     now = now.plus(d);
   }
@@ -105,6 +120,11 @@ final class Harness {
       @Override
       public boolean usable(String node) {
         return snapshot.nodes().stream().anyMatch(n -> n.name().equals(node));
+      }
+
+      @Override
+      public void eligible(Action.Eligible e) {
+        jobs.put(e.job(), jobs.get(e.job()).eligibleSince(e.since()));
       }
 
       @Override

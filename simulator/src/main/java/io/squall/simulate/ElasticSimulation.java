@@ -619,12 +619,11 @@ public final class ElasticSimulation {
     boolean finished;
     while (true) {
       clock.set(now);
-      if (!now.isBefore(report)) {
-        progress.reached(Duration.between(start, now), submitted, allJobs.size() - jobs.size());
-        samples.add(sample(now));
-        while (!now.isBefore(report)) {
-          report = report.plus(PROGRESS_EVERY);
-        }
+      // Nothing has happened since the last step: the cluster was as it is now at each hour passed.
+      while (!now.isBefore(report)) {
+        progress.reached(Duration.between(start, report), submitted, allJobs.size() - jobs.size());
+        samples.add(sample(report));
+        report = report.plus(PROGRESS_EVERY);
       }
       while (submitted < order.size() && !start.plus(workload.get(order.get(submitted)).submitAt()).isAfter(now)) {
         int i = order.get(submitted++);

@@ -62,7 +62,7 @@ public final class PowerPlanner {
    * @param policies the policy of each elastic partition
    * @param offerings what the provider offers for each partition's instance types
    */
-  public List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
+  public PowerPlan plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
       Map<String, List<Offering>> offerings, OfferingBook book) {
     return plan(now, nodes, policies, offerings, book, Map.of(), o -> 0);
   }
@@ -73,7 +73,7 @@ public final class PowerPlanner {
    * @param interruptionRate interruptions per node-hour expected of a spot offering (0 for
    *     on-demand): with a job's rework it ranks offerings by expected cost of useful work
    */
-  public List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
+  public PowerPlan plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
       Map<String, List<Offering>> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
       ToDoubleFunction<Offering> interruptionRate) {
     Map<String, List<ElasticNode>> byPartition = new TreeMap<>();
@@ -83,6 +83,7 @@ public final class PowerPlanner {
       }
     }
     List<PowerAction> out = new ArrayList<>();
+    Review review = new Review(now);
     for (Map.Entry<String, List<ElasticNode>> e : byPartition.entrySet()) {
       List<ElasticNode> inPartition = new ArrayList<>(e.getValue());
       inPartition.sort(Comparator.comparing(ElasticNode::name));
@@ -90,9 +91,9 @@ public final class PowerPlanner {
       List<ElasticNode> live = release(now, inPartition, policy, book, out);
       suspendAndKeepMinimum(now, live, policy, out);
       launch(now, e.getKey(), live, policy, offerings.getOrDefault(e.getKey(), List.of()), book, purchases,
-          interruptionRate, out);
+          interruptionRate, out, review);
     }
-    return out;
+    return new PowerPlan(out, review.at);
   }
 
   /**
@@ -102,25 +103,29 @@ public final class PowerPlanner {
    * {@link #MAX_PLANS_PER_TICK} plans.
    *
    * @param observe the elastic nodes as they are now (after the previous plan's actions)
+   * @return the last plan carried out
    */
-  public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
-      Map<String, List<Offering>> offerings, OfferingBook book, Actuator actuator) {
-    planAndApply(now, observe, policies, offerings, book, Map.of(), o -> 0, actuator);
+  public PowerPlan planAndApply(Instant now, Supplier<List<ElasticNode>> observe,
+      Map<String, CapacityPolicy> policies, Map<String, List<Offering>> offerings, OfferingBook book,
+      Actuator actuator) {
+    return planAndApply(now, observe, policies, offerings, book, Map.of(), o -> 0, actuator);
   }
 
   /** As above, with finance's rules per job and the offerings' interruption rates (see {@link #plan}). */
-  public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
-      Map<String, List<Offering>> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
-      ToDoubleFunction<Offering> interruptionRate, Actuator actuator) {
-    for (int round = 0; round < MAX_PLANS_PER_TICK; round++) {
-      boolean fallBack = false;
-      for (PowerAction a : plan(now, observe.get(), policies, offerings, book, purchases, interruptionRate)) {
+  public PowerPlan planAndApply(Instant now, Supplier<List<ElasticNode>> observe,
+      Map<String, CapacityPolicy> policies, Map<String, List<Offering>> offerings, OfferingBook book,
+      Map<String, JobPurchase> purchases, ToDoubleFunction<Offering> interruptionRate, Actuator actuator) {
+    PowerPlan plan;
+    int round = 0;
+    boolean fallBack;
+    do {
+      plan = plan(now, observe.get(), policies, offerings, book, purchases, interruptionRate);
+      fallBack = false;
+      for (PowerAction a : plan.actions()) {
         fallBack |= actuator.apply(a);
       }
-      if (!fallBack) {
-        return;
-      }
-    }
+    } while (fallBack && ++round < MAX_PLANS_PER_TICK);
+    return plan;
   }
 
   /** Resumes that ran out of time or attempts are abandoned; returns the nodes left to plan for. */
@@ -212,14 +217,18 @@ public final class PowerPlanner {
    */
   private void launch(Instant now, String partition, List<ElasticNode> nodes, CapacityPolicy partitionPolicy,
       List<Offering> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
-      ToDoubleFunction<Offering> interruptionRate, List<PowerAction> out) {
+      ToDoubleFunction<Offering> interruptionRate, List<PowerAction> out, Review review) {
     // Each job's nodes in the partition, counted once per plan, not once per unit and job.
     Map<String, Integer> nodesOfJob = new HashMap<>();
     nodes.forEach(n -> n.jobs().forEach(j -> nodesOfJob.merge(j, 1, Integer::sum)));
     for (List<ElasticNode> unit : units(nodes, partitionPolicy, purchases)) {
+      // A rule that changes by itself may change the unit or how its nodes group into units.
+      unit.forEach(n -> n.jobs().forEach(j -> review.at(purchases.getOrDefault(j, JobPurchase.PARTITION).until())));
       Instant oldest = unit.stream().map(ElasticNode::since).min(Comparator.naturalOrder()).orElseThrow();
       boolean backingOff = unit.stream().anyMatch(n -> n.retryAt() != null && now.isBefore(n.retryAt()));
       if (backingOff || now.isBefore(oldest.plus(partitionPolicy.batchWindow()))) {
+        review.at(oldest.plus(partitionPolicy.batchWindow()));
+        unit.forEach(n -> review.at(n.retryAt()));
         continue;
       }
       Set<String> jobs = new TreeSet<>();
@@ -253,6 +262,10 @@ public final class PowerPlanner {
         move = true;
       }
       if (offering == null) {
+        review.at(book.nextRelease(now));
+        if (policy.spot() == SpotPolicy.SPOT_THEN_ON_DEMAND) {
+          review.at(oldest.plus(policy.onDemandAfter()));
+        }
         String rulesWhy = reasons(rules);
         out.add(new PowerAction.Wait(names, whyNone(now, policy, offerings, book, pinned)
             + (rulesWhy.isEmpty() ? "" : " (" + rulesWhy + ")")));
@@ -287,6 +300,22 @@ public final class PowerPlanner {
             pg, token, why));
       }
       out.add(calls.size() == 1 ? calls.get(0) : new PowerAction.Gang(calls));
+    }
+  }
+
+  /** The earliest instant after the plan's at which a waiting unit could be decided otherwise; null for none. */
+  private static final class Review {
+    private final Instant now;
+    private Instant at;
+
+    Review(Instant now) {
+      this.now = now;
+    }
+
+    void at(Instant t) {
+      if (t != null && t.isAfter(now) && (at == null || t.isBefore(at))) {
+        at = t;
+      }
     }
   }
 

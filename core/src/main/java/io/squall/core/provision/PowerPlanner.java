@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -160,8 +161,7 @@ public final class PowerPlanner {
   private static void suspendAndKeepMinimum(Instant now, List<ElasticNode> nodes, CapacityPolicy policy,
       List<PowerAction> out) {
     int powered = 0;
-    Set<String> holding = new TreeSet<>();
-    nodes.forEach(n -> holding.addAll(n.jobs()));
+    Set<String> holding = null; // the jobs holding nodes, gathered when an idle node left by one is met
     Map<ElasticNode, String> idle = new TreeMap<>(Comparator.comparing((ElasticNode n) -> n.since())
         .thenComparing(ElasticNode::name)); // the longest idle go first
     List<ElasticNode> down = new ArrayList<>();
@@ -174,7 +174,18 @@ public final class PowerPlanner {
       if (n.state() != NodeState.IDLE || n.busy()) {
         continue;
       }
-      List<String> movedOn = n.leftBy().stream().filter(holding::contains).toList();
+      if (holding == null && !n.leftBy().isEmpty()) {
+        holding = new HashSet<>();
+        for (ElasticNode m : nodes) {
+          holding.addAll(m.jobs());
+        }
+      }
+      List<String> movedOn = new ArrayList<>();
+      for (String job : n.leftBy()) {
+        if (holding.contains(job)) {
+          movedOn.add(job);
+        }
+      }
       if (!movedOn.isEmpty()) {
         idle.put(n, "job " + String.join(", ", movedOn) + " left it and now holds other nodes");
       } else if (!now.isBefore(n.since().plus(policy.suspendTime()))) {
@@ -218,9 +229,9 @@ public final class PowerPlanner {
   private void launch(Instant now, String partition, List<ElasticNode> nodes, CapacityPolicy partitionPolicy,
       List<Offering> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
       ToDoubleFunction<Offering> interruptionRate, List<PowerAction> out, Review review) {
-    // Each job's nodes in the partition, counted once per plan, not once per unit and job.
+    // Each job's nodes in the partition, counted once per plan (when a unit is first decided), not
+    // once per unit and job.
     Map<String, Integer> nodesOfJob = new HashMap<>();
-    nodes.forEach(n -> n.jobs().forEach(j -> nodesOfJob.merge(j, 1, Integer::sum)));
     for (List<ElasticNode> unit : units(nodes, partitionPolicy, purchases)) {
       // A rule that changes by itself may change the unit or how its nodes group into units.
       unit.forEach(n -> n.jobs().forEach(j -> review.at(purchases.getOrDefault(j, JobPurchase.PARTITION).until())));
@@ -246,6 +257,9 @@ public final class PowerPlanner {
         continue;
       }
       CapacityPolicy policy = forUnit.get();
+      if (nodesOfJob.isEmpty()) {
+        nodes.forEach(n -> n.jobs().forEach(j -> nodesOfJob.merge(j, 1, Integer::sum)));
+      }
       Rework rework = rework(jobs, rules, nodesOfJob, unit.size(), interruptionRate);
       // Machines already running for the unit's groups or jobs; a draining one is leaving anyway.
       List<ElasticNode> live = nodes.stream().filter(n -> !n.awaitingLaunch() && n.live()

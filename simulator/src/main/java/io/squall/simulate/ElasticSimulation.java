@@ -590,6 +590,8 @@ public final class ElasticSimulation {
   private final DrainBook drains = new DrainBook(new MemoryDrains());
   private final SbatchParser parser = new SbatchParser(ZoneOffset.UTC);
   private final Map<String, SimNode> nodes = new TreeMap<>();
+  /** The same nodes in name order, as a list: walked at every cycle and fleet tick. */
+  private List<SimNode> inNameOrder;
   private final Watched watched = new Watched();
   /** How often (virtual time) a run tells its {@link Progress} and samples the cluster ({@link Result#samples()}). */
   static final Duration PROGRESS_EVERY = Duration.ofHours(1);
@@ -702,6 +704,7 @@ public final class ElasticSimulation {
     for (Node n : setup.nodes()) {
       nodes.put(n.name(), new SimNode(n));
     }
+    inNameOrder = List.copyOf(nodes.values());
     List<Integer> order = new ArrayList<>();
     for (int i = 0; i < workload.size(); i++) {
       order.add(i);
@@ -1157,7 +1160,7 @@ public final class ElasticSimulation {
     lastCycle = now;
     cycles++;
     List<Node> snapshotNodes = new ArrayList<>(nodes.size());
-    for (SimNode n : nodes.values()) {
+    for (SimNode n : inNameOrder) {
       snapshotNodes.add(n.scheduled());
     }
     List<Job> snapshotJobs = new ArrayList<>(jobs.size());
@@ -1385,7 +1388,7 @@ public final class ElasticSimulation {
     @Override
     public List<FleetNode> nodes() {
       List<FleetNode> out = new ArrayList<>(nodes.size());
-      for (SimNode n : nodes.values()) {
+      for (SimNode n : inNameOrder) {
         out.add(n.fleetNode());
       }
       return out;

@@ -12,6 +12,7 @@ import io.squall.core.provider.ProviderException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -85,7 +86,11 @@ public final class FleetActuator {
   private final FleetLedger ledger;
   private final PowerPlanner planner;
   private final OfferingBook book = new OfferingBook();
-  private final Map<String, Track> tracks = new TreeMap<>();
+  /**
+   * By node name; looked up for every node at every tick, and only ever walked for the earliest of
+   * its instants and sums of whole milliseconds, which no order changes.
+   */
+  private final Map<String, Track> tracks = new HashMap<>();
   private final Map<String, List<Offering>> offerings = new TreeMap<>();
   private final PriceSeries prices;
   private final InterruptionRates rates = new InterruptionRates();
@@ -258,9 +263,10 @@ public final class FleetActuator {
 
   /** The elastic nodes as the planner sees them; a change of state or of the jobs holding it restarts a node's timer. */
   private List<ElasticNode> observe(Instant now) {
-    List<ElasticNode> out = new ArrayList<>();
+    List<FleetLedger.FleetNode> nodes = ledger.nodes();
+    List<ElasticNode> out = new ArrayList<>(nodes.size());
     List<String> downLongEnough = new ArrayList<>();
-    for (FleetLedger.FleetNode n : ledger.nodes()) {
+    for (FleetLedger.FleetNode n : nodes) {
       Track t = tracks.computeIfAbsent(n.name(), k -> new Track(n.partition(), n.state(), n.jobs(), now));
       if (t.state != n.state() || !t.jobs.equals(n.jobs())) {
         // Up and left by its jobs (a requeued gang, say): remembered until it is used or given back.

@@ -161,7 +161,23 @@ public final class PowerPlanner {
   private static void suspendAndKeepMinimum(Instant now, List<ElasticNode> nodes, CapacityPolicy policy,
       List<PowerAction> out) {
     int powered = 0;
-    Set<String> holding = null; // the jobs holding nodes, gathered when an idle node left by one is met
+    // Of the jobs that left idle nodes (a few), those that hold other nodes now.
+    Set<String> leftIdle = new HashSet<>();
+    for (ElasticNode n : nodes) {
+      if (n.state() == NodeState.IDLE && !n.busy()) {
+        leftIdle.addAll(n.leftBy());
+      }
+    }
+    Set<String> holding = new HashSet<>();
+    if (!leftIdle.isEmpty()) {
+      for (ElasticNode n : nodes) {
+        for (String job : n.jobs()) {
+          if (leftIdle.contains(job)) {
+            holding.add(job);
+          }
+        }
+      }
+    }
     Map<ElasticNode, String> idle = new TreeMap<>(Comparator.comparing((ElasticNode n) -> n.since())
         .thenComparing(ElasticNode::name)); // the longest idle go first
     List<ElasticNode> down = new ArrayList<>();
@@ -173,12 +189,6 @@ public final class PowerPlanner {
       }
       if (n.state() != NodeState.IDLE || n.busy()) {
         continue;
-      }
-      if (holding == null && !n.leftBy().isEmpty()) {
-        holding = new HashSet<>();
-        for (ElasticNode m : nodes) {
-          holding.addAll(m.jobs());
-        }
       }
       List<String> movedOn = new ArrayList<>();
       for (String job : n.leftBy()) {

@@ -102,9 +102,10 @@ import java.util.TreeSet;
  * The fleet's timers restart whenever a node's state or the jobs holding it change. Between
  * ticks nothing happens, so the loop jumps to the next tick at which something can: a
  * submission, a job end, a boot, a suspend, resume-timeout or DOWN deadline, a deferred cycle,
- * an interruption notice, stop or machine deadline, a restart backoff's end, and every tick while
- * nodes wait for a launch call. The run ends when every job has ended (or is held after too many
- * restarts) and every node is powered down again, or after {@link Setup#maxTime()}.
+ * an interruption notice, stop or machine deadline, a restart backoff's end, and while nodes wait
+ * for a launch call, when the fleet could decide it otherwise ({@link FleetActuator#nextDecision}).
+ * The run ends when every job has ended (or is held after too many restarts) and every node is
+ * powered down again, or after {@link Setup#maxTime()}.
  *
  * <p>Deterministic: ordered maps everywhere, ties broken by job key and node name; the same
  * setup, provider seed and workload give an equal {@link Result} (event log included).
@@ -452,22 +453,29 @@ public final class ElasticSimulation {
     return sorted.isEmpty() ? 0 : sorted.get((sorted.size() - 1) / 2);
   }
 
-  /** A node as the controller knows it (the fleet engine keeps its own timers). */
-  private static final class SimNode {
+  /**
+   * A node as the controller knows it (the fleet engine keeps its own timers). Its state, jobs
+   * and instance change only through its methods, which keep it in the loop's watch lists
+   * ({@link Watched}) and renew what the scheduler and the fleet see of it.
+   */
+  private final class SimNode {
     final Node template;
     final PartitionSetup partition;
-    NodeState state = NodeState.CLOUD;
-    final Set<JobKey> holders = new TreeSet<>();
+    private NodeState state = NodeState.CLOUD;
+    private final Set<JobKey> holders = new TreeSet<>();
     /** Its instance; null when it has none (or its launch call made none). */
-    Instance instance;
+    private Instance instance;
     /** When it became up with no job on it; null when it is not. */
     Instant idleSince;
     /** The notice the cloud will give its instance; null for none. */
-    Interruption notice;
+    private Interruption notice;
     /** Since when it is up and held by a job waiting for its other nodes; null when it is not. */
     Instant strandedSince;
     /** The holds of the jobs on it now: job, start and share (their end is not known yet). */
     final Map<JobKey, CostSplit.Holding> holds = new TreeMap<>();
+    /** What the scheduler and the fleet saw of it last; null once it changed since. */
+    private Node scheduled;
+    private FleetLedger.FleetNode fleetNode;
 
     SimNode(Node template, PartitionSetup partition) {
       this.template = template;
@@ -483,10 +491,96 @@ public final class ElasticSimulation {
       return state == NodeState.IDLE || state == NodeState.ALLOCATED;
     }
 
+    void state(NodeState to) {
+      state = to;
+      changed();
+    }
+
+    void hold(JobKey job) {
+      holders.add(job);
+      changed();
+    }
+
+    void leave(JobKey job) {
+      holders.remove(job);
+      changed();
+    }
+
+    /** Its instance and the notice the cloud will give it (null for none); a null instance for none. */
+    void machine(Instance i, Interruption comingNotice) {
+      if (instance != null) {
+        watched.byInstance.remove(instance.id());
+      }
+      instance = i;
+      notice = comingNotice;
+      if (i != null) {
+        watched.byInstance.put(i.id(), this);
+      }
+      changed();
+    }
+
     void powerDown() {
       state = NodeState.CLOUD;
-      instance = null;
-      notice = null;
+      machine(null, null);
+    }
+
+    /** The node as the scheduler sees it: up means idle or allocated by its jobs, with its machine. */
+    Node scheduled() {
+      if (scheduled == null) {
+        NodeState s = up() ? (holders.isEmpty() ? NodeState.IDLE : NodeState.ALLOCATED) : state;
+        Offering machine = instance == null ? null : instance.offering();
+        scheduled = template.withState(s).withMachine(machine == null ? null : machine.zone(),
+            machine == null ? null : machine.capacityType());
+      }
+      return scheduled;
+    }
+
+    FleetLedger.FleetNode fleetNode() {
+      if (fleetNode == null) {
+        fleetNode = new FleetLedger.FleetNode(template.name(), partition.partition().name(), template.placementGroup(),
+            state, holders.stream().map(JobKey::toString).toList(), instance == null ? null : instance.offering().zone());
+      }
+      return fleetNode;
+    }
+
+    private void changed() {
+      scheduled = null;
+      fleetNode = null;
+      watched.file(this);
+    }
+  }
+
+  /**
+   * The nodes the loop has to look at, kept up to date as they change, each in name order as the
+   * whole partition is: a step walks these instead of all the nodes.
+   */
+  private static final class Watched {
+    /** Launched instances still booting. */
+    final Map<String, SimNode> booting = new TreeMap<>();
+    /** Powering up without an instance: waiting for a launch call. */
+    final Map<String, SimNode> awaitingCall = new TreeMap<>();
+    /** With an instance the cloud will give a notice to, not acted on yet. */
+    final Map<String, SimNode> noticeComing = new TreeMap<>();
+    final Map<String, SimNode> draining = new TreeMap<>();
+    /** Every elastic node not powered down (billed, or about to be): static nodes are never billed. */
+    final Map<String, SimNode> notCloud = new TreeMap<>();
+    final Map<String, SimNode> byInstance = new HashMap<>();
+
+    void file(SimNode n) {
+      String name = n.template.name();
+      put(booting, name, n, n.state == NodeState.POWERING_UP && n.instance != null);
+      put(awaitingCall, name, n, n.state == NodeState.POWERING_UP && n.instance == null);
+      put(noticeComing, name, n, n.notice != null && n.instance != null && n.state != NodeState.DRAINING);
+      put(draining, name, n, n.state == NodeState.DRAINING);
+      put(notCloud, name, n, n.elastic() && n.state != NodeState.CLOUD);
+    }
+
+    private static void put(Map<String, SimNode> list, String name, SimNode n, boolean in) {
+      if (in) {
+        list.put(name, n);
+      } else {
+        list.remove(name);
+      }
     }
   }
 
@@ -550,6 +644,9 @@ public final class ElasticSimulation {
   private final DrainBook drains = new DrainBook(new MemoryDrains());
   private final SbatchParser parser = new SbatchParser(ZoneOffset.UTC);
   private final Map<String, SimNode> nodes = new TreeMap<>();
+  /** The same nodes in name order, as a list: walked at every cycle and fleet tick. */
+  private List<SimNode> inNameOrder;
+  private final Watched watched = new Watched();
   /** How often (virtual time) a run tells its {@link Progress} and samples the cluster ({@link Result#samples()}). */
   static final Duration PROGRESS_EVERY = Duration.ofHours(1);
   private final Map<JobKey, SimJob> jobs = new TreeMap<>();
@@ -666,12 +763,13 @@ public final class ElasticSimulation {
       for (Node n : p.nodes()) {
         SimNode sim = new SimNode(n, p);
         if (!p.elastic()) {
-          sim.state = NodeState.IDLE; // a static node is up from the start
+          sim.state(NodeState.IDLE); // a static node is up from the start
           sim.idleSince = start;
         }
         nodes.put(n.name(), sim);
       }
     }
+    inNameOrder = List.copyOf(nodes.values());
     List<Integer> order = new ArrayList<>();
     for (int i = 0; i < workload.size(); i++) {
       order.add(i);
@@ -684,12 +782,11 @@ public final class ElasticSimulation {
     boolean finished;
     while (true) {
       clock.set(now);
-      if (!now.isBefore(report)) {
-        progress.reached(Duration.between(start, now), submitted, allJobs.size() - jobs.size());
-        samples.add(sample(now));
-        while (!now.isBefore(report)) {
-          report = report.plus(PROGRESS_EVERY);
-        }
+      // Nothing has happened since the last step: the cluster was as it is now at each hour passed.
+      while (!now.isBefore(report)) {
+        progress.reached(Duration.between(start, report), submitted, allJobs.size() - jobs.size());
+        samples.add(sample(report));
+        report = report.plus(PROGRESS_EVERY);
       }
       while (submitted < order.size() && !start.plus(workload.get(order.get(submitted)).submitAt()).isAfter(now)) {
         int i = order.get(submitted++);
@@ -706,8 +803,7 @@ public final class ElasticSimulation {
         cycle(now);
       }
       fleet.tick(now);
-      finished = submitted == order.size() && jobs.size() == held
-          && nodes.values().stream().allMatch(n -> !n.elastic() || n.state == NodeState.CLOUD);
+      finished = submitted == order.size() && jobs.size() == held && watched.notCloud.isEmpty();
       if (finished || !now.isBefore(limit)) {
         break;
       }
@@ -802,14 +898,14 @@ public final class ElasticSimulation {
    */
   private void free(SimNode n, JobKey key, Instant at) {
     unstrand(n, at);
-    n.holders.remove(key);
+    n.leave(key);
     CostSplit.Holding h = n.holds.remove(key);
     if (h != null) {
       heldBefore.computeIfAbsent(n.template.name(), k -> new ArrayList<>())
           .add(new CostSplit.Holding(h.job(), h.from(), at, h.share()));
     }
     if (n.holders.isEmpty() && n.up()) {
-      n.state = NodeState.IDLE;
+      n.state(NodeState.IDLE);
       n.idleSince = at;
     }
   }
@@ -859,19 +955,17 @@ public final class ElasticSimulation {
   // ---------------------------------------------------------------- boots
 
   private void boot(Instant now) {
-    for (SimNode n : nodes.values()) {
-      if (n.state != NodeState.POWERING_UP || n.instance == null) {
-        continue; // a launched node whose call made no instance never boots: ResumeTimeout releases it
-      }
+    // A launched node whose call made no instance never boots: ResumeTimeout releases it.
+    for (SimNode n : List.copyOf(watched.booting.values())) {
       Instant booted = provider.bootTime(n.instance.id());
       if (booted.isAfter(now)) {
         continue;
       }
       if (n.holders.isEmpty()) {
-        n.state = NodeState.IDLE;
+        n.state(NodeState.IDLE);
         n.idleSince = booted;
       } else {
-        n.state = NodeState.ALLOCATED;
+        n.state(NodeState.ALLOCATED);
         n.strandedSince = booted;
       }
       changed = true;
@@ -892,7 +986,7 @@ public final class ElasticSimulation {
    * deadline has come and that no job holds any more.
    */
   private void interrupt(Instant now) {
-    for (SimNode n : nodes.values()) {
+    for (SimNode n : List.copyOf(watched.noticeComing.values())) {
       if (n.notice != null && n.instance != null && n.state != NodeState.DRAINING
           && !n.notice.noticedAt().isAfter(now)) {
         drains.notice(n.notice, now);
@@ -923,8 +1017,7 @@ public final class ElasticSimulation {
 
     @Override
     public Optional<String> nodeOfInstance(String instanceId) {
-      return nodes.values().stream().filter(n -> n.instance != null && n.instance.id().equals(instanceId))
-          .map(n -> n.template.name()).findFirst();
+      return Optional.ofNullable(watched.byInstance.get(instanceId)).map(n -> n.template.name());
     }
 
     @Override
@@ -980,7 +1073,7 @@ public final class ElasticSimulation {
       Instant now = clock.instant();
       interruptions++;
       endIdle(n, now);
-      n.state = NodeState.DRAINING;
+      n.state(NodeState.DRAINING);
       changed = true;
       events.add(at(now) + " notice " + node + " " + n.instance.offering().key() + ": machine goes at "
           + at(n.notice.deadline()));
@@ -1141,11 +1234,8 @@ public final class ElasticSimulation {
     lastCycle = now;
     cycles++;
     List<Node> snapshotNodes = new ArrayList<>(nodes.size());
-    for (SimNode n : nodes.values()) {
-      NodeState s = n.up() ? (n.holders.isEmpty() ? NodeState.IDLE : NodeState.ALLOCATED) : n.state;
-      Offering machine = n.instance == null ? null : n.instance.offering();
-      snapshotNodes.add(n.template.withState(s).withMachine(machine == null ? null : machine.zone(),
-          machine == null ? null : machine.capacityType()));
+    for (SimNode n : inNameOrder) {
+      snapshotNodes.add(n.scheduled());
     }
     List<Job> snapshotJobs = new ArrayList<>(jobs.size());
     for (SimJob j : jobs.values()) {
@@ -1229,19 +1319,19 @@ public final class ElasticSimulation {
     for (GpuGrant g : s.grants()) {
       SimNode n = nodes.get(g.node());
       if (n.state == NodeState.CLOUD) {
-        n.state = NodeState.POWERING_UP;
+        n.state(NodeState.POWERING_UP);
       }
       if (n.state == NodeState.POWERING_UP && n.instance == null) {
         j.awaitingCall.add(n.template.name());
       }
       if (n.up()) {
         endIdle(n, now);
-        n.state = NodeState.ALLOCATED;
+        n.state(NodeState.ALLOCATED);
         n.strandedSince = now;
       } else {
         allUp = false;
       }
-      n.holders.add(j.job.key());
+      n.hold(j.job.key());
       n.holds.put(j.job.key(), new CostSplit.Holding(j.job.key().toString(), now, now,
           CostSplit.share(g.gpuIndices().size(), n.template.gpus(), g.cpus(), n.template.cpus(), j.job.exclusive())));
     }
@@ -1344,7 +1434,7 @@ public final class ElasticSimulation {
     if (budgets.isEmpty() || lastBudget != null && now.isBefore(lastBudget.plus(BUDGET_INTERVAL))) {
       return false;
     }
-    return nodes.values().stream().anyMatch(n -> n.elastic() && n.state != NodeState.CLOUD)
+    return !watched.notCloud.isEmpty()
         || lastBudget != null && setup.budgets().stream().anyMatch(b ->
             b.period().start(now, ZoneOffset.UTC).isAfter(lastBudget));
   }
@@ -1390,12 +1480,10 @@ public final class ElasticSimulation {
     @Override
     public List<FleetNode> nodes() {
       List<FleetNode> out = new ArrayList<>(nodes.size());
-      for (SimNode n : nodes.values()) {
-        if (!n.elastic()) {
-          continue; // the fleet engine's nodes are the elastic partitions'
+      for (SimNode n : inNameOrder) {
+        if (n.elastic()) { // the fleet engine's nodes are the elastic partitions'
+          out.add(n.fleetNode());
         }
-        out.add(new FleetNode(n.template.name(), n.partition.partition().name(), n.template.placementGroup(), n.state,
-            n.holders.stream().map(JobKey::toString).toList(), n.instance == null ? null : n.instance.offering().zone()));
       }
       return out;
     }
@@ -1433,8 +1521,7 @@ public final class ElasticSimulation {
     @Override
     public void instanceMade(Instance i, Instant now) {
       SimNode n = nodes.get(i.nodeName());
-      n.instance = i;
-      n.notice = provider.interruption(i.id());
+      n.machine(i, provider.interruption(i.id()));
       for (JobKey k : n.holders) {
         SimJob j = jobs.get(k);
         if (j.awaitingCall.remove(n.template.name()) && j.awaitingCall.isEmpty() && j.measureFrom != null) {
@@ -1454,15 +1541,14 @@ public final class ElasticSimulation {
     public void instanceGone(String node, Instance instance, Instant now) {
       SimNode n = nodes.get(node);
       unstrand(n, now);
-      n.instance = null;
-      n.notice = null;
+      n.machine(null, null);
     }
 
     @Override
     public void resume(String node, String reason) {
       SimNode n = nodes.get(node);
       if (n.state == NodeState.CLOUD) {
-        n.state = NodeState.POWERING_UP;
+        n.state(NodeState.POWERING_UP);
       }
     }
 
@@ -1471,7 +1557,7 @@ public final class ElasticSimulation {
       SimNode n = nodes.get(node);
       endIdle(n, clock.instant());
       unstrand(n, clock.instant()); // its gang did not run on it: the wait so far was for nothing
-      n.state = NodeState.POWERING_UP;
+      n.state(NodeState.POWERING_UP);
       events.add(at(clock.instant()) + " move " + node + ": " + reason);
     }
 
@@ -1482,7 +1568,7 @@ public final class ElasticSimulation {
         return false;
       }
       endIdle(n, clock.instant());
-      n.state = NodeState.POWERING_DOWN;
+      n.state(NodeState.POWERING_DOWN);
       events.add(at(clock.instant()) + " suspend " + node);
       return true;
     }
@@ -1512,7 +1598,7 @@ public final class ElasticSimulation {
       for (String name : names) {
         SimNode n = nodes.get(name);
         endIdle(n, now);
-        n.state = NodeState.DOWN;
+        n.state(NodeState.DOWN);
       }
       for (JobKey k : requeue) {
         SimJob j = jobs.get(k);
@@ -1541,14 +1627,14 @@ public final class ElasticSimulation {
       changed |= !budgets.isEmpty();
     }
 
-    /** The rules of every job holding nodes, by job key, as the controller gives them. */
+    /** The rules of the jobs holding nodes that wait for a launch call, by job key, as the controller gives them. */
     @Override
     public Map<String, JobPurchase> purchases() {
       Instant now = clock.instant();
       Map<String, JobPurchase> out = new TreeMap<>();
-      for (SimJob j : jobs.values()) {
-        if (j.job.state().holdsResources()) {
-          out.put(j.job.key().toString(), purchase(j, now));
+      for (SimNode n : watched.awaitingCall.values()) {
+        for (JobKey k : n.holders) {
+          out.computeIfAbsent(k.toString(), key -> purchase(jobs.get(k), now));
         }
       }
       return out;
@@ -1574,15 +1660,14 @@ public final class ElasticSimulation {
     if (fleetNext != null) {
       next = min(next, fleetNext.isAfter(now) ? fleetNext : now.plus(setup.tick()));
     }
-    for (SimNode n : nodes.values()) {
-      if (n.state == NodeState.POWERING_UP && n.instance != null) {
-        next = min(next, provider.bootTime(n.instance.id()));
-      } else if (n.state == NodeState.DRAINING) {
-        next = min(next, n.notice.deadline());
-      }
-      if (n.notice != null && n.instance != null && n.state != NodeState.DRAINING) {
-        next = min(next, n.notice.noticedAt());
-      }
+    for (SimNode n : watched.booting.values()) {
+      next = min(next, provider.bootTime(n.instance.id()));
+    }
+    for (SimNode n : watched.draining.values()) {
+      next = min(next, n.notice.deadline());
+    }
+    for (SimNode n : watched.noticeComing.values()) {
+      next = min(next, n.notice.noticedAt());
     }
     Instant drainNext = drains.nextDecision();
     if (drainNext != null) {
@@ -1607,13 +1692,12 @@ public final class ElasticSimulation {
         next = min(next, b.period().next(now, ZoneOffset.UTC));
       }
     }
-    if (nodes.values().stream().anyMatch(n -> n.elastic() && n.state != NodeState.CLOUD)) {
+    if (!watched.notCloud.isEmpty()) {
       // Machines are billed: the fleet lists the offerings when a price changes, as the controller's would.
       Instant learnt = provider.nextPriceLearnt(now);
       next = learnt == null ? next : min(next, learnt);
     }
-    if (!budgets.isEmpty() && lastBudget != null
-        && nodes.values().stream().anyMatch(n -> n.elastic() && n.state != NodeState.CLOUD)) {
+    if (!budgets.isEmpty() && lastBudget != null && !watched.notCloud.isEmpty()) {
       Instant due = lastBudget.plus(BUDGET_INTERVAL);
       Instant cycleAllowed = lastCycle == null ? due : lastCycle.plus(setup.schedulerInterval());
       next = min(next, due.isAfter(cycleAllowed) ? due : cycleAllowed);

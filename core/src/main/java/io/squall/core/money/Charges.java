@@ -4,6 +4,7 @@ import io.squall.core.provider.CapacityType;
 import io.squall.core.provider.Offering;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -67,15 +68,16 @@ public final class Charges {
   /**
    * The period's money: {@code billed} = the jobs' dollars + the overhead.
    *
-   * @param jobs by job key
+   * @param jobs by job key, in key order (as {@code overheadByNode} by node): the sums over them
+   *     come out the same, to the last bit, run after run
    * @param overheadByNode billed time and GPUs no job held, by node
    * @param onDemandJobsUsd the part of the jobs' dollars paid for on-demand instances
    */
   public record Result(Map<String, JobCharge> jobs, Map<String, Double> overheadByNode, double billed,
       double onDemandJobsUsd) {
     public Result {
-      jobs = Map.copyOf(jobs);
-      overheadByNode = Map.copyOf(overheadByNode);
+      jobs = Collections.unmodifiableMap(new TreeMap<>(jobs));
+      overheadByNode = Collections.unmodifiableMap(new TreeMap<>(overheadByNode));
     }
 
     public double jobsUsd() {

@@ -2,6 +2,7 @@ package io.squall.core.money;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,10 +32,14 @@ public final class CostSplit {
     }
   }
 
-  /** The instance's bill: {@code billed} = the jobs' dollars + {@code overhead}. */
+  /**
+   * The instance's bill: {@code billed} = the jobs' dollars + {@code overhead}.
+   *
+   * @param jobs by job key, in key order: sums over them come out the same run after run
+   */
   public record Split(Map<String, Double> jobs, double overhead, double billed) {
     public Split {
-      jobs = Map.copyOf(jobs);
+      jobs = Collections.unmodifiableMap(new TreeMap<>(jobs));
     }
   }
 

@@ -12,6 +12,7 @@ import io.squall.core.provider.ProviderException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -85,12 +86,18 @@ public final class FleetActuator {
   private final FleetLedger ledger;
   private final PowerPlanner planner;
   private final OfferingBook book = new OfferingBook();
-  private final Map<String, Track> tracks = new TreeMap<>();
+  /**
+   * By node name; looked up for every node at every tick, and only ever walked for the earliest of
+   * its instants and sums of whole milliseconds, which no order changes.
+   */
+  private final Map<String, Track> tracks = new HashMap<>();
   private final Map<String, List<Offering>> offerings = new TreeMap<>();
   private final PriceSeries prices;
   private final InterruptionRates rates = new InterruptionRates();
   private Instant offeringsAt;
   private Instant countedAt;
+  /** The last plan the last tick carried out; null before the first tick. */
+  private PowerPlan lastPlan;
 
   /** With no prices known yet. */
   public FleetActuator(String cluster, Map<String, CapacityPolicy> policies, NodeProvider provider,
@@ -123,33 +130,47 @@ public final class FleetActuator {
   public void tick(Instant now) {
     refreshOfferings(now);
     countSpotTime(now);
-    planner.planAndApply(now, () -> observe(now), policies, offerings, book, ledger.purchases(),
+    lastPlan = planner.planAndApply(now, () -> observe(now), policies, offerings, book, ledger.purchases(),
         o -> rates.perNodeHour(o, provider.interruptionsPerNodeHour(o)), a -> apply(a, now));
   }
 
   /**
    * The earliest instant at which a tick may decide something without any change from outside
-   * (a suspend time, a resume timeout, a DOWN node's time, the end of a backoff); {@code now}
-   * while other nodes wait for a launch call (every tick may make it); null when no node waits
-   * for anything. From what the last tick observed.
+   * (a suspend time, a resume timeout, a DOWN node's time, the end of a backoff); while nodes wait
+   * for a launch call, also when the last plan said it could launch them or decide otherwise
+   * ({@link PowerPlan#reviewAt()}: a batch window, an offering no longer left alone,
+   * on-demand-after) and when the offerings are listed again; {@code now} when that plan acted, as
+   * its actions changed the nodes it saw. Null when no node waits for anything. From what the last
+   * tick observed.
    */
   public Instant nextDecision(Instant now) {
     Instant next = null;
+    boolean awaitingCall = false;
     for (Track t : tracks.values()) {
       CapacityPolicy policy = policies.get(t.partition);
       Instant timeout = t.since.plus(policy.resumeTimeout());
       Instant at = switch (t.state) {
-        case POWERING_UP -> t.launched ? timeout
-            : t.retryAt != null && t.retryAt.isAfter(now) ? (t.retryAt.isBefore(timeout) ? t.retryAt : timeout) : now;
+        case POWERING_UP -> {
+          boolean backingOff = !t.launched && t.retryAt != null && t.retryAt.isAfter(now);
+          awaitingCall |= !t.launched && !backingOff;
+          yield backingOff ? earlier(t.retryAt, timeout) : timeout;
+        }
         case IDLE -> t.jobs.isEmpty() ? t.since.plus(policy.suspendTime()) : null;
         case DOWN -> t.since.plus(DOWN_FOR);
         case CLOUD, MIXED, ALLOCATED, DRAINING, POWERING_DOWN -> null;
       };
-      if (at != null && (next == null || at.isBefore(next))) {
-        next = at;
-      }
+      next = earlier(next, at);
+    }
+    if (awaitingCall) {
+      next = earlier(next, lastPlan == null || !lastPlan.quiet() ? now : lastPlan.reviewAt());
+      next = earlier(next, offeringsAt == null ? null : offeringsAt.plus(OFFERINGS_FRESH_FOR));
     }
     return next;
+  }
+
+  /** The earlier of two instants, either of which may be null (none). */
+  private static Instant earlier(Instant a, Instant b) {
+    return a == null || b != null && b.isBefore(a) ? b : a;
   }
 
   /** After a restart: reconciliation kept this node's instance. */
@@ -242,9 +263,10 @@ public final class FleetActuator {
 
   /** The elastic nodes as the planner sees them; a change of state or of the jobs holding it restarts a node's timer. */
   private List<ElasticNode> observe(Instant now) {
-    List<ElasticNode> out = new ArrayList<>();
+    List<FleetLedger.FleetNode> nodes = ledger.nodes();
+    List<ElasticNode> out = new ArrayList<>(nodes.size());
     List<String> downLongEnough = new ArrayList<>();
-    for (FleetLedger.FleetNode n : ledger.nodes()) {
+    for (FleetLedger.FleetNode n : nodes) {
       Track t = tracks.computeIfAbsent(n.name(), k -> new Track(n.partition(), n.state(), n.jobs(), now));
       if (t.state != n.state() || !t.jobs.equals(n.jobs())) {
         // Up and left by its jobs (a requeued gang, say): remembered until it is used or given back.

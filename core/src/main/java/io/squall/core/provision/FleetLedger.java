@@ -102,7 +102,9 @@ public interface FleetLedger {
   /**
    * Finance's rules for the jobs that hold nodes and have some (a QOS's capacity, a deadline's
    * need now, an account past its soft budget, price caps, the rework an interruption costs), by
-   * job key: what their nodes may be bought as. Read once per tick; none by default.
+   * job key: what their nodes may be bought as. Read once per tick; none by default. The planner
+   * reads the rules of the jobs holding nodes that wait for a launch call only: a ledger may leave
+   * the others out.
    */
   default Map<String, JobPurchase> purchases() {
     return Map.of();

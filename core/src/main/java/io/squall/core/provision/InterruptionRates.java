@@ -20,7 +20,8 @@ public final class InterruptionRates {
   public static final double PRIOR_NODE_HOURS = 50;
 
   private static final class Seen {
-    double nodeHours;
+    /** Node time in whole milliseconds: the same total however the fleet's ticks cut it up. */
+    long nodeMillis;
     long interruptions;
   }
 
@@ -29,7 +30,7 @@ public final class InterruptionRates {
   /** A spot machine of {@code offering} ran for {@code time}. */
   public void ran(Offering offering, Duration time) {
     if (offering.capacityType() == CapacityType.SPOT && !time.isNegative()) {
-      seen.computeIfAbsent(offering.key(), k -> new Seen()).nodeHours += time.toMillis() / 3_600_000.0;
+      seen.computeIfAbsent(offering.key(), k -> new Seen()).nodeMillis += time.toMillis();
     }
   }
 
@@ -53,6 +54,6 @@ public final class InterruptionRates {
     if (s == null) {
       return published;
     }
-    return (published * PRIOR_NODE_HOURS + s.interruptions) / (PRIOR_NODE_HOURS + s.nodeHours);
+    return (published * PRIOR_NODE_HOURS + s.interruptions) / (PRIOR_NODE_HOURS + s.nodeMillis / 3_600_000.0);
   }
 }

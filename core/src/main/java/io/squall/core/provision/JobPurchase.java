@@ -3,6 +3,7 @@ package io.squall.core.provision;
 import io.squall.core.money.PriceCaps;
 import io.squall.core.provider.CapacityType;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -22,12 +23,14 @@ import java.util.Set;
  *     changeover (new nodes boot, the job restores) plus the work since its last checkpoint that
  *     is done again; ranks spot offerings by their expected cost of useful work
  * @param why the rules in words, for the job's detail; empty when only its partition's policy applies
+ * @param until the first instant at which the same rules could say otherwise for the same job (its
+ *     deadline's need grows with time); null when only a change of the job or of the rules can
  */
 public record JobPurchase(Set<CapacityType> capacityTypes, Duration onDemandAfter, PriceCaps caps,
-    double reworkHours, String why) {
+    double reworkHours, String why, Instant until) {
   /** No rule of its own: its partition's policy, no caps, no known rework. */
   public static final JobPurchase PARTITION = new JobPurchase(EnumSet.allOf(CapacityType.class), null,
-      PriceCaps.NONE, 0, "");
+      PriceCaps.NONE, 0, "", null);
 
   public JobPurchase {
     capacityTypes = Set.copyOf(capacityTypes);
@@ -57,15 +60,21 @@ public record JobPurchase(Set<CapacityType> capacityTypes, Duration onDemandAfte
     both.retainAll(typesOf(rule));
     Duration after = onDemandAfter == null ? wait : wait == null ? onDemandAfter
         : (wait.compareTo(onDemandAfter) < 0 ? wait : onDemandAfter);
-    return new JobPurchase(both, after, caps, reworkHours, why.isEmpty() ? because : why + "; " + because);
+    return new JobPurchase(both, after, caps, reworkHours, why.isEmpty() ? because : why + "; " + because, until);
   }
 
   public JobPurchase withCaps(PriceCaps more, String because) {
     return more.isNone() ? this : new JobPurchase(capacityTypes, onDemandAfter, caps.tighter(more), reworkHours,
-        why.isEmpty() ? because : why + "; " + because);
+        why.isEmpty() ? because : why + "; " + because, until);
   }
 
   public JobPurchase withRework(double hours) {
-    return new JobPurchase(capacityTypes, onDemandAfter, caps, hours, why);
+    return new JobPurchase(capacityTypes, onDemandAfter, caps, hours, why, until);
+  }
+
+  /** This rule, which may say otherwise from {@code at} on (null: never by itself). */
+  public JobPurchase until(Instant at) {
+    Instant first = until == null ? at : at == null || until.isBefore(at) ? until : at;
+    return new JobPurchase(capacityTypes, onDemandAfter, caps, reworkHours, why, first);
   }
 }

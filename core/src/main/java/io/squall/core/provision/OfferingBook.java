@@ -64,6 +64,23 @@ public final class OfferingBook {
     return why(offering, now) == null;
   }
 
+  /** When the next offering (or capacity type) left alone now may be tried again; null when none is. */
+  public Instant nextRelease(Instant now) {
+    Instant next = null;
+    for (Mark m : offerings.values()) {
+      next = earliestEnd(next, m, now);
+    }
+    for (Mark m : capacityTypes.values()) {
+      next = earliestEnd(next, m, now);
+    }
+    return next;
+  }
+
+  /** The earlier of {@code next} and the end of the mark, when that is after {@code now}. */
+  private static Instant earliestEnd(Instant next, Mark m, Instant now) {
+    return m.until().isAfter(now) && (next == null || m.until().isBefore(next)) ? m.until() : next;
+  }
+
   /** Why the offering is left alone now (the provider's error text), or null when it is not. */
   public String why(Offering offering, Instant now) {
     Mark type = capacityTypes.get(offering.capacityType());

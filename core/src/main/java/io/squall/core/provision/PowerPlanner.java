@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -62,7 +63,7 @@ public final class PowerPlanner {
    * @param policies the policy of each elastic partition
    * @param offerings what the provider offers for each partition's instance types
    */
-  public List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
+  public PowerPlan plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
       Map<String, List<Offering>> offerings, OfferingBook book) {
     return plan(now, nodes, policies, offerings, book, Map.of(), o -> 0);
   }
@@ -73,7 +74,7 @@ public final class PowerPlanner {
    * @param interruptionRate interruptions per node-hour expected of a spot offering (0 for
    *     on-demand): with a job's rework it ranks offerings by expected cost of useful work
    */
-  public List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
+  public PowerPlan plan(Instant now, List<ElasticNode> nodes, Map<String, CapacityPolicy> policies,
       Map<String, List<Offering>> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
       ToDoubleFunction<Offering> interruptionRate) {
     Map<String, List<ElasticNode>> byPartition = new TreeMap<>();
@@ -83,6 +84,7 @@ public final class PowerPlanner {
       }
     }
     List<PowerAction> out = new ArrayList<>();
+    Review review = new Review(now);
     for (Map.Entry<String, List<ElasticNode>> e : byPartition.entrySet()) {
       List<ElasticNode> inPartition = new ArrayList<>(e.getValue());
       inPartition.sort(Comparator.comparing(ElasticNode::name));
@@ -90,9 +92,9 @@ public final class PowerPlanner {
       List<ElasticNode> live = release(now, inPartition, policy, book, out);
       suspendAndKeepMinimum(now, live, policy, out);
       launch(now, e.getKey(), live, policy, offerings.getOrDefault(e.getKey(), List.of()), book, purchases,
-          interruptionRate, out);
+          interruptionRate, out, review);
     }
-    return out;
+    return new PowerPlan(out, review.at);
   }
 
   /**
@@ -102,25 +104,29 @@ public final class PowerPlanner {
    * {@link #MAX_PLANS_PER_TICK} plans.
    *
    * @param observe the elastic nodes as they are now (after the previous plan's actions)
+   * @return the last plan carried out
    */
-  public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
-      Map<String, List<Offering>> offerings, OfferingBook book, Actuator actuator) {
-    planAndApply(now, observe, policies, offerings, book, Map.of(), o -> 0, actuator);
+  public PowerPlan planAndApply(Instant now, Supplier<List<ElasticNode>> observe,
+      Map<String, CapacityPolicy> policies, Map<String, List<Offering>> offerings, OfferingBook book,
+      Actuator actuator) {
+    return planAndApply(now, observe, policies, offerings, book, Map.of(), o -> 0, actuator);
   }
 
   /** As above, with finance's rules per job and the offerings' interruption rates (see {@link #plan}). */
-  public void planAndApply(Instant now, Supplier<List<ElasticNode>> observe, Map<String, CapacityPolicy> policies,
-      Map<String, List<Offering>> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
-      ToDoubleFunction<Offering> interruptionRate, Actuator actuator) {
-    for (int round = 0; round < MAX_PLANS_PER_TICK; round++) {
-      boolean fallBack = false;
-      for (PowerAction a : plan(now, observe.get(), policies, offerings, book, purchases, interruptionRate)) {
+  public PowerPlan planAndApply(Instant now, Supplier<List<ElasticNode>> observe,
+      Map<String, CapacityPolicy> policies, Map<String, List<Offering>> offerings, OfferingBook book,
+      Map<String, JobPurchase> purchases, ToDoubleFunction<Offering> interruptionRate, Actuator actuator) {
+    PowerPlan plan;
+    int round = 0;
+    boolean fallBack;
+    do {
+      plan = plan(now, observe.get(), policies, offerings, book, purchases, interruptionRate);
+      fallBack = false;
+      for (PowerAction a : plan.actions()) {
         fallBack |= actuator.apply(a);
       }
-      if (!fallBack) {
-        return;
-      }
-    }
+    } while (fallBack && ++round < MAX_PLANS_PER_TICK);
+    return plan;
   }
 
   /** Resumes that ran out of time or attempts are abandoned; returns the nodes left to plan for. */
@@ -155,8 +161,23 @@ public final class PowerPlanner {
   private static void suspendAndKeepMinimum(Instant now, List<ElasticNode> nodes, CapacityPolicy policy,
       List<PowerAction> out) {
     int powered = 0;
-    Set<String> holding = new TreeSet<>();
-    nodes.forEach(n -> holding.addAll(n.jobs()));
+    // Of the jobs that left idle nodes (a few), those that hold other nodes now.
+    Set<String> leftIdle = new HashSet<>();
+    for (ElasticNode n : nodes) {
+      if (n.state() == NodeState.IDLE && !n.busy()) {
+        leftIdle.addAll(n.leftBy());
+      }
+    }
+    Set<String> holding = new HashSet<>();
+    if (!leftIdle.isEmpty()) {
+      for (ElasticNode n : nodes) {
+        for (String job : n.jobs()) {
+          if (leftIdle.contains(job)) {
+            holding.add(job);
+          }
+        }
+      }
+    }
     Map<ElasticNode, String> idle = new TreeMap<>(Comparator.comparing((ElasticNode n) -> n.since())
         .thenComparing(ElasticNode::name)); // the longest idle go first
     List<ElasticNode> down = new ArrayList<>();
@@ -169,7 +190,12 @@ public final class PowerPlanner {
       if (n.state() != NodeState.IDLE || n.busy()) {
         continue;
       }
-      List<String> movedOn = n.leftBy().stream().filter(holding::contains).toList();
+      List<String> movedOn = new ArrayList<>();
+      for (String job : n.leftBy()) {
+        if (holding.contains(job)) {
+          movedOn.add(job);
+        }
+      }
       if (!movedOn.isEmpty()) {
         idle.put(n, "job " + String.join(", ", movedOn) + " left it and now holds other nodes");
       } else if (!now.isBefore(n.since().plus(policy.suspendTime()))) {
@@ -212,14 +238,18 @@ public final class PowerPlanner {
    */
   private void launch(Instant now, String partition, List<ElasticNode> nodes, CapacityPolicy partitionPolicy,
       List<Offering> offerings, OfferingBook book, Map<String, JobPurchase> purchases,
-      ToDoubleFunction<Offering> interruptionRate, List<PowerAction> out) {
-    // Each job's nodes in the partition, counted once per plan, not once per unit and job.
+      ToDoubleFunction<Offering> interruptionRate, List<PowerAction> out, Review review) {
+    // Each job's nodes in the partition, counted once per plan (when a unit is first decided), not
+    // once per unit and job.
     Map<String, Integer> nodesOfJob = new HashMap<>();
-    nodes.forEach(n -> n.jobs().forEach(j -> nodesOfJob.merge(j, 1, Integer::sum)));
     for (List<ElasticNode> unit : units(nodes, partitionPolicy, purchases)) {
+      // A rule that changes by itself may change the unit or how its nodes group into units.
+      unit.forEach(n -> n.jobs().forEach(j -> review.at(purchases.getOrDefault(j, JobPurchase.PARTITION).until())));
       Instant oldest = unit.stream().map(ElasticNode::since).min(Comparator.naturalOrder()).orElseThrow();
       boolean backingOff = unit.stream().anyMatch(n -> n.retryAt() != null && now.isBefore(n.retryAt()));
       if (backingOff || now.isBefore(oldest.plus(partitionPolicy.batchWindow()))) {
+        review.at(oldest.plus(partitionPolicy.batchWindow()));
+        unit.forEach(n -> review.at(n.retryAt()));
         continue;
       }
       Set<String> jobs = new TreeSet<>();
@@ -237,6 +267,9 @@ public final class PowerPlanner {
         continue;
       }
       CapacityPolicy policy = forUnit.get();
+      if (nodesOfJob.isEmpty()) {
+        nodes.forEach(n -> n.jobs().forEach(j -> nodesOfJob.merge(j, 1, Integer::sum)));
+      }
       Rework rework = rework(jobs, rules, nodesOfJob, unit.size(), interruptionRate);
       // Machines already running for the unit's groups or jobs; a draining one is leaving anyway.
       List<ElasticNode> live = nodes.stream().filter(n -> !n.awaitingLaunch() && n.live()
@@ -253,6 +286,10 @@ public final class PowerPlanner {
         move = true;
       }
       if (offering == null) {
+        review.at(book.nextRelease(now));
+        if (policy.spot() == SpotPolicy.SPOT_THEN_ON_DEMAND) {
+          review.at(oldest.plus(policy.onDemandAfter()));
+        }
         String rulesWhy = reasons(rules);
         out.add(new PowerAction.Wait(names, whyNone(now, policy, offerings, book, pinned)
             + (rulesWhy.isEmpty() ? "" : " (" + rulesWhy + ")")));
@@ -287,6 +324,22 @@ public final class PowerPlanner {
             pg, token, why));
       }
       out.add(calls.size() == 1 ? calls.get(0) : new PowerAction.Gang(calls));
+    }
+  }
+
+  /** The earliest instant after the plan's at which a waiting unit could be decided otherwise; null for none. */
+  private static final class Review {
+    private final Instant now;
+    private Instant at;
+
+    Review(Instant now) {
+      this.now = now;
+    }
+
+    void at(Instant t) {
+      if (t != null && t.isAfter(now) && (at == null || t.isBefore(at))) {
+        at = t;
+      }
     }
   }
 

@@ -75,7 +75,7 @@ public final class PurchaseRules {
     if (job.deadline() != null && capacity != QosCapacity.SPOT_ONLY && capacity != QosCapacity.ON_DEMAND) {
       UniformProgress.Decision d = UniformProgress.decide(now, job.submitted(), job.deadline(), job.work(),
           job.done(), job.changeover(), job.restartsLeft());
-      p = p.and(d.capacity(), d.onDemandAfter(), d.why());
+      p = p.and(d.capacity(), d.onDemandAfter(), d.why()).until(d.until());
     }
     if (job.account() != null && spotOnlyAccounts.contains(job.account())) {
       p = p.and(SpotPolicy.SPOT, null, "spot only (the account is past its soft budget)");

@@ -31,8 +31,13 @@ import java.util.Objects;
 public final class UniformProgress {
   private UniformProgress() {}
 
-  /** The capacity the job's nodes may be bought as now, and why in words. */
-  public record Decision(SpotPolicy capacity, Duration onDemandAfter, String why) {}
+  /**
+   * The capacity the job's nodes may be bought as now, and why in words.
+   *
+   * @param until the first instant at which the same job could be decided otherwise (time alone
+   *     takes it behind uniform progress, then into the safety net); null when only its facts can
+   */
+  public record Decision(SpotPolicy capacity, Duration onDemandAfter, String why, Instant until) {}
 
   /**
    * @param submitted when the job was submitted: its window runs from here to the deadline
@@ -50,21 +55,58 @@ public final class UniformProgress {
     if (slack.compareTo(changeover.multipliedBy(2)) < 0) {
       return new Decision(SpotPolicy.ON_DEMAND, Duration.ZERO, "deadline: safety net, " + minutes(left)
           + " left for " + minutes(workLeft) + " of work (under twice the changeover of " + minutes(changeover)
-          + " to spare): on-demand to the end");
+          + " to spare): on-demand to the end", null);
     }
     if (restartsLeft <= 0) {
       return new Decision(SpotPolicy.ON_DEMAND, Duration.ZERO, "deadline: no restart left (max-restarts), one more "
-          + "interruption would hold it: on-demand to the end");
+          + "interruption would hold it: on-demand to the end", null);
     }
+    // The slack shrinks as time goes by: the safety net from the first instant it is under twice the changeover.
+    Instant safetyNet = deadline.minus(workLeft).minus(changeover.multipliedBy(2)).plusNanos(1);
     long window = Math.max(1, Duration.between(submitted, deadline).toMillis());
     long elapsed = Math.max(0, Duration.between(submitted, now).toMillis());
-    Duration expected = Duration.ofMillis((long) (work.toMillis() * Math.min(1.0, (double) elapsed / window)));
-    if (done.plus(changeover).compareTo(expected) < 0) {
+    Duration expected = expected(work, elapsed, window);
+    if (behind(done, changeover, expected)) {
       return new Decision(SpotPolicy.SPOT_THEN_ON_DEMAND, Duration.ZERO, "deadline: behind uniform progress ("
-          + minutes(done) + " done of " + minutes(expected) + " expected): spot if there is some now, else on-demand");
+          + minutes(done) + " done of " + minutes(expected) + " expected): spot if there is some now, else on-demand",
+          safetyNet);
     }
+    Instant behindAt = behindAt(submitted, work, done, changeover, elapsed, window);
     return new Decision(SpotPolicy.SPOT, null, "deadline: ahead of uniform progress (" + minutes(done) + " done of "
-        + minutes(expected) + " expected, " + minutes(slack) + " slack): spot only");
+        + minutes(expected) + " expected, " + minutes(slack) + " slack): spot only",
+        behindAt != null && behindAt.isBefore(safetyNet) ? behindAt : safetyNet);
+  }
+
+  /** The work a job should have done {@code elapsed} ms into its window of {@code window} ms. */
+  private static Duration expected(Duration work, long elapsed, long window) {
+    return Duration.ofMillis((long) (work.toMillis() * Math.min(1.0, (double) elapsed / window)));
+  }
+
+  private static boolean behind(Duration done, Duration changeover, Duration expected) {
+    return done.plus(changeover).compareTo(expected) < 0;
+  }
+
+  /**
+   * The first instant a job ahead of uniform progress at {@code elapsed} ms falls behind it; null
+   * when it never does. The expected work only grows with the time elapsed, so a bisection over
+   * the milliseconds left in the window finds it with the very arithmetic {@link #decide} uses.
+   */
+  private static Instant behindAt(Instant submitted, Duration work, Duration done, Duration changeover, long elapsed,
+      long window) {
+    if (!behind(done, changeover, expected(work, window, window))) {
+      return null;
+    }
+    long ahead = elapsed;
+    long behind = window;
+    while (behind - ahead > 1) {
+      long mid = ahead + (behind - ahead) / 2;
+      if (behind(done, changeover, expected(work, mid, window))) {
+        behind = mid;
+      } else {
+        ahead = mid;
+      }
+    }
+    return submitted.plusMillis(behind);
   }
 
   private static String minutes(Duration d) {

@@ -20,6 +20,7 @@ import io.squall.core.sbatch.TimeLimit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /** The working state of one scheduling cycle; see the package documentation for the order of work. */
 final class Cycle {
@@ -73,13 +73,15 @@ final class Cycle {
     List<Node> nodes = new ArrayList<>(snapshot.nodes());
     nodes.sort(Comparator.comparing(Node::name));
     this.table = new NodeTable(nodes, nowSec);
-    TreeMap<String, Integer> groups = new TreeMap<>();
+    // Groups numbered in name order; their names gathered unsorted first (a cycle sees every node).
+    Map<String, Integer> groups = new HashMap<>();
     for (Node n : nodes) {
-      groups.put(groupName(n), 0);
+      groups.putIfAbsent(groupName(n), 0);
     }
-    int g = 0;
-    for (Map.Entry<String, Integer> e : groups.entrySet()) {
-      e.setValue(g++);
+    List<String> groupNames = new ArrayList<>(groups.keySet());
+    groupNames.sort(Comparator.naturalOrder());
+    for (int g = 0; g < groupNames.size(); g++) {
+      groups.put(groupNames.get(g), g);
     }
     this.groupCount = groups.size();
     this.groupOf = new int[nodes.size()];
@@ -93,20 +95,26 @@ final class Cycle {
       if (defaultPartition == null && p.isDefault()) {
         defaultPartition = p;
       }
-      List<Integer> idx = new ArrayList<>();
+      // By group, then by index: each as one long (group in the high half), sorted without boxing.
+      long[] byGroup = new long[p.nodes().size()];
+      int count = 0;
       int largest = 0;
       for (String name : p.nodes()) {
         Integer i = table.indexOf(name);
         if (i != null) {
-          idx.add(i);
+          byGroup[count++] = (long) groupOf[i] << 32 | i;
           largest = Math.max(largest, nodes.get(i).gpus());
           if (nodes.get(i).state().resumable()) {
             hasResumable.add(p.name());
           }
         }
       }
-      idx.sort(Comparator.comparingInt((Integer i) -> groupOf[i]).thenComparingInt(i -> i));
-      partitionNodes.put(p.name(), idx.stream().mapToInt(Integer::intValue).toArray());
+      Arrays.sort(byGroup, 0, count);
+      int[] idx = new int[count];
+      for (int k = 0; k < count; k++) {
+        idx[k] = (int) byGroup[k];
+      }
+      partitionNodes.put(p.name(), idx);
       largestGpus.put(p.name(), largest);
     }
   }
@@ -157,7 +165,7 @@ final class Cycle {
     if (job.preemptedAt() != null) {
       end = job.preemptedAt().getEpochSecond() + (p == null ? 0 : p.graceTimeSeconds());
     } else {
-      int limit = p == null ? TimeLimit.UNLIMITED : GangShape.of(job.request(), p, 0).timeLimitMinutes();
+      int limit = p == null ? TimeLimit.UNLIMITED : p.timeLimitMinutes(job.request().timing().timeLimitMinutes());
       end = limit == TimeLimit.UNLIMITED || job.startTime() == null ? Long.MAX_VALUE
           : startSecondRoundedUp(job) + limit * 60L;
       if (end <= nowSec) {
@@ -404,7 +412,6 @@ final class Cycle {
   private Set<CapacityType> runsOn(Job job) {
     return snapshot.budgets().runsOn(job.account(), qosOf(job));
   }
-
 
   private static boolean contains(int[] array, int value) {
     for (int v : array) {
@@ -813,7 +820,6 @@ final class Cycle {
       }
     }
   }
-
 
   private boolean mayPreempt(Candidate c) {
     Qos q = qosOf(c.job());

@@ -20,8 +20,8 @@ final class DependencyCheck {
   /** Satisfied, still waiting, or impossible (Slurm's DependencyNeverSatisfied). */
   enum Outcome { SATISFIED, WAITING, NEVER }
 
-  private final Map<Long, List<Job>> byId = new HashMap<>();
-  /** Built on the first singleton dependency: most cycles have none. */
+  /** The jobs by id, and by name and user: each built when a dependency first needs it (most cycles have none). */
+  private Map<Long, List<Job>> byId;
   private Map<String, List<Job>> byNameAndUser;
   private final List<Job> jobs;
   private final Instant now;
@@ -29,9 +29,6 @@ final class DependencyCheck {
   DependencyCheck(List<Job> jobs, Instant now) {
     this.jobs = jobs;
     this.now = now;
-    for (Job j : jobs) {
-      byId.computeIfAbsent(j.key().id(), k -> new ArrayList<>()).add(j);
-    }
   }
 
   private static String nameAndUser(Job j) {
@@ -65,10 +62,20 @@ final class DependencyCheck {
     return anyNever ? Outcome.NEVER : anyWaiting ? Outcome.WAITING : Outcome.SATISFIED;
   }
 
+  private List<Job> withId(long id) {
+    if (byId == null) {
+      byId = new HashMap<>();
+      for (Job j : jobs) {
+        byId.computeIfAbsent(j.key().id(), k -> new ArrayList<>()).add(j);
+      }
+    }
+    return byId.getOrDefault(id, List.of());
+  }
+
   private Outcome condition(Condition c, Integer task) {
     Integer wantedTask = c.type() == Dependency.Type.AFTERCORR ? task : c.taskId();
     List<Job> targets = new ArrayList<>();
-    for (Job j : byId.getOrDefault(c.jobId(), List.of())) {
+    for (Job j : withId(c.jobId())) {
       if (wantedTask == null || wantedTask.equals(j.key().taskId())
           || (j.isArrayRemainder() && j.pendingTasks().contains(wantedTask))) {
         targets.add(j);

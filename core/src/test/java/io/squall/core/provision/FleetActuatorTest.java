@@ -358,12 +358,26 @@ class FleetActuatorTest {
   }
 
   @Test
-  void nextDecisionIsNowWhileANodeWaitsForItsLaunchCall() {
+  void whileANodeWaitsForItsLaunchCallTheNextDecisionIsWhenTheCallCouldBeMade() {
     assertThat(fleet.nextDecision(T0)).isNull();
     fleet.tick(T0);
     ledger.allocate("1", "n1");
-    fleet.tick(T0.plusMillis(250));
-    assertThat(fleet.nextDecision(T0.plusMillis(250))).isEqualTo(T0.plusMillis(250));
+    Instant waiting = T0.plusMillis(250);
+    fleet.tick(waiting);
+    assertThat(fleet.nextDecision(waiting)).isEqualTo(waiting.plus(policy.batchWindow()));
+    // Spot fails everywhere and on-demand is not allowed yet: the offerings are listed again first...
+    provider.noCapacity.addAll(List.of(SPOT_A.key(), SPOT_B.key()));
+    Instant failed = waiting.plus(policy.batchWindow());
+    fleet.tick(failed);
+    assertThat(provider.calls).containsExactly(SPOT_A.key(), SPOT_B.key());
+    assertThat(fleet.nextDecision(failed)).isEqualTo(T0.plus(FleetActuator.OFFERINGS_FRESH_FOR));
+    // ...then on-demand is allowed, before spot is tried again.
+    fleet.tick(T0.plus(FleetActuator.OFFERINGS_FRESH_FOR));
+    Instant onDemand = waiting.plus(policy.onDemandAfter());
+    assertThat(fleet.nextDecision(T0.plus(FleetActuator.OFFERINGS_FRESH_FOR))).isEqualTo(onDemand);
+    fleet.tick(onDemand);
+    assertThat(provider.calls).last().isEqualTo(OD_A.key());
+    assertThat(fleet.nextDecision(onDemand)).isEqualTo(waiting.plus(policy.resumeTimeout()));
   }
 
   @Test

@@ -35,7 +35,7 @@ class PowerPlannerTest {
   }
 
   private List<PowerAction> plan(Instant now, List<ElasticNode> nodes) {
-    return planner.plan(now, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book);
+    return planner.plan(now, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book).actions();
   }
 
   private static <T extends PowerAction> List<T> only(List<PowerAction> actions, Class<T> type) {
@@ -57,7 +57,7 @@ class PowerPlannerTest {
     assertThat(l.offering()).isEqualTo(SPOT_B); // spot first, cheapest
     assertThat(l.providerPlacementGroup()).isEqualTo("c1-pg1-us-east-1b");
     assertThat(l.idempotencyToken()).isEqualTo(planner.plan(T0.plusSeconds(1), nodes, Map.of("gpu", policy),
-        Map.of("gpu", OFFERINGS), book).stream().filter(PowerAction.Launch.class::isInstance)
+        Map.of("gpu", OFFERINGS), book).actions().stream().filter(PowerAction.Launch.class::isInstance)
         .map(a -> ((PowerAction.Launch) a).idempotencyToken()).findFirst().orElseThrow());
   }
 
@@ -84,6 +84,34 @@ class PowerPlannerTest {
     PowerAction.Launch again = only(plan(t.plus(policy.unavailableFor()), nodes), PowerAction.Launch.class).get(0);
     assertThat(again.offering()).isEqualTo(SPOT_B).isEqualTo(first.offering());
     assertThat(again.idempotencyToken()).isNotEqualTo(first.idempotencyToken());
+  }
+
+  @Test
+  void aPlanSaysWhenTheNodesItLeftWaitingCouldBeDecidedOtherwise() {
+    List<ElasticNode> nodes = List.of(node("gpu-1", "pg1", NodeState.POWERING_UP, T0));
+    PowerPlan batching = planner.plan(T0.plusMillis(500), nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book);
+    assertThat(batching.actions()).isEmpty();
+    assertThat(batching.reviewAt()).isEqualTo(T0.plus(policy.batchWindow()));
+    // Every spot offering left alone, on-demand not allowed yet: on-demand comes first.
+    Instant t = T0.plusSeconds(2);
+    ProviderException ice = new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "no p5");
+    book.recordFailure(SPOT_A, ice, t, policy);
+    book.recordFailure(SPOT_B, ice, t, policy);
+    PowerPlan waiting = planner.plan(t, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book);
+    assertThat(waiting.quiet()).isTrue();
+    assertThat(waiting.reviewAt()).isEqualTo(T0.plus(policy.onDemandAfter()));
+    // Spot only: when the first offering may be tried again.
+    CapacityPolicy spotOnly = policy.withSpot(SpotPolicy.SPOT);
+    assertThat(planner.plan(t, nodes, Map.of("gpu", spotOnly), Map.of("gpu", OFFERINGS), book).reviewAt())
+        .isEqualTo(t.plus(policy.unavailableFor()));
+    // A job's rule that changes by itself (a deadline's) before either.
+    Map<String, JobPurchase> rules = Map.of("job-gpu-1",
+        JobPurchase.PARTITION.and(SpotPolicy.SPOT, null, "deadline: ahead").until(T0.plusSeconds(90)));
+    assertThat(planner.plan(t, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book, rules, o -> 0).reviewAt())
+        .isEqualTo(T0.plusSeconds(90));
+    // Once on-demand is allowed the plan launches: not quiet.
+    assertThat(planner.plan(T0.plus(policy.onDemandAfter()), nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS),
+        book).quiet()).isFalse();
   }
 
   @Test
@@ -143,13 +171,13 @@ class PowerPlannerTest {
     assertThat(only(plan(late, nodes), PowerAction.Launch.class).get(0).offering()).isEqualTo(OD_A);
     Map<String, JobPurchase> rules = Map.of("job-gpu-1", SOFT_BUDGET);
     List<PowerAction> spotOnly = planner.plan(late, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book,
-        rules, o -> 0);
+        rules, o -> 0).actions();
     assertThat(only(spotOnly, PowerAction.Launch.class)).isEmpty();
     assertThat(only(spotOnly, PowerAction.Wait.class).get(0).reason()).contains("no capacity");
     // An on-demand-only partition cannot serve it: it waits, saying why.
     CapacityPolicy onDemand = policy.withSpot(SpotPolicy.ON_DEMAND);
     List<PowerAction> none = planner.plan(late, nodes, Map.of("gpu", onDemand), Map.of("gpu", OFFERINGS), book,
-        rules, o -> 0);
+        rules, o -> 0).actions();
     assertThat(only(none, PowerAction.Launch.class)).isEmpty();
     assertThat(only(none, PowerAction.Wait.class).get(0).reason())
         .isEqualTo("spot only (the account is past its soft budget), and partition gpu buys on-demand only");
@@ -213,17 +241,17 @@ class PowerPlannerTest {
     CapacityPolicy capped = new CapacityPolicy(List.of("p5.48xlarge"), List.of(), SpotPolicy.SPOT_THEN_ON_DEMAND,
         Duration.ofMinutes(5), 20.0, Duration.ofMinutes(5), Duration.ofMinutes(10), 0, Duration.ofMinutes(5),
         Duration.ofSeconds(1), 8, Duration.ofSeconds(10));
-    assertThat(only(planner.plan(t, nodes, Map.of("gpu", capped), Map.of("gpu", OFFERINGS), book),
+    assertThat(only(planner.plan(t, nodes, Map.of("gpu", capped), Map.of("gpu", OFFERINGS), book).actions(),
         PowerAction.Launch.class).get(0).offering()).isEqualTo(OD_A);
     // Spot offered only outside the allowed zones.
     CapacityPolicy zoneA = new CapacityPolicy(List.of("p5.48xlarge"), List.of("us-east-1a"),
         SpotPolicy.SPOT_THEN_ON_DEMAND, Duration.ofMinutes(5), null, Duration.ofMinutes(5), Duration.ofMinutes(10), 0,
         Duration.ofMinutes(5), Duration.ofSeconds(1), 8, Duration.ofSeconds(10));
-    assertThat(only(planner.plan(t, nodes, Map.of("gpu", zoneA), Map.of("gpu", List.of(OD_A, SPOT_B)), book),
+    assertThat(only(planner.plan(t, nodes, Map.of("gpu", zoneA), Map.of("gpu", List.of(OD_A, SPOT_B)), book).actions(),
         PowerAction.Launch.class).get(0).offering()).isEqualTo(OD_A);
     // Spot not offered at all.
     assertThat(only(planner.plan(t, nodes, Map.of("gpu", policy), Map.of("gpu", List.of(OD_A,
-        SPOT_A.withAvailability(Availability.UNAVAILABLE))), book), PowerAction.Launch.class).get(0).offering())
+        SPOT_A.withAvailability(Availability.UNAVAILABLE))), book).actions(), PowerAction.Launch.class).get(0).offering())
         .isEqualTo(OD_A);
     // Spot that exists but failed: the gang waits on-demand-after for it.
     book.recordFailure(SPOT_A, new ProviderException(ProviderException.Kind.INSUFFICIENT_CAPACITY, "ICE"), t, policy);
@@ -277,7 +305,7 @@ class PowerPlannerTest {
     // Spot that failed a launch there (rather than being taken back) is waited for, on-demand-after.
     OfferingBook failed = new OfferingBook();
     failed.markUnavailable(SPOT_A, t.plusSeconds(300), "InsufficientInstanceCapacity");
-    List<PowerAction> waits = planner.plan(t, busy, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), failed);
+    List<PowerAction> waits = planner.plan(t, busy, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), failed).actions();
     assertThat(only(waits, PowerAction.Launch.class)).isEmpty();
     assertThat(only(waits, PowerAction.Wait.class)).singleElement()
         .satisfies(w -> assertThat(w.reason()).contains("InsufficientInstanceCapacity"));
@@ -298,7 +326,7 @@ class PowerPlannerTest {
 
   private List<PowerAction> plan(Instant now, List<ElasticNode> nodes, Map<String, JobPurchase> rules,
       java.util.function.ToDoubleFunction<Offering> rates) {
-    return planner.plan(now, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book, rules, rates);
+    return planner.plan(now, nodes, Map.of("gpu", policy), Map.of("gpu", OFFERINGS), book, rules, rates).actions();
   }
 
   @Test

@@ -26,6 +26,29 @@ class UniformProgressTest {
   }
 
   @Test
+  void eachDecisionSaysFromWhenTimeAloneChangesIt() {
+    UniformProgress.Decision ahead = at(Duration.ZERO, Duration.ZERO);
+    // Behind once more than a changeover of work is expected: a little over 10 min into the window.
+    assertThat(ahead.until()).isBetween(SUBMIT.plus(Duration.ofMinutes(10)), SUBMIT.plus(Duration.ofMinutes(11)));
+    assertThat(decideAt(ahead.until().minusNanos(1)).capacity()).isEqualTo(SpotPolicy.SPOT);
+    UniformProgress.Decision behind = decideAt(ahead.until());
+    assertThat(behind.capacity()).isEqualTo(SpotPolicy.SPOT_THEN_ON_DEMAND);
+    // Then the safety net, once under two changeovers of slack are left: 3 h 50 min in.
+    assertThat(behind.until()).isEqualTo(DEADLINE.minus(WORK).minus(CHANGEOVER.multipliedBy(2)).plusNanos(1));
+    assertThat(decideAt(behind.until().minusNanos(1)).capacity()).isEqualTo(SpotPolicy.SPOT_THEN_ON_DEMAND);
+    UniformProgress.Decision safetyNet = decideAt(behind.until());
+    assertThat(safetyNet.capacity()).isEqualTo(SpotPolicy.ON_DEMAND);
+    assertThat(safetyNet.until()).isNull();
+    // A job that keeps up with its checkpoints is never behind: only the safety net is ahead of it.
+    assertThat(UniformProgress.decide(SUBMIT, SUBMIT, DEADLINE, WORK, WORK, CHANGEOVER, 5).until()).isEqualTo(
+        DEADLINE.minus(CHANGEOVER.multipliedBy(2)).plusNanos(1));
+  }
+
+  private static UniformProgress.Decision decideAt(Instant now) {
+    return UniformProgress.decide(now, SUBMIT, DEADLINE, WORK, Duration.ZERO, CHANGEOVER, 5);
+  }
+
+  @Test
   void aJobBehindTakesSpotIfThereIsSomeElseOnDemandAtOnce() {
     UniformProgress.Decision d = at(Duration.ofHours(2), Duration.ofMinutes(30)); // expected 1 h
     assertThat(d.capacity()).isEqualTo(SpotPolicy.SPOT_THEN_ON_DEMAND);

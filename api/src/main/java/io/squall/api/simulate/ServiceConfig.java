@@ -96,7 +96,9 @@ public final class ServiceConfig {
             + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH",
         "micronaut.server.port", -1,
         // A second context in the JVM registers the JVM's gauges again: said once, at WARN, on stdout.
-        "logger.levels.io.micrometer", "ERROR");
+        "logger.levels.io.micrometer", "ERROR",
+        // Nothing is served: no health monitor (it wants the metrics the simulate environment leaves out).
+        "micronaut.health.monitor.enabled", false);
     // In the simulate environment the controller's running parts (its state, scheduling loop,
     // fleet, interruption feeds) are left out: only the configuration is wanted, bound and checked
     // as the controller does. The file is read as -Dmicronaut.config.files would have it: above

@@ -70,8 +70,12 @@ class FidelityTest {
             batch-window: 1s
       """;
 
-  /** A job of the trace: when it is submitted after the trace starts, its size, how long it sleeps, its limit. */
-  record Planned(String name, long atMillis, int nodes, int gpusPerNode, double sleepSeconds, int limitMinutes) {}
+  /**
+   * A job of the trace: the job that must be running before it is submitted (null: right after
+   * the one before it), its size, how long it sleeps, its limit. Submissions follow what the
+   * service does, not a wall-clock pace: the simulator replays the times the controller recorded.
+   */
+  record Planned(String name, String after, int nodes, int gpusPerNode, double sleepSeconds, int limitMinutes) {}
 
   /**
    * a holds half the nodes; b, all four, waits for it (a reservation); c, d and e fit before b's
@@ -79,15 +83,15 @@ class FidelityTest {
    * i may take f's node after f ends if h's reservation is on g's nodes.
    */
   static final List<Planned> TRACE = List.of(
-      new Planned("a", 0, 2, 8, 6, 2),
-      new Planned("b", 1000, 4, 8, 4, 3),
-      new Planned("c", 2000, 1, 8, 2, 1),
-      new Planned("d", 3000, 1, 4, 2, 1),
-      new Planned("e", 3500, 1, 4, 1, 1),
-      new Planned("f", 7000, 1, 8, 2, 1),
-      new Planned("g", 8000, 3, 8, 5, 1),
-      new Planned("h", 9000, 2, 8, 2, 1),
-      new Planned("i", 11000, 1, 8, 1, 1));
+      new Planned("a", null, 2, 8, 6, 2),
+      new Planned("b", "a", 4, 8, 4, 3),
+      new Planned("c", null, 1, 8, 2, 1),
+      new Planned("d", null, 1, 4, 2, 1),
+      new Planned("e", null, 1, 4, 1, 1),
+      new Planned("f", "b", 1, 8, 2, 1),
+      new Planned("g", null, 3, 8, 5, 1),
+      new Planned("h", null, 2, 8, 2, 1),
+      new Planned("i", "f", 1, 8, 1, 1));
 
   @TempDir Path dir;
 
@@ -113,18 +117,16 @@ class FidelityTest {
       warmUp = recorded(h, warm, null);
       Poll.until("the four nodes to be idle", LONG, () ->
           List.of("fid-1", "fid-2", "fid-3", "fid-4").stream().allMatch(n -> h.nodeState(n).equals("IDLE")));
-      long t0 = System.nanoTime();
-      List<Long> ids = new ArrayList<>();
+      Map<String, Long> ids = new LinkedHashMap<>();
       for (Planned p : TRACE) {
-        long due = t0 + p.atMillis() * 1_000_000;
-        long left = due - System.nanoTime();
-        if (left > 0) {
-          Thread.sleep(left / 1_000_000, (int) (left % 1_000_000)); // the trace's pace, not a wait for a result
+        if (p.after() != null) {
+          long before = ids.get(p.after());
+          Poll.until("job " + p.after() + " running", LONG, () -> h.jobState(before).equals("RUNNING") ? true : null);
         }
-        ids.add(h.submit(script(p.nodes(), p.gpusPerNode(), p.sleepSeconds(), p.limitMinutes())));
+        ids.put(p.name(), h.submit(script(p.nodes(), p.gpusPerNode(), p.sleepSeconds(), p.limitMinutes())));
       }
       for (int k = 0; k < TRACE.size(); k++) {
-        service.add(recorded(h, ids.get(k), TRACE.get(k)));
+        service.add(recorded(h, ids.get(TRACE.get(k).name()), TRACE.get(k)));
       }
     }
 
@@ -208,7 +210,7 @@ class FidelityTest {
 
   /** One line of the jsonl trace: the job as recorded, submitted at {@code submit}. */
   private static String row(String id, Instant submit, Recorded r) throws Exception {
-    Planned p = r.planned() == null ? new Planned(id, 0, 4, 8, 1, 1) : r.planned();
+    Planned p = r.planned() == null ? new Planned(id, null, 4, 8, 1, 1) : r.planned();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", id);
     m.put("submit", submit.toString());

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -20,6 +21,8 @@ import java.util.TreeSet;
 public final class PriceSchedule {
   private final List<Offering> offerings;
   private final Map<String, NavigableMap<Instant, Double>> byKey = new TreeMap<>();
+  /** Every instant at which some offering's price is set, for the loop to look up at each step. */
+  private final NavigableSet<Instant> changes = new TreeSet<>();
 
   /**
    * @param offerings what is sold (their prices are not read: {@code steps} says)
@@ -33,6 +36,7 @@ public final class PriceSchedule {
         throw new IllegalArgumentException("no price for " + o.key());
       }
       byKey.put(o.key(), new TreeMap<>(s));
+      changes.addAll(s.keySet());
     }
   }
 
@@ -70,22 +74,12 @@ public final class PriceSchedule {
 
   /** The first instant after {@code after} at which a price changes; null when none does. */
   public Instant nextChange(Instant after) {
-    Instant next = null;
-    for (NavigableMap<Instant, Double> s : byKey.values()) {
-      Instant k = s.higherKey(after);
-      next = k != null && (next == null || k.isBefore(next)) ? k : next;
-    }
-    return next;
+    return changes.higher(after);
   }
 
   /** The last instant at or before {@code at} at which a price changed; null when none did. */
   public Instant lastChange(Instant at) {
-    Instant last = null;
-    for (NavigableMap<Instant, Double> s : byKey.values()) {
-      Instant k = s.floorKey(at);
-      last = k != null && (last == null || k.isAfter(last)) ? k : last;
-    }
-    return last;
+    return changes.floor(at);
   }
 
   /** What one instance of the offering costs from {@code from} to {@code to}, in US dollars. */

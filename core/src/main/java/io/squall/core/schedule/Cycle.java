@@ -576,8 +576,7 @@ final class Cycle {
     Instant end = limit == Long.MAX_VALUE ? null : now.plusSeconds(limit);
     // What it holds counts (an exclusive job's whole nodes), not what it asked for.
     qosGpusRunning.merge(job.qos(), gpus, Integer::sum);
-    qosGpuMinutesCommitted.merge(job.qos(), limit == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : gpus * limit / 60.0,
-        Double::sum);
+    qosGpuMinutesCommitted.merge(job.qos(), shape.gpuMinutes(gpus), Double::sum);
     commitBudget(job, p.name(), gpus, shape.limitSeconds());
     actions.add(new Action.Start(key, p.name(), grants, end));
   }

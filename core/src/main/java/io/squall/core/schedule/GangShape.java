@@ -145,6 +145,11 @@ record GangShape(int nodes, int gpusPerNode, String gpuType, int cpusPerNode, lo
 
   /** GPU-minutes the gang may use over its whole limit; infinite for UNLIMITED. */
   double gpuMinutes() {
-    return timeLimitMinutes == TimeLimit.UNLIMITED ? Double.POSITIVE_INFINITY : totalGpus() * limitSeconds() / 60.0;
+    return gpuMinutes(totalGpus());
+  }
+
+  /** GPU-minutes {@code gpus} GPUs may use over the whole limit (an exclusive job holds more than it asks). */
+  double gpuMinutes(int gpus) {
+    return timeLimitMinutes == TimeLimit.UNLIMITED ? Double.POSITIVE_INFINITY : gpus * limitSeconds() / 60.0;
   }
 }

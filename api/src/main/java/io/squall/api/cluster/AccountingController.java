@@ -11,7 +11,7 @@ import io.squall.api.config.SquallConfig;
 import io.squall.api.money.Costs;
 import io.squall.api.money.Usd;
 import io.squall.api.state.ApiException;
-import io.squall.api.state.StateWriter;
+import io.squall.api.state.JobHistory;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.InterruptionRepository;
 import io.squall.api.store.InterruptionRow;
@@ -38,16 +38,16 @@ import java.util.Set;
 @Controller("/v1/accounting")
 @Tag(name = "accounting")
 public final class AccountingController {
-  private final StateWriter writer;
+  private final JobHistory history;
   private final InstantSource clock;
   private final SquallConfig config;
   private final InterruptionRepository interruptions;
   private final Costs costs;
 
-  public AccountingController(StateWriter writer, InstantSource clock, SquallConfig config,
+  public AccountingController(JobHistory history, InstantSource clock, SquallConfig config,
       InterruptionRepository interruptions, Costs costs) {
     this.costs = costs;
-    this.writer = writer;
+    this.history = history;
     this.interruptions = interruptions;
     this.clock = clock;
     this.config = config;
@@ -73,7 +73,8 @@ public final class AccountingController {
     }
     Costs.Period money = costs.between(Instant.EPOCH, now);
     List<Map<String, Object>> out = new ArrayList<>();
-    for (StoredJob s : writer.state().jobs()) {
+    // From the database, as sacct reads slurmdbd's: finished jobs leave the controller's memory.
+    for (StoredJob s : jobId == null ? history.ranBetween(from, to) : history.withId(jobId)) {
       Job j = s.job();
       if (j.startTime() == null || !caller.mayControl(j.user())
           || user != null && !Set.of(user.split(",")).contains(j.user())

@@ -98,8 +98,17 @@ public final class HistoryBench {
     // The controller's start-up banner goes to standard error: standard output is the figures.
     java.io.PrintStream out = System.out;
     System.setOut(System.err);
-    out.println(new HistoryBench(options, dir).run());
+    out.println(run(options, dir));
     System.exit(0);
+  }
+
+  /** Runs the bench in {@code dir} and answers its line of figures. */
+  public static String run(List<String> args, Path dir) throws Exception {
+    return run(Options.parse(args), dir);
+  }
+
+  private static String run(Options options, Path dir) throws Exception {
+    return new HistoryBench(options, dir).run();
   }
 
   private String run() throws Exception {

@@ -147,6 +147,11 @@ class JobsApiTest implements TestPropertyProvider {
     assertThat(h.postScript("alice-token", "/v1/jobs?partition=nope", SCRIPT).error())
         .contains("invalid partition name");
     assertThat(h.postScript("alice-token", "/v1/jobs?account=other", SCRIPT).status()).isEqualTo(400);
+    // A GRES the cluster does not have is the server's to refuse (the parser cannot know).
+    Http.Answer nvme = h.postScript("alice-token", "/v1/jobs", "#!/bin/bash\n#SBATCH --gres=nvme:1\necho\n");
+    assertThat(nvme.status()).isEqualTo(400);
+    assertThat(nvme.error()).isEqualTo(
+        "Invalid generic resource (gres) specification (--gres=nvme:1: this cluster's nodes offer only gpu)");
     assertThat(h.get("alice-token", "/v1/jobs/999999").status()).isEqualTo(404);
     assertThat(h.get("alice-token", "/v1/jobs/abc").status()).isEqualTo(400);
     assertThat(h.delete("alice-token", "/v1/jobs/999999").status()).isEqualTo(404);

@@ -22,6 +22,11 @@ public final class SubmitLimits {
    * @return null when some partition could hold the job, else Slurm's error with the reason
    */
   public static String refusal(JobRequest request, List<Partition> partitions, Function<String, Node> nodes) {
+    if (!request.resources().otherGres().isEmpty()) {
+      // Squall's nodes offer GPUs only, as a cluster whose gres.conf names nothing else.
+      return "Invalid generic resource (gres) specification (--gres=" + String.join(",",
+          request.resources().otherGres()) + ": this cluster's nodes offer only gpu)";
+    }
     String refusal = "no partition to run in";
     for (Partition p : partitions) {
       List<Node> members = p.nodes().stream().map(nodes).filter(n -> n != null).toList();

@@ -194,6 +194,16 @@ class OptionSemanticsTest {
       assertThat(r.gpus()).isNull();
     }
 
+    /** Well-formed GRES the parser cannot know the cluster lacks: kept for the server to check, as sbatch leaves it to slurmctld. */
+    @Test
+    void otherGresAreKeptForTheServerToCheck() {
+      JobRequest.Resources r = request("--gres=nvme:2,gpu:h100:4,shard:gpu:1").resources();
+
+      assertThat(r.gpusPerNode()).isEqualTo(4);
+      assertThat(r.otherGres()).containsExactly("nvme:2", "shard:gpu:1");
+      assertThat(request("--gres=none").resources().otherGres()).isEmpty();
+    }
+
     @Test
     void gpusForTheWholeJobWithType() {
       JobRequest.Resources r = request("--gpus=h100:16").resources();

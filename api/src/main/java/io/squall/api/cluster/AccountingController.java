@@ -8,9 +8,9 @@ import io.micronaut.http.annotation.RequestAttribute;
 import io.squall.api.agents.BatchEnvironment;
 import io.squall.api.auth.Caller;
 import io.squall.api.config.SquallConfig;
+import io.squall.api.jobs.JobCommands;
 import io.squall.api.money.Costs;
 import io.squall.api.money.Usd;
-import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.InterruptionRepository;
@@ -19,6 +19,7 @@ import io.squall.api.web.TimeParameter;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Job;
+import io.squall.core.model.JobKey;
 import io.squall.core.money.Charges;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -28,6 +29,7 @@ import java.time.InstantSource;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -63,7 +65,7 @@ public final class AccountingController {
         : TimeParameter.parse("start", start, config.zoneId());
     Instant to = end == null ? now : TimeParameter.parse("end", end, config.zoneId());
     Set<String> states = state == null ? Set.of() : Set.of(state.toUpperCase(Locale.ROOT).split(","));
-    Long jobId = job == null ? null : parseId(job);
+    Set<JobKey> named = job == null ? null : named(job);
     // GPU time interruptions cost each job (since its last checkpoint), summed over its restarts.
     Map<String, Double> lost = new HashMap<>();
     for (InterruptionRow r : interruptions.findAllOrderById()) {
@@ -78,7 +80,7 @@ public final class AccountingController {
       if (j.startTime() == null || !caller.mayControl(j.user())
           || user != null && !Set.of(user.split(",")).contains(j.user())
           || account != null && !j.account().equals(account)
-          || jobId != null && j.key().id() != jobId
+          || named != null && !named.contains(j.key())
           || !states.isEmpty() && !states.contains(j.state().name())
           || j.startTime().isAfter(to)
           || j.endTime() != null && j.endTime().isBefore(from)) {
@@ -113,6 +115,7 @@ public final class AccountingController {
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("job_id", j.key().toString());
+    m.put("job_id_raw", j.jobId());
     m.put("name", BatchEnvironment.jobName(s));
     m.put("user", j.user());
     m.put("account", j.account());
@@ -132,11 +135,17 @@ public final class AccountingController {
     return m;
   }
 
-  private static long parseId(String job) {
-    try {
-      return Long.parseLong(job.contains("_") ? job.substring(0, job.indexOf('_')) : job);
-    } catch (NumberFormatException e) {
-      throw ApiException.badRequest("job=" + job + ": Invalid job id specified");
+  /**
+   * The jobs {@code job} names, as sacct -j reads it: {@code 42} is the job, every task of array
+   * 42, or the task whose own job id is 42; {@code 42_3} one task.
+   */
+  private Set<JobKey> named(String job) {
+    JobKey key = JobCommands.parseJobId(job);
+    if (key.taskId() != null) {
+      return Set.of(key);
     }
+    Set<JobKey> keys = new HashSet<>();
+    writer.state().jobsNamed(key.id()).forEach(s -> keys.add(s.key()));
+    return keys;
   }
 }

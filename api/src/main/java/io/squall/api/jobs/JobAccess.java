@@ -17,8 +17,8 @@ public final class JobAccess {
   }
 
   /**
-   * An exact key ({@code 42}, {@code 42_3}), else the first job with that id (an array's
-   * remainder or first task).
+   * An exact key ({@code 42}, {@code 42_3}), else the first job {@code 42} names (an array's first
+   * task, or the task whose own job id is 42).
    *
    * @throws ApiException 404 for an unknown job and for another user's job: like Slurm with
    *     PrivateData=jobs, a job that is not yours is not said to exist
@@ -27,7 +27,7 @@ public final class JobAccess {
     JobKey key = JobCommands.parseJobId(id);
     StoredJob s = writer.state().job(key);
     if (s == null && key.taskId() == null) {
-      s = writer.state().jobsWithId(key.id()).stream().findFirst().orElse(null);
+      s = writer.state().jobsNamed(key.id()).stream().findFirst().orElse(null);
     }
     if (s == null || !caller.mayControl(s.job().user())) {
       throw ApiException.notFound("Invalid job id specified: " + id);

@@ -81,7 +81,7 @@ public final class StateLoader {
     long maxId = 0;
     for (JobRow r : jobs.findAll()) {
       Submission s = submissions.get(r.jobId());
-      maxId = Math.max(maxId, r.jobId());
+      maxId = Math.max(maxId, Math.max(r.jobId(), r.ownJobId()));
       if (s == null) {
         LOG.error("job {} has no stored script; skipped", r.jobKey());
         continue;

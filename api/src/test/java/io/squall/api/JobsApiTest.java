@@ -114,6 +114,8 @@ class JobsApiTest implements TestPropertyProvider {
     long own = http().job(id + "_4").get("job_id_raw").asLong();
     assertThat(own).isGreaterThan(id);
     assertThat(http().submit(PLAIN)).isGreaterThan(own);
+    // A task still waiting in its array shows as the array's pending tasks (scontrol show job 42_1).
+    assertThat(http().job(id + "_1").get("array_pending").asText()).isEqualTo("[1-2]");
 
     var task = http().job(own);
     assertThat(task.get("job_id").asText()).isEqualTo(id + "_4");

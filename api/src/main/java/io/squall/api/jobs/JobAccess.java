@@ -18,7 +18,8 @@ public final class JobAccess {
 
   /**
    * An exact key ({@code 42}, {@code 42_3}), else the first job {@code 42} names (an array's first
-   * task, or the task whose own job id is 42).
+   * task, or the task whose own job id is 42); a task still in its array's pending remainder is
+   * shown as that remainder, as {@code scontrol show job 42_3} shows the array's record.
    *
    * @throws ApiException 404 for an unknown job and for another user's job: like Slurm with
    *     PrivateData=jobs, a job that is not yours is not said to exist
@@ -28,6 +29,9 @@ public final class JobAccess {
     StoredJob s = writer.state().job(key);
     if (s == null && key.taskId() == null) {
       s = writer.state().jobsNamed(key.id()).stream().findFirst().orElse(null);
+    } else if (s == null) {
+      StoredJob array = writer.state().job(JobKey.of(key.id()));
+      s = array != null && array.job().pendingTasks().contains(key.taskId()) ? array : null;
     }
     if (s == null || !caller.mayControl(s.job().user())) {
       throw ApiException.notFound("Invalid job id specified: " + id);

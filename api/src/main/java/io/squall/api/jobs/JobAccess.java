@@ -18,18 +18,30 @@ public final class JobAccess {
 
   /**
    * An exact key ({@code 42}, {@code 42_3}), else the first job {@code 42} names (an array's first
-   * task, or the task whose own job id is 42); a task still in its array's pending remainder is
-   * shown as that remainder, as {@code scontrol show job 42_3} shows the array's record.
+   * task, or the task whose own job id is 42).
    *
    * @throws ApiException 404 for an unknown job and for another user's job: like Slurm with
    *     PrivateData=jobs, a job that is not yours is not said to exist
    */
   public StoredJob visible(Caller caller, String id) {
+    return find(caller, id, false);
+  }
+
+  /**
+   * As {@link #visible}, but a task still waiting in its array's pending remainder is shown as that
+   * remainder, as {@code scontrol show job 42_3} shows the array's record (it has no run, output or
+   * checkpoints of its own yet).
+   */
+  public StoredJob shown(Caller caller, String id) {
+    return find(caller, id, true);
+  }
+
+  private StoredJob find(Caller caller, String id, boolean orItsArray) {
     JobKey key = JobCommands.parseJobId(id);
     StoredJob s = writer.state().job(key);
     if (s == null && key.taskId() == null) {
       s = writer.state().jobsNamed(key.id()).stream().findFirst().orElse(null);
-    } else if (s == null) {
+    } else if (s == null && orItsArray) {
       StoredJob array = writer.state().job(JobKey.of(key.id()));
       s = array != null && array.job().pendingTasks().contains(key.taskId()) ? array : null;
     }

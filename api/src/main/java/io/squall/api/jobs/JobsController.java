@@ -180,7 +180,7 @@ public final class JobsController {
   @Get("/{id}")
   @ExecuteOn(TaskExecutors.BLOCKING)
   public Map<String, Object> show(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
-    StoredJob s = access.visible(caller, id);
+    StoredJob s = access.shown(caller, id);
     return views.detail(s, events.findByJobKeyOrderById(s.key().toString()), clock.instant());
   }
 

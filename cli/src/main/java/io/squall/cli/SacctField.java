@@ -16,6 +16,7 @@ import java.util.function.BiFunction;
  */
 enum SacctField {
   JOBID("JobID", -12, (j, z) -> j.jobId()),
+  JOBIDRAW("JobIDRaw", -12, (j, z) -> j.jobIdRaw() == null ? j.jobId() : j.jobIdRaw().toString()),
   JOBNAME("JobName", 10, (j, z) -> j.name()),
   PARTITION("Partition", 10, (j, z) -> j.partition()),
   ACCOUNT("Account", 10, (j, z) -> j.account()),

@@ -148,10 +148,10 @@ public final class HistoryBench {
   private void insertHistory(DataSource ds, Instant now) throws SQLException {
     Random random = new Random(options.seed);
     try (Connection c = ds.getConnection();
-        PreparedStatement job = c.prepareStatement("INSERT INTO jobs (job_key, job_id, task_id, user_name, account,"
+        PreparedStatement job = c.prepareStatement("INSERT INTO jobs (job_key, job_id, own_job_id, task_id, user_name, account,"
             + " qos, state, held, partition_name, pending_tasks, allocation, start_time, end_time, exit_code,"
             + " exit_signal, restart_count, ending, credential, version, not_before, eligible_since, limit_signalled)"
-            + " VALUES (?, ?, NULL, 'alice', 'research', 'normal', ?, FALSE, 'gpu', '', ?, ?, ?, ?, NULL, 0, NULL,"
+            + " VALUES (?, ?, ?, NULL, 'alice', 'research', 'normal', ?, FALSE, 'gpu', '', ?, ?, ?, ?, NULL, 0, NULL,"
             + " NULL, 1, NULL, ?, FALSE)");
         PreparedStatement script = c.prepareStatement("INSERT INTO job_scripts (job_id, script_name, script,"
             + " options, script_args, environment, submit_dir, submit_time) VALUES (?, 'train.sh', ?, '[]', '[]',"
@@ -170,12 +170,13 @@ public final class HistoryBench {
         boolean failed = random.nextInt(10) == 0;
         job.setString(1, Integer.toString(id));
         job.setLong(2, id);
-        job.setString(3, failed ? "FAILED" : "COMPLETED");
-        job.setString(4, StoreText.allocation(List.of(new GpuGrant(node, indices, 4 * gpus, 0))));
-        job.setTimestamp(5, Timestamp.from(start));
-        job.setTimestamp(6, Timestamp.from(end));
-        job.setInt(7, failed ? 1 : 0);
-        job.setTimestamp(8, Timestamp.from(start));
+        job.setLong(3, id);
+        job.setString(4, failed ? "FAILED" : "COMPLETED");
+        job.setString(5, StoreText.allocation(List.of(new GpuGrant(node, indices, 4 * gpus, 0))));
+        job.setTimestamp(6, Timestamp.from(start));
+        job.setTimestamp(7, Timestamp.from(end));
+        job.setInt(8, failed ? 1 : 0);
+        job.setTimestamp(9, Timestamp.from(start));
         job.addBatch();
         script.setLong(1, id);
         script.setString(2, "#!/bin/bash\n#SBATCH --gres=gpu:" + gpus + " --time=2:00:00\npython train.py\n");

@@ -7,7 +7,6 @@ import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.core.model.JobKey;
 import jakarta.inject.Singleton;
-import java.util.List;
 
 /** Finds the job an id names, if the caller may see it: in memory, else (finished long ago) in the database. */
 @Singleton
@@ -21,31 +20,41 @@ public final class JobAccess {
   }
 
   /**
-   * An exact key ({@code 42}, {@code 42_3}), else the first job with that id (an array's
-   * remainder or first task).
+   * An exact key ({@code 42}, {@code 42_3}), else the first job {@code 42} names (an array's first
+   * task, or the task whose own job id is 42).
    *
    * @throws ApiException 404 for an unknown job and for another user's job: like Slurm with
    *     PrivateData=jobs, a job that is not yours is not said to exist
    */
   public StoredJob visible(Caller caller, String id) {
+    return find(caller, id, false);
+  }
+
+  /**
+   * As {@link #visible}, but a task still waiting in its array's pending remainder is shown as that
+   * remainder, as {@code scontrol show job 42_3} shows the array's record (it has no run, output or
+   * checkpoints of its own yet).
+   */
+  public StoredJob shown(Caller caller, String id) {
+    return find(caller, id, true);
+  }
+
+  private StoredJob find(Caller caller, String id, boolean orItsArray) {
     JobKey key = JobCommands.parseJobId(id);
     StoredJob s = writer.state().job(key);
     if (s == null && key.taskId() == null) {
-      s = writer.state().jobsWithId(key.id()).stream().findFirst().orElse(null);
+      s = writer.state().jobsNamed(key.id()).stream().findFirst().orElse(null);
+    } else if (s == null && orItsArray) {
+      StoredJob array = writer.state().job(JobKey.of(key.id()));
+      s = array != null && array.job().pendingTasks().contains(key.taskId()) ? array : null;
     }
     if (s == null) {
-      s = stored(key);
+      // Finished past MinJobAge: only the database has it.
+      s = history.named(key).stream().findFirst().orElse(null);
     }
     if (s == null || !caller.mayControl(s.job().user())) {
       throw ApiException.notFound("Invalid job id specified: " + id);
     }
     return s;
-  }
-
-  /** A job that has left memory (past MinJobAge): the exact key, else the first with its id. */
-  private StoredJob stored(JobKey key) {
-    List<StoredJob> withId = history.withId(key.id());
-    return withId.stream().filter(j -> j.key().equals(key)).findFirst()
-        .orElse(key.taskId() == null && !withId.isEmpty() ? withId.get(0) : null);
   }
 }

@@ -85,6 +85,20 @@ public final class Batch {
     return new ArrayList<>(merged.values());
   }
 
+  /** What a plain job id names (see {@link ClusterState#jobsNamed}), as staged. */
+  public List<StoredJob> jobsNamed(long id) {
+    List<StoredJob> byKey = jobsWithId(id);
+    if (!byKey.isEmpty()) {
+      return byKey;
+    }
+    JobKey task = committed.taskWithOwnId(id);
+    if (task == null) {
+      task = jobs.values().stream().filter(j -> j.job().jobId() == id).map(StoredJob::key).findFirst().orElse(null);
+    }
+    StoredJob j = task == null ? null : job(task);
+    return j == null ? List.of() : List.of(j);
+  }
+
   /** Adds a new job (its version is null until it is stored). */
   public void insert(StoredJob job) {
     jobs.put(job.key(), job);

@@ -72,9 +72,16 @@ public final class JobHistory {
     return out;
   }
 
-  /** Every stored job with this id (a job, or an array's tasks and remainder), in key order. */
-  public List<StoredJob> withId(long id) {
-    return of(jobs.findByJobIdInList(List.of(id)));
+  /**
+   * The stored jobs a job id names, in key order, as Slurm's commands read it: {@code 42_3} one
+   * task; {@code 42} the job, or every task of array 42, else the array task whose own id is 42.
+   */
+  public List<StoredJob> named(JobKey key) {
+    if (key.taskId() != null) {
+      return of(jobs.findByJobKeyInList(List.of(key.toString())));
+    }
+    List<JobRow> found = jobs.findByJobIdInList(List.of(key.id()));
+    return of(found.isEmpty() ? jobs.findByOwnJobIdInList(List.of(key.id())) : found);
   }
 
   /** Jobs that ran in [from, to]: running ones that started by {@code to}, finished ones that ended from {@code from}. */

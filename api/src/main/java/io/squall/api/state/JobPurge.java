@@ -69,7 +69,9 @@ public final class JobPurge {
       }
       group.add(s.key());
       Job j = s.job();
-      groupDue &= j.state().isFinished() && j.endTime() != null && !j.endTime().isAfter(cutoff);
+      // A dependency may name an array task by its own job id.
+      groupDue &= j.state().isFinished() && j.endTime() != null && !j.endTime().isAfter(cutoff)
+          && !dependedOn.contains(j.jobId());
     }
     if (groupDue) {
       out.addAll(group);

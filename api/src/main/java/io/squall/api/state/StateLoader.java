@@ -91,11 +91,17 @@ public final class StateLoader {
       }
     }
     if (!dependedOn.isEmpty()) {
-      loaded.addAll(history.of(jobs.findByJobIdInList(dependedOn)));
+      // An id names a job or an array (its key's id), else an array task by its own id.
+      List<JobRow> found = new ArrayList<>(jobs.findByJobIdInList(dependedOn));
+      found.forEach(r -> dependedOn.remove(r.jobId()));
+      if (!dependedOn.isEmpty()) {
+        found.addAll(jobs.findByOwnJobIdInList(dependedOn));
+      }
+      loaded.addAll(history.of(found));
     }
     loaded.forEach(state::publishJob);
     state.publishUsage(usageOfHistory(now));
-    Long maxId = jobs.findMaxJobId();
+    Long maxId = jobs.findMaxOwnJobId();
     LOG.info("loaded {} jobs and {} nodes", state.jobs().size(), state.nodes().size());
     return new Loaded(state, maxId == null ? 1 : maxId + 1);
   }

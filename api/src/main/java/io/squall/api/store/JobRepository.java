@@ -11,8 +11,9 @@ import java.util.List;
 /** Jobs; updates check {@link JobRow#version()}. */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface JobRepository extends CrudRepository<JobRow, String> {
+  /** The highest job id given out: a task's own id is never below its array's. */
   @io.micronaut.core.annotation.Nullable
-  Long findMaxJobId();
+  Long findMaxOwnJobId();
 
   /** Jobs not finished (a finished job always has its end time) and those that ended at or after {@code cutoff}. */
   @Query("SELECT * FROM jobs WHERE end_time IS NULL OR end_time >= :cutoff")
@@ -21,6 +22,8 @@ public interface JobRepository extends CrudRepository<JobRow, String> {
   List<JobRow> findByJobIdInList(Collection<Long> jobIds);
 
   List<JobRow> findByJobKeyInList(Collection<String> jobKeys);
+
+  List<JobRow> findByOwnJobIdInList(Collection<Long> ownJobIds);
 
   /** Up to {@code limit} jobs that have started, after {@code afterKey} in key order: history read in pages. */
   @Query("SELECT * FROM jobs WHERE job_key > :afterKey AND start_time IS NOT NULL ORDER BY job_key LIMIT :limit")

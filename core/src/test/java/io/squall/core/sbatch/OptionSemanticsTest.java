@@ -266,6 +266,13 @@ class OptionSemanticsTest {
       assertThat(request("--array=0-15:4").control().array().taskIds()).containsExactly(0, 4, 8, 12);
     }
 
+    /** SLURM_ARRAY_TASK_STEP: the same tasks have the same step however they are written. */
+    @ParameterizedTest(name = "--array={0} steps {1}")
+    @CsvSource(delimiter = '|', value = {"0-15:4 | 4", "1,3,5,7 | 2", "0-31 | 1", "7 | 1", "1,2,4 | 1"})
+    void arrayStep(String value, int step) {
+      assertThat(request("--array=" + value).control().array().step()).isEqualTo(step);
+    }
+
     @Test
     void throttleIsWrittenBack() {
       ArraySpec array = request("-a 1,3,5-7%2").control().array();

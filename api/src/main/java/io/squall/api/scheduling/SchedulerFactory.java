@@ -17,7 +17,7 @@ public class SchedulerFactory {
   /** The scheduler's settings from the configuration (the what-if schedules with the same). */
   public static SchedulerConfig config(PriorityConfig priority) {
     SchedulerConfig d = SchedulerConfig.defaults();
-    return new SchedulerConfig(priority.weights(), d.reservationDepth(), d.preemptionDepth(), d.maxSwitchWait(),
+    return new SchedulerConfig(priority.weights(), d.backfill(), d.preemptionDepth(), d.maxSwitchWait(),
         priority.isAccrueAlways());
   }
 }

@@ -61,7 +61,7 @@ final class Cycle {
   /** Candidates that wait for Resources or Priority: those may preempt. */
   private final Set<JobKey> blockedByResources = new HashSet<>();
   private Partition defaultPartition;
-  private int reservationsMade;
+  private int reservationsTried;
   private DependencyCheck dependencies;
 
   Cycle(SchedulerConfig config, ClusterSnapshot snapshot, Instant now) {
@@ -89,7 +89,7 @@ final class Cycle {
       groupOf[i] = groups.get(groupName(nodes.get(i)));
       runningOn.add(new ArrayList<>(2));
     }
-    this.placer = new GangPlacer(table, groupOf, groupCount);
+    this.placer = new GangPlacer(table, groupOf, groupCount, config.backfill());
     for (Partition p : snapshot.partitions()) {
       partitions.put(p.name(), p);
       if (defaultPartition == null && p.isDefault()) {
@@ -717,9 +717,9 @@ final class Cycle {
   }
 
   /**
-   * For a job that cannot start: a backfill reservation while the depth allows, in whichever of
-   * its partitions it can start first, and capacity demand when no existing node of any of them
-   * could ever hold it.
+   * For a job that cannot start: a backfill reservation while bf_max_job_test allows, in
+   * whichever of its partitions it can start first within bf_window, and capacity demand when no
+   * existing node of any of them could ever hold it.
    *
    * @return the reserved start, or null
    */
@@ -737,10 +737,13 @@ final class Cycle {
           shape.gpuType(), shape.cpusPerNode(), shape.memoryMb(), alt == null ? List.of() : alt.requiredFeatures()));
       return null;
     }
-    if (reservationsMade >= config.reservationDepth()) {
+    // bf_max_job_test: Slurm's backfill stops once it has tried to place that many jobs
+    // (backfill.c, bf_last_depth_try). Here only the jobs that cannot start at once count: the
+    // ones a reservation is searched for; below them jobs still start if they fit now.
+    if (reservationsTried >= config.backfill().maxJobTest()) {
       return null;
     }
-    reservationsMade++;
+    reservationsTried++;
     GangPlacer.Reservation best = null;
     GangShape bestShape = null;
     for (int k = 0; k < c.partitions().size(); k++) {

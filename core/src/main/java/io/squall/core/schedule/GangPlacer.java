@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Chooses nodes for a gang: all of them or none, on one placement group when one has room
@@ -17,16 +16,17 @@ import java.util.TreeSet;
  * share it (powered-down nodes have none: the fleet launches them in the gang's zone).
  */
 final class GangPlacer {
-  private static final int MAX_START_CANDIDATES = 8;
   private final NodeTable table;
   private final int[] groupOf;
   private final int groupCount;
+  private final StartGrid grid;
 
   /** @param groupOf the placement group index of each node of the table */
-  GangPlacer(NodeTable table, int[] groupOf, int groupCount) {
+  GangPlacer(NodeTable table, int[] groupOf, int groupCount, Backfill backfill) {
     this.table = table;
     this.groupOf = groupOf;
     this.groupCount = groupCount;
+    this.grid = new StartGrid(table.now(), backfill);
   }
 
   /** Where a gang may go: statically eligible nodes (grouped), the nodes it must include, count rules. */
@@ -208,30 +208,6 @@ final class GangPlacer {
     }
   }
 
-  /**
-   * For a gang held to a few groups ({@code --switches}): the earliest times at which some group
-   * has {@code perGroup} nodes free, each group's k-th earliest node start; the first few only.
-   *
-   * @param starts {start, node} pairs in ascending order of start
-   */
-  private List<Long> groupStarts(List<long[]> starts, int perGroup) {
-    int[] seen = new int[groupCount];
-    List<Long> out = new ArrayList<>();
-    for (long[] st : starts) {
-      if (++seen[groupOf[(int) st[1]]] == perGroup) {
-        out.add(st[0]);
-        if (out.size() >= MAX_START_CANDIDATES) {
-          break;
-        }
-      }
-    }
-    return out;
-  }
-
-  private static int ceil(int a, int b) {
-    return (a + b - 1) / b;
-  }
-
   /** Books a reservation that {@link #findReservation} found, before anything else was booked. */
   void book(Reservation res, GangShape s) {
     for (int i : res.nodes()) {
@@ -240,22 +216,26 @@ final class GangPlacer {
   }
 
   /**
-   * Finds the earliest time the gang fits for its whole limit on the timeline, preferring one
-   * group; {@link #book} holds it.
+   * Finds the earliest time within the backfill window at which the gang fits for its whole limit
+   * on the timeline, preferring one group; {@link #book} holds it. Every time something on its
+   * nodes frees is tried, as Slurm's backfill walks its whole map up to bf_window (a search that
+   * stopped after a few times would leave a gang whose nodes free late without a reservation,
+   * for lower jobs to starve).
    *
-   * @return the reservation, or null when the gang can never fit on these nodes
+   * @return the reservation, or null when the gang cannot start on these nodes within the window
    */
   Reservation findReservation(Request r) {
     GangShape s = r.shape();
     List<long[]> starts = new ArrayList<>();
     for (int i : r.eligible()) {
       long t = table.earliestStart(i, s);
-      if (t >= 0) {
+      if (t >= 0 && grid.withinWindow(t)) {
         starts.add(new long[] {t, i});
       }
     }
     for (int i : r.required()) {
-      if (table.earliestStart(i, s) < 0) {
+      long t = table.earliestStart(i, s);
+      if (t < 0 || !grid.withinWindow(t)) {
         return null;
       }
     }
@@ -264,35 +244,51 @@ final class GangPlacer {
     }
     sortByStartThenNode(starts);
     // At least N nodes must be free by the start, so the N-th earliest time is the first
-    // candidate. A few later candidates cover nodes free at their own earliest time but taken
-    // again by another reservation later.
-    TreeSet<Long> times = new TreeSet<>();
-    for (int k = s.nodes() - 1; k < starts.size() && times.size() < MAX_START_CANDIDATES; k++) {
-      times.add(starts.get(k)[0]);
+    // candidate, and usually the start. A node free then may be taken again by another
+    // reservation before the gang's limit runs out, so failing that, every later time counts.
+    long first = grid.onGrid(starts.get(s.nodes() - 1)[0]);
+    if (!grid.withinWindow(first)) {
+      return null;
     }
-    if (r.maxGroups() < groupCount) {
-      times.addAll(groupStarts(starts, ceil(s.nodes(), r.maxGroups())));
+    Reservation res = tryAt(r, starts, first);
+    if (res != null) {
+      return res;
     }
-    for (long t : times) {
-      List<Integer> fitting = new ArrayList<>();
-      int[] perGroup = new int[groupCount];
-      for (long[] st : starts) {
-        int i = (int) st[1];
-        if (st[0] <= t && table.fits(i, s, t)) {
-          fitting.add(i);
-          perGroup[groupOf[i]]++;
-        }
-      }
-      boolean requiredOk = true;
-      for (int i : r.required()) {
-        requiredOk &= table.fits(i, s, t);
-      }
-      // The --switches limit holds while its wait runs (the request carries it only until then).
-      int[] nodes = requiredOk ? choose(r, fitting, perGroup) : null;
-      if (nodes != null) {
-        return new Reservation(t, nodes);
+    for (long t : grid.startsAfter(first, starts, table)) {
+      res = tryAt(r, starts, t);
+      if (res != null) {
+        return res;
       }
     }
     return null;
+  }
+
+  /**
+   * The gang's place at {@code t}, if it fits there for its whole limit.
+   *
+   * @param starts {earliest start, node} pairs, earliest first: a node can fit only from its own
+   */
+  private Reservation tryAt(Request r, List<long[]> starts, long t) {
+    GangShape s = r.shape();
+    List<Integer> fitting = new ArrayList<>();
+    int[] perGroup = new int[groupCount];
+    for (int k = 0; k < starts.size() && starts.get(k)[0] <= t; k++) {
+      int i = (int) starts.get(k)[1];
+      if (table.fits(i, s, t)) {
+        fitting.add(i);
+        perGroup[groupOf[i]]++;
+      }
+    }
+    if (fitting.size() < s.nodes()) {
+      return null;
+    }
+    for (int i : r.required()) {
+      if (!table.fits(i, s, t)) {
+        return null;
+      }
+    }
+    // The --switches limit holds while its wait runs (the request carries it only until then).
+    int[] nodes = choose(r, fitting, perGroup);
+    return nodes == null ? null : new Reservation(t, nodes);
   }
 }

@@ -146,6 +146,11 @@ final class NodeTable {
     return g >= gpus && c >= cpus && m >= mem;
   }
 
+  /** The node's bookings, in the order they were made (empty when none); the caller leaves them be. */
+  List<Booking> bookings(int i) {
+    return bookings[i] == null ? List.of() : bookings[i];
+  }
+
   /** The earliest start at or after now when the shape fits for its whole limit; -1 if never. */
   long earliestStart(int i, GangShape s) {
     if (!couldHold(i, s)) {

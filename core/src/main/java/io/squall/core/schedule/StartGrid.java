@@ -1,0 +1,80 @@
+package io.squall.core.schedule;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The start times a reservation search may try, as Slurm's backfill scheduler sees the future
+ * (SchedMD/slurm src/plugins/sched/backfill/backfill.c, {@code _attempt_backfill}): its map of
+ * when nodes free reaches {@code bf_window} ahead and no further (a job that could start only
+ * later gets no reservation: "StartTime set to time after current backfill window"), and its
+ * times are kept in {@code bf_resolution} steps ("the resolution of data maintained about when
+ * jobs begin and end", slurm.conf(5)).
+ *
+ * <p>Slurm rounds the times in its map down to the step; here a time something frees is rounded
+ * up instead, because a reservation is checked against the exact timeline of the cycle and must
+ * not start before its nodes are free. Now is never rounded: a gang that fits now is started, not
+ * reserved.
+ */
+final class StartGrid {
+  private final long now;
+  private final long horizon;
+  private final long step;
+
+  /** @param now the cycle's now, in epoch seconds */
+  StartGrid(long now, Backfill backfill) {
+    this.now = now;
+    this.horizon = NodeTable.plus(now, backfill.window().getSeconds());
+    this.step = backfill.resolution().getSeconds();
+  }
+
+  /** Whether a start lies within the window. */
+  boolean withinWindow(long start) {
+    return start <= horizon;
+  }
+
+  /** The time on the grid at or after {@code t}. */
+  long onGrid(long t) {
+    if (t <= now) {
+      return now;
+    }
+    long rest = Math.floorMod(t, step);
+    return rest == 0 ? t : t + (step - rest);
+  }
+
+  /**
+   * The starts worth trying after {@code first} (the first time enough of a gang's nodes can be
+   * free, on the grid), earliest first: every later time a booking on one of its nodes ends, on
+   * the grid and within the window, each once. No other time can be the first at which the gang
+   * fits (but for the rounding): between two of these nothing on its nodes frees, so whatever
+   * fits later in between fits at the earlier one already.
+   *
+   * @param nodes {earliest start, node} pairs of the gang's nodes
+   */
+  long[] startsAfter(long first, List<long[]> nodes, NodeTable table) {
+    int capacity = 0;
+    for (long[] st : nodes) {
+      capacity += table.bookings((int) st[1]).size();
+    }
+    long[] times = new long[capacity];
+    int n = 0;
+    for (long[] st : nodes) {
+      for (NodeTable.Booking b : table.bookings((int) st[1])) {
+        if (b.end() > first && withinWindow(b.end())) {
+          long t = onGrid(b.end());
+          if (withinWindow(t)) {
+            times[n++] = t;
+          }
+        }
+      }
+    }
+    Arrays.sort(times, 0, n);
+    int distinct = 0;
+    for (int k = 0; k < n; k++) {
+      if (distinct == 0 || times[k] != times[distinct - 1]) {
+        times[distinct++] = times[k];
+      }
+    }
+    return Arrays.copyOf(times, distinct);
+  }
+}

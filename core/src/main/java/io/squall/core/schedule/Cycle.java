@@ -32,6 +32,7 @@ import java.util.Set;
 /** The working state of one scheduling cycle; see the package documentation for the order of work. */
 final class Cycle {
   private static final int[] NONE = new int[0];
+  private static final long NEVER = Long.MAX_VALUE;
   private final SchedulerConfig config;
   private final ClusterSnapshot snapshot;
   private final Instant now;
@@ -57,6 +58,13 @@ final class Cycle {
   /** Shapes that failed to start now: resources only shrink within a cycle, so they fail again. */
   private final Map<FailKey, PendingReason> failedNow = new HashMap<>();
   private final Map<FailKey, Boolean> holdsShape = new HashMap<>();
+  /**
+   * The earliest start at which each attempt may still be reserved ({@link #NEVER}: none within
+   * bf_window). A cycle only ever adds bookings, so a gang fits at ever fewer times: a search for
+   * the same attempt resumes where the last one found its start, and one that found none is not
+   * repeated (the many alike jobs of a queue would otherwise walk the same times again).
+   */
+  private final Map<FailKey, Long> reservableFrom = new HashMap<>();
   private final List<Action> actions = new ArrayList<>();
   /** Candidates that wait for Resources or Priority: those may preempt. */
   private final Set<JobKey> blockedByResources = new HashSet<>();
@@ -748,7 +756,9 @@ final class Cycle {
     GangShape bestShape = null;
     for (int k = 0; k < c.partitions().size(); k++) {
       for (Attempt attempt : c.attempts().get(k)) {
-        GangPlacer.Reservation res = placer.findReservation(attempt.request());
+        long from = reservableFrom.getOrDefault(attempt.key(), nowSec);
+        GangPlacer.Reservation res = from == NEVER ? null : placer.findReservation(attempt.request(), from);
+        reservableFrom.put(attempt.key(), res == null ? NEVER : res.start());
         if (res != null) {
           if (best == null || res.start() < best.start()) {
             best = res;

@@ -222,20 +222,21 @@ final class GangPlacer {
    * stopped after a few times would leave a gang whose nodes free late without a reservation,
    * for lower jobs to starve).
    *
+   * @param notBefore no start before this is tried (epoch seconds): an earlier search for the
+   *     same request found none sooner, and bookings only get added
    * @return the reservation, or null when the gang cannot start on these nodes within the window
    */
-  Reservation findReservation(Request r) {
+  Reservation findReservation(Request r, long notBefore) {
     GangShape s = r.shape();
     List<long[]> starts = new ArrayList<>();
     for (int i : r.eligible()) {
-      long t = table.earliestStart(i, s);
-      if (t >= 0 && grid.withinWindow(t)) {
+      long t = table.earliestStart(i, s, grid.horizon());
+      if (t >= 0) {
         starts.add(new long[] {t, i});
       }
     }
     for (int i : r.required()) {
-      long t = table.earliestStart(i, s);
-      if (t < 0 || !grid.withinWindow(t)) {
+      if (table.earliestStart(i, s, grid.horizon()) < 0) {
         return null;
       }
     }
@@ -246,7 +247,7 @@ final class GangPlacer {
     // At least N nodes must be free by the start, so the N-th earliest time is the first
     // candidate, and usually the start. A node free then may be taken again by another
     // reservation before the gang's limit runs out, so failing that, every later time counts.
-    long first = grid.onGrid(starts.get(s.nodes() - 1)[0]);
+    long first = Math.max(grid.onGrid(starts.get(s.nodes() - 1)[0]), notBefore);
     if (!grid.withinWindow(first)) {
       return null;
     }

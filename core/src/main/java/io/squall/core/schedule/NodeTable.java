@@ -3,6 +3,7 @@ package io.squall.core.schedule;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Node;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,22 +152,33 @@ final class NodeTable {
     return bookings[i] == null ? List.of() : bookings[i];
   }
 
-  /** The earliest start at or after now when the shape fits for its whole limit; -1 if never. */
-  long earliestStart(int i, GangShape s) {
+  /**
+   * The earliest start from now to {@code until} when the shape fits for its whole limit; -1 if
+   * none. Only now and the ends of bookings can be the first such time; they are tried in order,
+   * so that the first that fits ends the search (a node with many reservations has many ends).
+   */
+  long earliestStart(int i, GangShape s, long until) {
     if (!couldHold(i, s)) {
       return -1;
     }
     if (fits(i, s, now)) {
       return now;
     }
-    long best = Long.MAX_VALUE;
-    for (Booking b : bookings[i]) {
-      long t = b.end();
-      if (t > now && t < best && t != Long.MAX_VALUE && fits(i, s, t)) {
-        best = t;
+    List<Booking> list = bookings(i);
+    long[] ends = new long[list.size()];
+    int n = 0;
+    for (Booking b : list) {
+      if (b.end() > now && b.end() <= until) {
+        ends[n++] = b.end();
       }
     }
-    return best == Long.MAX_VALUE ? -1 : best;
+    Arrays.sort(ends, 0, n);
+    for (int k = 0; k < n; k++) {
+      if ((k == 0 || ends[k] != ends[k - 1]) && fits(i, s, ends[k])) {
+        return ends[k];
+      }
+    }
+    return -1;
   }
 
   /**

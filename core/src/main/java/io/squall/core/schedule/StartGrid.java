@@ -28,6 +28,11 @@ final class StartGrid {
     this.step = backfill.resolution().getSeconds();
   }
 
+  /** The latest start within the window, in epoch seconds. */
+  long horizon() {
+    return horizon;
+  }
+
   /** Whether a start lies within the window. */
   boolean withinWindow(long start) {
     return start <= horizon;

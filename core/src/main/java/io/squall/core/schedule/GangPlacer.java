@@ -4,8 +4,10 @@ import io.squall.core.sbatch.Constraint;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -20,6 +22,13 @@ final class GangPlacer {
   private final int[] groupOf;
   private final int groupCount;
   private final StartGrid grid;
+  /**
+   * Earliest starts by shape and eligible nodes, kept for the cycle. The eligible arrays are the
+   * cycle's own, one per set of placement rules, so they are compared as the same array.
+   */
+  private final Map<StartsKey, NodeStarts> startsCache = new HashMap<>();
+  /** Scratch for {@link NodeStarts#refresh}, all false between uses. */
+  private final boolean[] marks;
 
   /** @param groupOf the placement group index of each node of the table */
   GangPlacer(NodeTable table, int[] groupOf, int groupCount, Backfill backfill) {
@@ -27,7 +36,10 @@ final class GangPlacer {
     this.groupOf = groupOf;
     this.groupCount = groupCount;
     this.grid = new StartGrid(table.now(), backfill);
+    this.marks = new boolean[table.size()];
   }
+
+  private record StartsKey(GangShape shape, int[] eligible) {}
 
   /** Where a gang may go: statically eligible nodes (grouped), the nodes it must include, count rules. */
   record Request(GangShape shape, int[] eligible, int[] required, List<Constraint.Feature> counts, int maxGroups) {}
@@ -184,30 +196,6 @@ final class GangPlacer {
     return true;
   }
 
-  /**
-   * Sorts {start, node} pairs by start, then node. On the hot path of every reservation, so
-   * packed into primitive keys when the starts lie within 2^32 seconds of now (they always do
-   * but for absurd time limits, which take the slow way).
-   */
-  private void sortByStartThenNode(List<long[]> starts) {
-    long now = table.now();
-    long[] keys = new long[starts.size()];
-    for (int k = 0; k < keys.length; k++) {
-      long offset = starts.get(k)[0] - now;
-      if (offset < 0 || offset >= 1L << 32) {
-        starts.sort(Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> a[1]));
-        return;
-      }
-      keys[k] = offset << 31 | starts.get(k)[1];
-    }
-    Arrays.sort(keys);
-    for (int k = 0; k < keys.length; k++) {
-      long[] st = starts.get(k);
-      st[0] = now + (keys[k] >>> 31);
-      st[1] = keys[k] & Integer.MAX_VALUE;
-    }
-  }
-
   /** Books a reservation that {@link #findReservation} found, before anything else was booked. */
   void book(Reservation res, GangShape s) {
     for (int i : res.nodes()) {
@@ -228,26 +216,19 @@ final class GangPlacer {
    */
   Reservation findReservation(Request r, long notBefore) {
     GangShape s = r.shape();
-    List<long[]> starts = new ArrayList<>();
-    for (int i : r.eligible()) {
-      long t = table.earliestStart(i, s, grid.horizon());
-      if (t >= 0) {
-        starts.add(new long[] {t, i});
-      }
-    }
     for (int i : r.required()) {
       if (table.earliestStart(i, s, grid.horizon()) < 0) {
         return null;
       }
     }
+    NodeStarts starts = startsOf(r);
     if (starts.size() < s.nodes()) {
       return null;
     }
-    sortByStartThenNode(starts);
     // At least N nodes must be free by the start, so the N-th earliest time is the first
     // candidate, and usually the start. A node free then may be taken again by another
     // reservation before the gang's limit runs out, so failing that, every later time counts.
-    long first = Math.max(grid.onGrid(starts.get(s.nodes() - 1)[0]), notBefore);
+    long first = Math.max(grid.onGrid(starts.start(s.nodes() - 1)), notBefore);
     if (!grid.withinWindow(first)) {
       return null;
     }
@@ -264,17 +245,30 @@ final class GangPlacer {
     return null;
   }
 
+  /** The request's eligible nodes by earliest start, as the table stands now. */
+  private NodeStarts startsOf(Request r) {
+    StartsKey key = new StartsKey(r.shape(), r.eligible());
+    NodeStarts starts = startsCache.get(key);
+    if (starts == null) {
+      starts = new NodeStarts(table, r.shape(), r.eligible(), grid.horizon());
+      startsCache.put(key, starts);
+    } else {
+      starts.refresh(marks);
+    }
+    return starts;
+  }
+
   /**
    * The gang's place at {@code t}, if it fits there for its whole limit.
    *
-   * @param starts {earliest start, node} pairs, earliest first: a node can fit only from its own
+   * @param starts a node can fit only from its own earliest start
    */
-  private Reservation tryAt(Request r, List<long[]> starts, long t) {
+  private Reservation tryAt(Request r, NodeStarts starts, long t) {
     GangShape s = r.shape();
     List<Integer> fitting = new ArrayList<>();
     int[] perGroup = new int[groupCount];
-    for (int k = 0; k < starts.size() && starts.get(k)[0] <= t; k++) {
-      int i = (int) starts.get(k)[1];
+    for (int k = 0; k < starts.size() && starts.start(k) <= t; k++) {
+      int i = starts.node(k);
       if (table.fits(i, s, t)) {
         fitting.add(i);
         perGroup[groupOf[i]]++;

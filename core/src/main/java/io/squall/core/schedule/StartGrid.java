@@ -1,7 +1,6 @@
 package io.squall.core.schedule;
 
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The start times a reservation search may try, as Slurm's backfill scheduler sees the future
@@ -49,30 +48,31 @@ final class StartGrid {
 
   /**
    * The starts worth trying after {@code first} (the first time enough of a gang's nodes can be
-   * free, on the grid), earliest first: every later time a booking on one of its nodes ends, on
+   * free, on the grid), earliest first: every later time something on one of its nodes frees, on
    * the grid and within the window, each once. No other time can be the first at which the gang
    * fits (but for the rounding): between two of these nothing on its nodes frees, so whatever
    * fits later in between fits at the earlier one already.
    *
-   * @param nodes {earliest start, node} pairs of the gang's nodes
+   * @param nodes the gang's nodes that could hold it within the window
    */
-  long[] startsAfter(long first, List<long[]> nodes, NodeTable table) {
+  long[] startsAfter(long first, NodeStarts nodes, NodeTable table) {
     int capacity = 0;
-    for (long[] st : nodes) {
-      capacity += table.bookings((int) st[1]).size();
+    for (int k = 0; k < nodes.size(); k++) {
+      capacity += table.steps(nodes.node(k));
     }
     long[] times = new long[capacity];
     int n = 0;
-    for (long[] st : nodes) {
-      for (NodeTable.Booking b : table.bookings((int) st[1])) {
-        if (b.end() > first && withinWindow(b.end())) {
-          long t = onGrid(b.end());
-          if (withinWindow(t)) {
-            times[n++] = t;
-          }
-        }
+    for (int k = 0; k < nodes.size(); k++) {
+      n = table.freeingTimes(nodes.node(k), first, horizon, times, n);
+    }
+    int kept = 0;
+    for (int k = 0; k < n; k++) {
+      long t = onGrid(times[k]);
+      if (withinWindow(t)) {
+        times[kept++] = t;
       }
     }
+    n = kept;
     Arrays.sort(times, 0, n);
     int distinct = 0;
     for (int k = 0; k < n; k++) {

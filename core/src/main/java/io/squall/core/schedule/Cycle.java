@@ -32,6 +32,7 @@ import java.util.Set;
 /** The working state of one scheduling cycle; see the package documentation for the order of work. */
 final class Cycle {
   private static final int[] NONE = new int[0];
+  private static final long NEVER = Long.MAX_VALUE;
   private final SchedulerConfig config;
   private final ClusterSnapshot snapshot;
   private final Instant now;
@@ -57,11 +58,18 @@ final class Cycle {
   /** Shapes that failed to start now: resources only shrink within a cycle, so they fail again. */
   private final Map<FailKey, PendingReason> failedNow = new HashMap<>();
   private final Map<FailKey, Boolean> holdsShape = new HashMap<>();
+  /**
+   * The earliest start at which each attempt may still be reserved ({@link #NEVER}: none within
+   * bf_window). A cycle only ever adds bookings, so a gang fits at ever fewer times: a search for
+   * the same attempt resumes where the last one found its start, and one that found none is not
+   * repeated (the many alike jobs of a queue would otherwise walk the same times again).
+   */
+  private final Map<FailKey, Long> reservableFrom = new HashMap<>();
   private final List<Action> actions = new ArrayList<>();
   /** Candidates that wait for Resources or Priority: those may preempt. */
   private final Set<JobKey> blockedByResources = new HashSet<>();
   private Partition defaultPartition;
-  private int reservationsMade;
+  private int reservationsTried;
   private DependencyCheck dependencies;
 
   Cycle(SchedulerConfig config, ClusterSnapshot snapshot, Instant now) {
@@ -89,7 +97,7 @@ final class Cycle {
       groupOf[i] = groups.get(groupName(nodes.get(i)));
       runningOn.add(new ArrayList<>(2));
     }
-    this.placer = new GangPlacer(table, groupOf, groupCount);
+    this.placer = new GangPlacer(table, groupOf, groupCount, config.backfill());
     for (Partition p : snapshot.partitions()) {
       partitions.put(p.name(), p);
       if (defaultPartition == null && p.isDefault()) {
@@ -717,9 +725,9 @@ final class Cycle {
   }
 
   /**
-   * For a job that cannot start: a backfill reservation while the depth allows, in whichever of
-   * its partitions it can start first, and capacity demand when no existing node of any of them
-   * could ever hold it.
+   * For a job that cannot start: a backfill reservation while bf_max_job_test allows, in
+   * whichever of its partitions it can start first within bf_window, and capacity demand when no
+   * existing node of any of them could ever hold it.
    *
    * @return the reserved start, or null
    */
@@ -737,15 +745,20 @@ final class Cycle {
           shape.gpuType(), shape.cpusPerNode(), shape.memoryMb(), alt == null ? List.of() : alt.requiredFeatures()));
       return null;
     }
-    if (reservationsMade >= config.reservationDepth()) {
+    // bf_max_job_test: Slurm's backfill stops once it has tried to place that many jobs
+    // (backfill.c, bf_last_depth_try). Here only the jobs that cannot start at once count: the
+    // ones a reservation is searched for; below them jobs still start if they fit now.
+    if (reservationsTried >= config.backfill().maxJobTest()) {
       return null;
     }
-    reservationsMade++;
+    reservationsTried++;
     GangPlacer.Reservation best = null;
     GangShape bestShape = null;
     for (int k = 0; k < c.partitions().size(); k++) {
       for (Attempt attempt : c.attempts().get(k)) {
-        GangPlacer.Reservation res = placer.findReservation(attempt.request());
+        long from = reservableFrom.getOrDefault(attempt.key(), nowSec);
+        GangPlacer.Reservation res = from == NEVER ? null : placer.findReservation(attempt.request(), from);
+        reservableFrom.put(attempt.key(), res == null ? NEVER : res.start());
         if (res != null) {
           if (best == null || res.start() < best.start()) {
             best = res;

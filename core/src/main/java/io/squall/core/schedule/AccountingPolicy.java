@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * QOS and association limits for one cycle, as slurmctld's acct_policy enforces them: what running
@@ -114,7 +115,7 @@ final class AccountingPolicy {
       }
     }
     List<Account> chain = chain(job.account());
-    Integer maxJobs = chain.stream().map(a -> a.limits().maxJobs()).filter(m -> m != null).findFirst().orElse(null);
+    Integer maxJobs = nearest(chain, Account.Limits::maxJobs);
     if (maxJobs != null && jobsByAssociation.getOrDefault(association(job), 0) + 1 > maxJobs) {
       return PendingReason.ASSOC_MAX_JOBS;
     }
@@ -149,8 +150,12 @@ final class AccountingPolicy {
     return null;
   }
 
-  /** The job's account and every account above it, nearest first; empty for an unknown account. */
   private List<Account> chain(String account) {
+    return chain(accounts, account);
+  }
+
+  /** The account and every account above it, nearest first; empty for an unknown account. */
+  static List<Account> chain(Map<String, Account> accounts, String account) {
     List<Account> out = new ArrayList<>(2);
     Account a = account == null ? null : accounts.get(account);
     // Bounded by the number of accounts, should the configuration close a loop.
@@ -159,6 +164,20 @@ final class AccountingPolicy {
       a = a.parent() == null ? null : accounts.get(a.parent());
     }
     return out;
+  }
+
+  /**
+   * A per-association limit as the user's association has it: set on the nearest account that sets
+   * it (resource_limits.html: "the point in this list where the limit is first defined will be used").
+   */
+  static Integer nearest(List<Account> chain, Function<Account.Limits, Integer> limit) {
+    for (Account a : chain) {
+      Integer value = limit.apply(a.limits());
+      if (value != null) {
+        return value;
+      }
+    }
+    return null;
   }
 
   /** The job's QOS, or null when it has none or an unknown one (immutable maps throw on get(null)). */

@@ -139,6 +139,11 @@ public final class JobCommands {
       Submission s = new Submission(id, in.scriptName(), in.script(), in.options(), in.scriptArgs(), in.environment(),
           in.submitDir(), b.now());
       Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), accepted.qos(), b.now());
+      // In the batch, so that two submissions at once cannot both take the last place.
+      String overLimit = SubmitLimits.jobLimitRefusal(job, layout.accounts(), layout.qos(), b::unfinishedJobs);
+      if (overLimit != null) {
+        throw ApiException.badRequest(overLimit);
+      }
       b.submission(s);
       b.insert(new StoredJob(job, s, accepted.request().control().hold() ? HELD : "None", null, null, null,
           null, List.of(), null));

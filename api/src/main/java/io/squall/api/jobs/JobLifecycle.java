@@ -378,7 +378,7 @@ public final class JobLifecycle {
   /** Charges the job's GPU time to fair-share and tells its nodes to clean up. */
   private void release(Batch b, StoredJob j) {
     if (j.job().state().holdsResources()) {
-      b.usage(StateLoader.withUsage(b.usage().decayedTo(b.now()), j, b.now()));
+      b.usage(StateLoader.withUsage(b.usage().decayedTo(b.now()), j, b.now(), layout.usageFactor(j.job().qos())));
     }
     Map<String, String> addresses = addresses(b, j);
     b.afterCommit(() -> {

@@ -123,22 +123,27 @@ public final class StateLoader {
         for (GpuGrant g : StoreText.parseAllocation(r.allocation())) {
           gpus += g.gpuIndices().size();
         }
-        usage = withUsage(usage, r.account(), r.user(), r.qos(), r.startTime(), r.endTime(), gpus, now);
+        usage = withUsage(usage, r.account(), r.user(), r.qos(), r.startTime(), r.endTime(),
+            gpus * layout.usageFactor(r.qos()), now);
       }
       after = page.get(page.size() - 1).jobKey();
     }
     return usage;
   }
 
-  /** Adds what a job has used so far (GPU-seconds) to the fair-share ledger. */
-  public static UsageLedger withUsage(UsageLedger usage, StoredJob stored, Instant now) {
+  /**
+   * Adds what a job has used so far (GPU-seconds) to the fair-share ledger, times its QOS's
+   * UsageFactor (Slurm's: "Usage factor when running with this QOS", 0 for free).
+   */
+  public static UsageLedger withUsage(UsageLedger usage, StoredJob stored, Instant now, double usageFactor) {
     Job job = stored.job();
-    return withUsage(usage, job.account(), job.user(), job.qos(), job.startTime(), job.endTime(), stored.gpusRanOn(),
-        now);
+    return withUsage(usage, job.account(), job.user(), job.qos(), job.startTime(), job.endTime(),
+        stored.gpusRanOn() * usageFactor, now);
   }
 
+  /** @param gpus GPUs held, already multiplied by the QOS's UsageFactor */
   private static UsageLedger withUsage(UsageLedger usage, String account, String user, String qos, Instant start,
-      Instant end, int gpus, Instant now) {
+      Instant end, double gpus, Instant now) {
     if (start == null) {
       return usage;
     }

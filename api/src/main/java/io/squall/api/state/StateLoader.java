@@ -11,12 +11,12 @@ import io.squall.api.store.NodeRow;
 import io.squall.core.model.Job;
 import io.squall.core.model.Node;
 import io.squall.core.model.UsageLedger;
+import io.squall.core.priority.UsageMeter;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.PendingReason;
 import jakarta.inject.Singleton;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HashMap;
@@ -27,13 +27,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Rebuilds the cluster state from the database when the controller starts: pending jobs stay
  * queued, running jobs stay running (their agents report in and keep them), finished jobs keep
- * their accounting. Nodes get a fresh heartbeat deadline.
+ * their accounting; fair-share usage is as it was stored, to be decayed from when it last was.
+ * Nodes get a fresh heartbeat deadline.
  */
 @Singleton
 public final class StateLoader {
   private static final Logger LOG = LoggerFactory.getLogger(StateLoader.class);
-  /** Slurm's default PriorityDecayHalfLife. */
-  static final Duration USAGE_HALF_LIFE = Duration.ofDays(7);
 
   private final JobRepository jobs;
   private final JobScriptRepository scripts;
@@ -42,9 +41,13 @@ public final class StateLoader {
   private final ClusterLayout layout;
   private final SquallConfig config;
   private final InstantSource clock;
+  private final UsageStore usage;
+  private final UsageMeter meter;
 
   public StateLoader(JobRepository jobs, JobScriptRepository scripts, NodeRepository nodes, Rows rows,
-      ClusterLayout layout, SquallConfig config, InstantSource clock) {
+      ClusterLayout layout, SquallConfig config, InstantSource clock, UsageStore usage, UsageMeter meter) {
+    this.usage = usage;
+    this.meter = meter;
     this.jobs = jobs;
     this.scripts = scripts;
     this.nodes = nodes;
@@ -58,7 +61,10 @@ public final class StateLoader {
 
   Loaded load() {
     Instant now = clock.instant();
-    ClusterState state = new ClusterState(UsageLedger.empty(now, USAGE_HALF_LIFE));
+    // A database from before usage was stored has none: it is worked out once from the jobs' runs.
+    UsageLedger stored = usage.load(meter.policy().decayHalfLife()).orElse(null);
+    UsageLedger ledger = stored != null ? stored : meter.empty(now);
+    ClusterState state = new ClusterState(ledger);
     for (NodeRow r : nodes.findAll()) {
       if (layout.node(r.name()) == null) {
         LOG.warn("node {} is in the database but no longer configured; ignored", r.name());
@@ -77,7 +83,6 @@ public final class StateLoader {
     }
     SbatchParser parser = new SbatchParser(config.zoneId());
     Map<Long, JobRequest> requests = new HashMap<>();
-    UsageLedger usage = state.usage();
     long maxId = 0;
     for (JobRow r : jobs.findAll()) {
       Submission s = submissions.get(r.jobId());
@@ -94,9 +99,14 @@ public final class StateLoader {
       StoredJob job = rows.job(r, s, request, !r.state().equals("PENDING") ? "None"
           : r.held() ? PendingReason.JOB_HELD_USER.slurmName() : PendingReason.PRIORITY.slurmName());
       state.publishJob(job);
-      usage = withUsage(usage, job, now);
+      if (stored == null) {
+        ledger = withPastRun(ledger, job);
+      }
     }
-    state.publishUsage(usage);
+    if (stored == null) {
+      usage.create(ledger);
+      state.publishUsage(ledger);
+    }
     LOG.info("loaded {} jobs and {} nodes", state.jobs().size(), state.nodes().size());
     return new Loaded(state, maxId + 1);
   }
@@ -111,14 +121,13 @@ public final class StateLoader {
     }
   }
 
-  /** Adds what a job has used so far (GPU-seconds) to the fair-share ledger. */
-  public static UsageLedger withUsage(UsageLedger usage, StoredJob stored, Instant now) {
+  /** Charges a finished job's run at its end, as it would have been charged then. */
+  private UsageLedger withPastRun(UsageLedger ledger, StoredJob stored) {
     Job job = stored.job();
-    if (job.startTime() == null) {
-      return usage;
+    if (job.startTime() == null || job.endTime() == null) {
+      return ledger; // running jobs are charged from their start at the next calc period
     }
-    Instant end = job.endTime() != null ? job.endTime() : now;
-    double seconds = Math.max(0, Duration.between(job.startTime(), end).toMillis() / 1000.0);
-    return usage.plus(job.account(), job.user(), job.qos(), seconds * stored.gpusRanOn());
+    return meter.ended(ledger, job.started(job.key(), job.partition(), stored.ranOn(), job.startTime()),
+        job.endTime());
   }
 }

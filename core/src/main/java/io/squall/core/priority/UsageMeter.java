@@ -7,6 +7,7 @@ import io.squall.core.model.TresBillingWeights;
 import io.squall.core.model.UsageLedger;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -21,6 +22,9 @@ import java.util.TreeMap;
  * to a watermark kept in the ledger; when its run ends (it finished, was requeued or preempted)
  * only what lies past the watermark is added. The controller and the what-if simulator both
  * charge through here.
+ *
+ * <p>Instants are kept to the millisecond (Slurm keeps seconds): a database keeps no finer, so a
+ * restarted controller reads back exactly the watermarks and decay instant it wrote.
  *
  * <p>Slurm also decays the new usage of each period once more ({@code run_delta *
  * pow(decay_factor, run_delta)}); here a charge is added as used at the instant it is made, which
@@ -59,15 +63,16 @@ public final class UsageMeter {
     if (!due(usage, now)) {
       return usage;
     }
+    Instant at = now.truncatedTo(ChronoUnit.MILLIS);
     List<UsageLedger.Use> uses = new ArrayList<>();
     Map<JobKey, Instant> charged = new TreeMap<>();
     for (Job j : jobs) {
       if (j.state().holdsResources() && j.startTime() != null) {
-        addUse(uses, j, chargedFrom(usage, j), now);
-        charged.put(j.key(), now);
+        addUse(uses, j, chargedFrom(usage, j), at);
+        charged.put(j.key(), at);
       }
     }
-    return usage.decayedTo(now).plus(uses, now).withChargedUntil(charged);
+    return usage.decayedTo(at).plus(uses, at).withChargedUntil(charged);
   }
 
   /**

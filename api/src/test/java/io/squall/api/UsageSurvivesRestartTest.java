@@ -95,6 +95,48 @@ class UsageSurvivesRestartTest {
     }
   }
 
+  /**
+   * A database from before usage was stored (no ledger) gets it worked out once from the jobs'
+   * runs, each charged at its end and decayed since: an 8-GPU job counts 8 units a second it ran.
+   */
+  @Test
+  void aDatabaseWithoutStoredUsageGetsItFromPastRuns() throws Exception {
+    int port = Controllers.restartablePort();
+    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
+    settings.put("micronaut.server.port", port);
+    settings.put("squall.partitions.gpu.nodes", "node-1");
+    settings.put("squall.ticks", "manual");
+    settings.put("squall.node-timeout", "1h");
+    try (LocalProvider nodes = new LocalProvider(dir.resolve("nodes"))) {
+      JsonNode done;
+      try (Controllers.Running c = Controllers.start(settings)) {
+        Http h = startNode(nodes, port, c);
+        ManualTime time = ManualTime.of(c);
+        long id = h.submit(Map.of("script", "#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 1\n",
+            "submit_dir", dir.toString()));
+        done = time.until("the job to end", LONG, () -> {
+          JsonNode j = h.job(id);
+          return j.get("end_time").isNull() ? null : j;
+        });
+      }
+      try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("data/db/squall")
+          + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE", "sa", ""); java.sql.Statement s = db.createStatement()) {
+        for (String table : List.of("usage_ledger", "usage_figures", "usage_watermarks")) {
+          s.execute("DELETE FROM " + table);
+        }
+      }
+      try (Controllers.Running c = Controllers.startAgainOn(port, settings)) {
+        Http h = new Http(c.url());
+        Instant started = Instant.parse(done.get("start_time").asText());
+        Instant ended = Instant.parse(done.get("end_time").asText());
+        Instant now = ((ManualClock) c.bean(InstantSource.class)).instant();
+        double expected = 8 * seconds(started, ended) * decay(seconds(ended, now));
+        assertThat(expected).isPositive();
+        assertThat(usage(h)).isCloseTo(expected, within(CHARGE_PRECISION));
+      }
+    }
+  }
+
   /** alice's raw usage in the research account, as /v1/shares answers it now. */
   private static double usage(Http h) {
     JsonNode shares = h.get("alice-token", "/v1/shares").json();

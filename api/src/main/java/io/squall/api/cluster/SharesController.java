@@ -1,9 +1,15 @@
 package io.squall.api.cluster;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.RequestAttribute;
+import io.squall.api.auth.Caller;
 import io.squall.api.config.ClusterLayout;
+import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
+import io.squall.api.web.TextRules;
 import io.squall.core.priority.FairShare;
 import io.squall.core.priority.UsageMeter;
 import io.swagger.v3.oas.annotations.Operation;
@@ -14,11 +20,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * {@code GET /v1/shares}: every association's shares, usage and fair-share factor, as sshare
- * shows them (Slurm shows them to every user unless PrivateData=usage, which is not modelled).
- * Usage is decayed to now, as the next scheduling cycle reads it.
+ * {@code GET /v1/shares}: associations' shares, usage and fair-share factor, as sshare shows them
+ * (Slurm shows them to every user unless PrivateData=usage, which is not modelled). Usage is
+ * decayed to now, as the next scheduling cycle reads it. Which associations, as slurmctld
+ * answers sshare's request (assoc_mgr_get_shares): root and every account, and the user
+ * associations of the users asked for ({@code users}), of everyone ({@code all}), or else of the
+ * caller, as sshare asks for its own user without -a or -u; {@code accounts} keeps only the
+ * associations of those accounts.
  */
 @Controller("/v1")
 @Tag(name = "cluster")
@@ -37,12 +49,20 @@ public final class SharesController {
 
   @Operation(summary = "Fair-share standing of root, every account and every user association, as sshare lists it")
   @Get("/shares")
-  public Map<String, Object> shares() {
+  public Map<String, Object> shares(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @Nullable @QueryValue String users, @Nullable @QueryValue String accounts, @Nullable @QueryValue String all) {
+    boolean everyone = flag("all", all);
+    Set<String> userNames = users != null ? names(users) : everyone ? null : Set.of(caller.user());
+    Set<String> accountNames = accounts == null ? null : names(accounts);
     Instant now = clock.instant();
     FairShare fs = FairShare.compute(meter.policy().algorithm(), layout.accounts(), layout.users(),
         writer.state().usage().decayedTo(now));
     List<Map<String, Object>> rows = new ArrayList<>();
     for (FairShare.Standing s : fs.standings()) {
+      if (s.user() != null && userNames != null && !userNames.contains(s.user())
+          || accountNames != null && !accountNames.contains(s.account())) {
+        continue;
+      }
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("account", s.account());
       m.put("user", s.user());
@@ -61,5 +81,26 @@ public final class SharesController {
     out.put("as_of", now.toString());
     out.put("shares", rows);
     return out;
+  }
+
+  /** A comma-separated list of names, as sshare's -u and -A take. */
+  private static Set<String> names(String list) {
+    Set<String> out = new TreeSet<>();
+    for (String n : list.split(",")) {
+      if (!n.isBlank()) {
+        out.add(n.trim());
+      }
+    }
+    return out;
+  }
+
+  private static boolean flag(String name, String value) {
+    if (value == null || value.equals("false")) {
+      return false;
+    }
+    if (value.isEmpty() || value.equals("true")) {
+      return true;
+    }
+    throw ApiException.badRequest(name + "=" + TextRules.quoted(value) + ": true or false");
   }
 }

@@ -121,6 +121,15 @@ public final class SquallClient {
   }
 
   /**
+   * {@code GET /v1/shares}: associations' fair-share standing.
+   *
+   * @param query {@code users}, {@code accounts} (comma-separated) and {@code all}; absent ones left out
+   */
+  public Shares shares(Map<String, String> query) {
+    return convert(send(request("/v1/shares", query).GET()), Shares.class);
+  }
+
+  /**
    * {@code GET /v1/accounting}, once per job or array when several are named: the service answers
    * a task id ({@code 42_3}) with the whole array, so the tasks of one array share a request.
    */

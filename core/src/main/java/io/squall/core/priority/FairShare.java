@@ -18,13 +18,15 @@ public final class FairShare {
    *
    * @param user null for root and accounts
    * @param depth 0 for root, 1 for its children, ...
-   * @param normShares Fair Tree: the shares over its siblings' ({@code S}); classic: multiplied
-   *     down the tree
+   * @param normShares Fair Tree: the shares over its siblings' ({@code S}), 0 for root; classic:
+   *     multiplied down the tree, 1 for root
    * @param rawUsage decayed billed TRES-seconds, its subtree's for an account
    * @param normUsage its usage over the whole cluster's
-   * @param effectiveUsage Fair Tree: its usage over its parent's ({@code U}); classic: {@code UE}
+   * @param effectiveUsage Fair Tree: its usage over its parent's ({@code U}); classic: {@code UE};
+   *     1 for root
    * @param levelFs Fair Tree's {@code S / U} (infinite without usage); NaN under classic and for root
-   * @param factor a user's fair-share factor in [0, 1]; NaN for root and accounts
+   * @param factor a user's fair-share factor in [0, 1]; classic also gives accounts theirs; NaN
+   *     for root and, under Fair Tree, for accounts
    */
   public record Standing(String account, String user, int depth, int rawShares, double normShares,
       double rawUsage, double normUsage, double effectiveUsage, double levelFs, double factor) {}

@@ -33,8 +33,9 @@ final class FairTree {
   }
 
   static void apply(ShareNode root) {
-    root.normShares = 1.0;
-    root.effectiveUsage = root.rawUsage == 0 ? 0 : 1.0;
+    // As slurmctld shows root: no siblings' shares to be a share of, all of the usage.
+    root.normShares = 0;
+    root.effectiveUsage = 1.0;
     levelFs(root);
     new FairTree(countUsers(root)).rank(root.children, false);
   }

@@ -63,6 +63,9 @@ class FairTreeTest {
     FairShare classic = FairShare.compute(FairShareAlgorithm.CLASSIC, accounts, users, ledger(used));
     assertThat(classic.factor("A", "a2")).isCloseTo(Math.pow(2, -0.55), within(1e-9));
     assertThat(classic.factor("B", "b1")).isCloseTo(Math.pow(2, -1.35), within(1e-9));
+    // sshare shows classic's factor for accounts too: A's effective usage 0.55 / 2 on half the shares.
+    assertThat(byName(classic).get("A").factor()).isCloseTo(Math.pow(2, -0.55), within(1e-9));
+    assertThat(byName(fs).get("A").factor()).isNaN();
   }
 
   /**
@@ -123,7 +126,9 @@ class FairTreeTest {
             new UserAssociation("bo", "b", 1)), Map.of("a/amy", 3.0, "b/bo", 1.0));
     assertThat(fs.standings()).extracting(s -> "  ".repeat(s.depth()) + s.account() + (s.user() == null ? ""
         : "/" + s.user())).containsExactly("root", "  a", "    a/amy", "    a/zed", "    a2", "  b", "    b/bo");
-    assertThat(fs.standings().get(0).rawUsage()).isEqualTo(4.0);
+    // Root as slurmctld shows it under Fair Tree: no level shares, all of the usage.
+    FairShare.Standing root = fs.standings().get(0);
+    assertThat(List.of(root.rawUsage(), root.normShares(), root.effectiveUsage())).containsExactly(4.0, 0.0, 1.0);
     assertThat(byName(fs).get("a/amy").normUsage()).isEqualTo(0.75);
   }
 

@@ -176,7 +176,7 @@ class HostileInputTest {
     out.add(new Endpoint("cost report", "admin-token", r -> get("/v1/reports/cost"
         + r.query(List.of("since", "until", "account", "by")))));
     out.add(new Endpoint("prices", "alice-token", r -> get("/v1/prices" + r.query(List.of("offering")))));
-    for (String path : List.of("/v1/nodes", "/v1/partitions", "/v1/launches", "/v1/instances", "/v1/budgets",
+    for (String path : List.of("/v1/nodes", "/v1/partitions", "/v1/shares", "/v1/launches", "/v1/instances", "/v1/budgets",
         "/prometheus", "/health")) {
       out.add(new Endpoint(path, "admin-token", r -> get(path + r.query(List.of("x")))));
     }

@@ -16,6 +16,8 @@ public final class Main {
         sinfo [-N] [-p PART] [-o FORMAT] [-h]   partitions and node states
         sacct [-j JOBS] [-S TIME] [-E TIME] [-o FIELDS] [-P] [-n]
                                                 jobs that ran
+        sshare [-a] [-A ACCOUNTS] [-u USERS] [-U] [-l] [-n] [-p|-P]
+                                                fair-share: shares, usage and factors
         scontrol show job|node|partition [NAME], show hostnames [LIST], hold|release|requeue JOBID...
         pause JOBID...                          checkpoint a running job, release its nodes, keep it held
         report cost [--since T] [--until T] [--account A] [--by user|account|partition|day]
@@ -74,6 +76,8 @@ public final class Main {
         return new SacctCommand(io).run(rest);
       case "scontrol":
         return new ScontrolCommand(io).run(rest);
+      case "sshare":
+        return new SshareCommand(io).run(rest);
       case "pause":
         return ScontrolCommand.pause(io).run(rest);
       case "report":

@@ -132,9 +132,12 @@ final class SchedulerBench {
       jobs.add(Job.pending(id++, r, "user" + a + rnd.nextInt(4), "team" + a, "normal", submitted));
     }
     UsageLedger usage = UsageLedger.empty(NOW, Duration.ofDays(7));
+    List<UsageLedger.Use> used = new ArrayList<>();
     for (int a = 0; a < 5; a++) {
-      usage = usage.plus("team" + a, "user" + a + "0", "normal", rnd.nextInt(1_000_000));
+      int gpuSeconds = rnd.nextInt(1_000_000);
+      used.add(new UsageLedger.Use("team" + a, "user" + a + "0", "normal", gpuSeconds, gpuSeconds));
     }
+    usage = usage.plus(used, NOW);
     return new ClusterSnapshot(nodes, partitions, Map.of("normal", Qos.normal()), accounts, users, jobs, usage);
   }
 

@@ -13,7 +13,7 @@ class MainTest {
     Cli.Result r = cli.run("--help");
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("sbatch [OPTIONS] SCRIPT", "sbatch --parse-only", "squeue", "scancel", "sinfo", "sacct",
-        "scontrol", "bench scheduler", "bench elastic", "bench interruptions", "SQUALL_URL", "SQUALL_TOKEN");
+        "scontrol", "sshare", "bench scheduler", "bench elastic", "bench interruptions", "SQUALL_URL", "SQUALL_TOKEN");
   }
 
   @Test
@@ -25,7 +25,7 @@ class MainTest {
 
   @Test
   void everyVerbHasHelp() {
-    for (String verb : new String[] {"squeue", "scancel", "sinfo", "sacct", "scontrol"}) {
+    for (String verb : new String[] {"squeue", "scancel", "sinfo", "sacct", "scontrol", "sshare"}) {
       Cli.Result r = cli.run(verb, "--help");
       assertThat(r.exit()).as(verb).isZero();
       assertThat(r.out()).as(verb).startsWith("Usage: " + verb);

@@ -12,6 +12,7 @@ import io.squall.core.model.NodeState;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
 import io.squall.core.model.UsageLedger;
+import io.squall.core.priority.UsageMeter;
 import io.squall.core.model.UserAssociation;
 import io.squall.core.money.Budget;
 import io.squall.core.money.BudgetLimits;
@@ -679,7 +680,9 @@ public final class ElasticSimulation {
   private BudgetLimits limits = BudgetLimits.NONE;
   private final List<BudgetSample> budgetSamples = new ArrayList<>();
   private final List<LaunchRecord> launchRecords = new ArrayList<>();
+  /** Fair-share usage, charged as the controller charges it: every calc period, and at each run's end. */
   private UsageLedger usage;
+  private final UsageMeter usageMeter;
   private Instant start;
   private Instant lastEnd;
   private Instant lastCycle;
@@ -732,6 +735,8 @@ public final class ElasticSimulation {
     }
     this.fleet = new FleetActuator(setup.cluster(), policies, provider, new MemoryFleet());
     this.partitions = setup.partitions().stream().map(PartitionSetup::partition).toList();
+    // The trace's QOS are made up as it names them, with no UsageFactor: usage is charged whole.
+    this.usageMeter = new UsageMeter(setup.scheduler().fairShare(), partitions, Map.of());
   }
 
   /** Runs the workload to its end (or {@link Setup#maxTime()}). Call once. */
@@ -757,7 +762,7 @@ public final class ElasticSimulation {
     }
     start = clock.instant();
     lastEnd = start;
-    usage = UsageLedger.empty(start, Duration.ofDays(7));
+    usage = usageMeter.empty(start);
     accountsOf(workload);
     for (PartitionSetup p : setup.partitions()) {
       for (Node n : p.nodes()) {
@@ -878,6 +883,7 @@ public final class ElasticSimulation {
   }
 
   private void end(SimJob j, JobState state, Instant at) {
+    usage = usageMeter.ended(usage, j.job, at);
     jobs.remove(j.job.key());
     running.remove(j);
     for (GpuGrant g : j.job.allocation()) {
@@ -1216,6 +1222,7 @@ public final class ElasticSimulation {
 
   /** The job leaves its nodes (an up node with no job left is idle) and waits in the queue as {@code requeued}. */
   private void backToQueue(SimJob j, Job requeued, Instant now) {
+    usage = usageMeter.ended(usage, j.job, now);
     running.remove(j);
     for (GpuGrant g : j.job.allocation()) {
       free(nodes.get(g.node()), j.job.key(), now);
@@ -1241,6 +1248,7 @@ public final class ElasticSimulation {
     for (SimJob j : jobs.values()) {
       snapshotJobs.add(j.job);
     }
+    usage = usageMeter.charge(usage, snapshotJobs, now);
     ClusterSnapshot snapshot = new ClusterSnapshot(snapshotNodes, partitions, qos, accounts, users, snapshotJobs,
         usage);
     if (!budgets.isEmpty()) {

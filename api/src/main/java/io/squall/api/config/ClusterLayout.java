@@ -10,6 +10,7 @@ import io.squall.core.model.NodeState;
 import io.squall.core.model.Partition;
 import io.squall.core.model.PreemptMode;
 import io.squall.core.model.Qos;
+import io.squall.core.model.TresBillingWeights;
 import io.squall.core.model.UserAssociation;
 import io.squall.core.money.Budget;
 import io.squall.core.money.BudgetPeriod;
@@ -94,7 +95,8 @@ public final class ClusterLayout {
       }
       Partition partition = Partition.of(p.getName(), names)
           .withLimits(p.getMaxTimeMinutes(), p.getDefaultTimeMinutes(), p.getMaxNodes())
-          .withPriority(p.getPriorityJobFactor(), p.getPriorityTier(), preemptMode(p), graceSeconds(p));
+          .withPriority(p.getPriorityJobFactor(), p.getPriorityTier(), preemptMode(p), graceSeconds(p))
+          .withBillingWeights(billingWeights(p));
       partitions.add(p.isDefault() || (!anyDefault && p == sorted.get(0)) ? partition.asDefault() : partition);
     }
     UnreachableCaps unreachable = new UnreachableCaps(policies, listPrices);
@@ -241,6 +243,17 @@ public final class ClusterLayout {
       default -> throw new IllegalStateException("squall.partitions." + p.getName() + ".preempt-mode: '"
           + p.getPreemptMode() + "' is not off, requeue or cancel");
     };
+  }
+
+  private static TresBillingWeights billingWeights(PartitionConfig p) {
+    if (p.getTresBillingWeights() == null) {
+      return TresBillingWeights.GPUS;
+    }
+    try {
+      return TresBillingWeights.parse(p.getTresBillingWeights());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("squall.partitions." + p.getName() + ".tres-billing-weights: " + e.getMessage(), e);
+    }
   }
 
   private static int graceSeconds(PartitionConfig p) {

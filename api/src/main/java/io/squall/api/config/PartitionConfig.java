@@ -32,6 +32,8 @@ public class PartitionConfig {
   /** Slurm's GraceTime: how long a preempted job has, from its checkpoint signal, to checkpoint. */
   private Duration graceTime = Duration.ZERO;
   private int priorityJobFactor = 1;
+  /** Slurm's TRESBillingWeights; unset: one unit per GPU (TresBillingWeights.GPUS), not Slurm's CPU=1. */
+  private String tresBillingWeights;
   private boolean elastic;
   private List<String> instanceTypes = new ArrayList<>();
   private List<String> zones = new ArrayList<>();
@@ -184,6 +186,14 @@ public class PartitionConfig {
   public void setPriorityJobFactor(int priorityJobFactor) {
     this.priorityJobFactor = priorityJobFactor;
   }
+  public String getTresBillingWeights() {
+    return tresBillingWeights;
+  }
+
+  public void setTresBillingWeights(String tresBillingWeights) {
+    this.tresBillingWeights = tresBillingWeights;
+  }
+
   public boolean isElastic() {
     return elastic;
   }

@@ -1,13 +1,16 @@
 package io.squall.api.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.squall.core.priority.FairShareAlgorithm;
+import io.squall.core.priority.FairSharePolicy;
 import io.squall.core.priority.PriorityWeights;
 import java.time.Duration;
 
 /**
- * Slurm's PriorityWeight* settings, PriorityMaxAge and PriorityFlags=ACCRUE_ALWAYS
- * ({@code squall.priority.*}); unset values keep {@link PriorityWeights#defaults()} and Slurm's
- * default of aging jobs only while they are eligible.
+ * Slurm's PriorityWeight* settings, PriorityMaxAge, PriorityFlags=ACCRUE_ALWAYS and
+ * NO_FAIR_TREE, PriorityCalcPeriod and PriorityDecayHalfLife ({@code squall.priority.*}); unset
+ * values keep {@link PriorityWeights#defaults()}, Slurm's default of aging jobs only while they
+ * are eligible, and {@link FairSharePolicy#defaults()} (Fair Tree, 5 minutes, 7 days).
  */
 @ConfigurationProperties("squall.priority")
 public class PriorityConfig {
@@ -19,9 +22,34 @@ public class PriorityConfig {
   private long weightQos = DEFAULTS.qos();
   private Duration maxAge = DEFAULTS.maxAge();
   private boolean accrueAlways;
+  private String fairshare = FairSharePolicy.defaults().algorithm().configName();
+  private Duration calcPeriod = FairSharePolicy.defaults().calcPeriod();
+  private Duration decayHalfLife = FairSharePolicy.defaults().decayHalfLife();
 
   public PriorityWeights weights() {
     return new PriorityWeights(weightAge, weightFairshare, weightJobSize, weightPartition, weightQos, maxAge);
+  }
+
+  /**
+   * The fair-share algorithm and how usage is charged and decayed.
+   *
+   * @throws IllegalStateException naming the key that is wrong
+   */
+  public FairSharePolicy fairSharePolicy() {
+    FairShareAlgorithm algorithm;
+    try {
+      algorithm = FairShareAlgorithm.parse(fairshare);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("squall.priority.fairshare: " + e.getMessage(), e);
+    }
+    if (calcPeriod == null || calcPeriod.isNegative() || calcPeriod.isZero()) {
+      throw new IllegalStateException("squall.priority.calc-period: must be above 0, not " + calcPeriod);
+    }
+    if (decayHalfLife == null || decayHalfLife.isNegative()) {
+      throw new IllegalStateException("squall.priority.decay-half-life: must be 0 (no decay) or more, not "
+          + decayHalfLife);
+    }
+    return new FairSharePolicy(algorithm, calcPeriod, decayHalfLife);
   }
 
   public long getWeightAge() {
@@ -79,5 +107,32 @@ public class PriorityConfig {
 
   public void setAccrueAlways(boolean accrueAlways) {
     this.accrueAlways = accrueAlways;
+  }
+
+  /** {@code fair-tree} (Slurm's default) or {@code classic} (Slurm's PriorityFlags=NO_FAIR_TREE). */
+  public String getFairshare() {
+    return fairshare;
+  }
+
+  public void setFairshare(String fairshare) {
+    this.fairshare = fairshare;
+  }
+
+  /** Slurm's PriorityCalcPeriod: how often running jobs are charged and usage decayed. */
+  public Duration getCalcPeriod() {
+    return calcPeriod;
+  }
+
+  public void setCalcPeriod(Duration calcPeriod) {
+    this.calcPeriod = calcPeriod;
+  }
+
+  /** Slurm's PriorityDecayHalfLife; 0: usage never decays. */
+  public Duration getDecayHalfLife() {
+    return decayHalfLife;
+  }
+
+  public void setDecayHalfLife(Duration decayHalfLife) {
+    this.decayHalfLife = decayHalfLife;
   }
 }

@@ -9,7 +9,6 @@ import io.squall.api.output.OutputStore;
 import io.squall.api.spot.DrainingJobs;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
-import io.squall.api.state.StateLoader;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.core.hostlist.Hostlist;
@@ -18,6 +17,7 @@ import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
+import io.squall.core.priority.UsageMeter;
 import io.squall.spot.drain.DrainMark;
 import io.squall.spot.drain.DrainRules;
 import io.squall.spot.drain.RequeueDecision;
@@ -48,9 +48,11 @@ public final class JobLifecycle {
   private final OutputStore output;
   private final DrainingJobs draining;
   private final ClusterLayout layout;
+  private final UsageMeter usageMeter;
 
   public JobLifecycle(AgentClient agents, BatchEnvironment environment, SquallConfig config, SquallMetrics metrics,
-      StateWriter writer, OutputStore output, DrainingJobs draining, ClusterLayout layout) {
+      StateWriter writer, OutputStore output, DrainingJobs draining, ClusterLayout layout, UsageMeter usageMeter) {
+    this.usageMeter = usageMeter;
     this.output = output;
     this.draining = draining;
     this.layout = layout;
@@ -375,10 +377,10 @@ public final class JobLifecycle {
     b.event(j.key(), state, event);
   }
 
-  /** Charges the job's GPU time to fair-share and tells its nodes to clean up. */
+  /** Charges the rest of the job's run to fair-share and tells its nodes to clean up. */
   private void release(Batch b, StoredJob j) {
     if (j.job().state().holdsResources()) {
-      b.usage(StateLoader.withUsage(b.usage().decayedTo(b.now()), j, b.now(), layout.usageFactor(j.job().qos())));
+      b.usage(usageMeter.ended(b.usage(), j.job(), b.now()));
     }
     Map<String, String> addresses = addresses(b, j);
     b.afterCommit(() -> {

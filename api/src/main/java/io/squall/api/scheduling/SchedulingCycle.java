@@ -11,7 +11,9 @@ import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.core.model.ClusterSnapshot;
+import io.squall.core.model.Job;
 import io.squall.core.model.JobState;
+import io.squall.core.priority.UsageMeter;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.Scheduler;
 import jakarta.inject.Singleton;
@@ -28,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * writer thread from a consistent snapshot, then applied by the writer, so submissions are not
  * held up by planning. When cycles run is the {@link Ticker}'s: every {@code
  * squall.scheduler-interval}, soon after anything that may let a job start, or by hand with
- * {@code squall.ticks: manual}; always on one thread, one cycle at a time.
+ * {@code squall.ticks: manual}; always on one thread, one cycle at a time. Once a
+ * PriorityCalcPeriod has passed, a cycle first has the {@link UsageMeter} decay fair-share usage
+ * and charge the running jobs, so that it orders the queue by usage as of now.
  */
 @Singleton
 public final class SchedulingCycle {
@@ -42,9 +46,11 @@ public final class SchedulingCycle {
 
   private final BudgetWatch budgets;
   private final JobPurge purge;
+  private final UsageMeter usageMeter;
 
   public SchedulingCycle(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
-      SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets, JobPurge purge) {
+      SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets, JobPurge purge, UsageMeter usageMeter) {
+    this.usageMeter = usageMeter;
     this.budgets = budgets;
     this.purge = purge;
     this.scheduler = scheduler;
@@ -73,6 +79,13 @@ public final class SchedulingCycle {
   public int cycle(Instant now) {
     try {
       long began = System.nanoTime();
+      if (usageMeter.due(writer.state().usage(), now)) {
+        writer.write(b -> {
+          List<Job> holding = b.holdingJobs().stream().map(StoredJob::job).toList();
+          b.usage(usageMeter.charge(b.usage(), holding, b.now()));
+          return null;
+        }).get();
+      }
       ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get().withBudgets(budgets.limits(now));
       Plan plan = scheduler.cycle(snapshot, now);
       int started = writer.write(b -> applier.apply(b, plan)).get();

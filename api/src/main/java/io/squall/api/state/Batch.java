@@ -150,18 +150,27 @@ public final class Batch {
 
   /** The jobs that hold resources on {@code node} (running, or configuring while it boots), as staged. */
   public List<StoredJob> jobsHolding(String node) {
+    List<StoredJob> out = new ArrayList<>();
+    for (StoredJob j : holdingJobs()) {
+      for (GpuGrant g : j.job().allocation()) {
+        if (g.node().equals(node)) {
+          out.add(j);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Every job that holds resources (running, or configuring while its nodes boot), as staged, in key order. */
+  public List<StoredJob> holdingJobs() {
     Set<JobKey> candidates = new TreeSet<>(committed.holdingResources());
     candidates.addAll(jobs.keySet());
     List<StoredJob> out = new ArrayList<>();
     for (JobKey key : candidates) {
       StoredJob j = job(key);
       if (j != null && j.job().state().holdsResources()) {
-        for (GpuGrant g : j.job().allocation()) {
-          if (g.node().equals(node)) {
-            out.add(j);
-            break;
-          }
-        }
+        out.add(j);
       }
     }
     return out;
@@ -227,6 +236,11 @@ public final class Batch {
     return effects;
   }
 
+  /** The fair-share ledger as committed before this batch: what is stored. */
+  UsageLedger committedUsage() {
+    return committed.usage();
+  }
+
   /** The holds on nodes the staged jobs began or ended: a job holds its nodes while it holds resources. */
   List<HoldingChange> holdingChanges() {
     List<HoldingChange> out = new ArrayList<>();
@@ -260,6 +274,6 @@ public final class Batch {
   /** Whether the batch changes any row (heartbeats and pending reasons alone do not). */
   boolean hasWrites() {
     return !jobs.isEmpty() || !removed.isEmpty() || !changedNodes.isEmpty() || !submissions.isEmpty()
-        || !events.isEmpty();
+        || !events.isEmpty() || usage != committed.usage();
   }
 }

@@ -9,8 +9,7 @@ import io.squall.api.store.NodeRow;
 import io.squall.core.model.Job;
 import io.squall.core.model.Node;
 import io.squall.core.model.UsageLedger;
-import io.squall.api.store.StoreText;
-import io.squall.core.model.GpuGrant;
+import io.squall.core.priority.UsageMeter;
 import io.squall.core.sbatch.Dependency;
 import jakarta.inject.Singleton;
 import java.time.Duration;
@@ -27,15 +26,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Rebuilds the cluster state from the database when the controller starts: pending jobs stay
  * queued, running jobs stay running (their agents report in and keep them), finished jobs keep
- * their accounting in the database (only those finished within MinJobAge come back into memory).
- * Nodes get a fresh heartbeat deadline.
+ * their accounting in the database (only those finished within MinJobAge come back into memory);
+ * fair-share usage is as it was stored, to be decayed from when it last was. Nodes get a fresh
+ * heartbeat deadline.
  */
 @Singleton
 public final class StateLoader {
   private static final Logger LOG = LoggerFactory.getLogger(StateLoader.class);
-  /** Slurm's default PriorityDecayHalfLife. */
-  static final Duration USAGE_HALF_LIFE = Duration.ofDays(7);
-  /** Rows per query when the whole history is read for fair-share usage. */
+  /** Rows per query when the whole history is read, so that it need not fit in memory. */
   private static final int PAGE = 10_000;
 
   private final JobRepository jobs;
@@ -45,9 +43,11 @@ public final class StateLoader {
   private final ClusterLayout layout;
   private final SquallConfig config;
   private final InstantSource clock;
+  private final UsageStore usage;
+  private final UsageMeter meter;
 
   public StateLoader(JobRepository jobs, JobHistory history, NodeRepository nodes, Rows rows,
-      ClusterLayout layout, SquallConfig config, InstantSource clock) {
+      ClusterLayout layout, SquallConfig config, InstantSource clock, UsageStore usage, UsageMeter meter) {
     this.jobs = jobs;
     this.history = history;
     this.nodes = nodes;
@@ -55,13 +55,17 @@ public final class StateLoader {
     this.layout = layout;
     this.config = config;
     this.clock = clock;
+    this.usage = usage;
+    this.meter = meter;
   }
 
   record Loaded(ClusterState state, long nextJobId) {}
 
   Loaded load() {
     Instant now = clock.instant();
-    ClusterState state = new ClusterState(UsageLedger.empty(now, USAGE_HALF_LIFE));
+    // A database from before usage was stored has none: it is worked out once from the jobs' runs.
+    UsageLedger stored = usage.load(meter.policy().decayHalfLife()).orElse(null);
+    ClusterState state = new ClusterState(stored != null ? stored : meter.empty(now));
     for (NodeRow r : nodes.findAll()) {
       if (layout.node(r.name()) == null) {
         LOG.warn("node {} is in the database but no longer configured; ignored", r.name());
@@ -100,7 +104,11 @@ public final class StateLoader {
       loaded.addAll(history.of(found));
     }
     loaded.forEach(state::publishJob);
-    state.publishUsage(usageOfHistory(now));
+    if (stored == null) {
+      UsageLedger ledger = usageOfPastRuns(now);
+      usage.create(ledger);
+      state.publishUsage(ledger);
+    }
     Long maxId = jobs.findMaxOwnJobId();
     LOG.info("loaded {} jobs and {} nodes", state.jobs().size(), state.nodes().size());
     return new Loaded(state, maxId == null ? 1 : maxId + 1);
@@ -112,42 +120,24 @@ public final class StateLoader {
     return out;
   }
 
-  /** The fair-share ledger from every job that has run, read in pages so that history need not fit in memory. */
-  private UsageLedger usageOfHistory(Instant now) {
-    UsageLedger usage = UsageLedger.empty(now, USAGE_HALF_LIFE);
+  /**
+   * Every finished run charged at its end, as it would have been charged then; running jobs are
+   * charged from their start at the next calc period. Read in pages: history need not fit in memory.
+   */
+  private UsageLedger usageOfPastRuns(Instant now) {
+    UsageLedger ledger = meter.empty(now);
     String after = "";
     for (List<JobRow> page = jobs.findStartedAfterKey(after, PAGE); !page.isEmpty();
         page = jobs.findStartedAfterKey(after, PAGE)) {
-      for (JobRow r : page) {
-        int gpus = 0;
-        for (GpuGrant g : StoreText.parseAllocation(r.allocation())) {
-          gpus += g.gpuIndices().size();
+      for (StoredJob stored : history.of(page)) {
+        Job job = stored.job();
+        if (job.endTime() != null) {
+          ledger = meter.ended(ledger, job.started(job.key(), job.partition(), stored.ranOn(), job.startTime()),
+              job.endTime());
         }
-        usage = withUsage(usage, r.account(), r.user(), r.qos(), r.startTime(), r.endTime(),
-            gpus * layout.usageFactor(r.qos()), now);
       }
       after = page.get(page.size() - 1).jobKey();
     }
-    return usage;
-  }
-
-  /**
-   * Adds what a job has used so far (GPU-seconds) to the fair-share ledger, times its QOS's
-   * UsageFactor (Slurm's: "Usage factor when running with this QOS", 0 for free).
-   */
-  public static UsageLedger withUsage(UsageLedger usage, StoredJob stored, Instant now, double usageFactor) {
-    Job job = stored.job();
-    return withUsage(usage, job.account(), job.user(), job.qos(), job.startTime(), job.endTime(),
-        stored.gpusRanOn() * usageFactor, now);
-  }
-
-  /** @param gpus GPUs held, already multiplied by the QOS's UsageFactor */
-  private static UsageLedger withUsage(UsageLedger usage, String account, String user, String qos, Instant start,
-      Instant end, double gpus, Instant now) {
-    if (start == null) {
-      return usage;
-    }
-    double seconds = Math.max(0, Duration.between(start, end != null ? end : now).toMillis() / 1000.0);
-    return usage.plus(account, user, qos, seconds * gpus);
+    return ledger;
   }
 }

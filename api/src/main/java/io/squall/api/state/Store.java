@@ -19,7 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Writes a batch in one transaction; the only code that changes the job and node tables. */
+/** Writes a batch in one transaction; the only code that changes the job, node and usage tables after start-up. */
 @Singleton
 public final class Store {
   private final TransactionOperations<Connection> tx;
@@ -29,9 +29,11 @@ public final class Store {
   private final NodeRepository nodes;
   private final HoldingRepository holdings;
   private final Rows rows;
+  private final UsageStore usage;
 
   public Store(TransactionOperations<Connection> tx, JobRepository jobs, JobScriptRepository scripts,
-      JobEventRepository events, NodeRepository nodes, HoldingRepository holdings, Rows rows) {
+      JobEventRepository events, NodeRepository nodes, HoldingRepository holdings, Rows rows, UsageStore usage) {
+    this.usage = usage;
     this.holdings = holdings;
     this.tx = tx;
     this.jobs = jobs;
@@ -83,6 +85,9 @@ public final class Store {
         }
       }
       recordHoldings(batch);
+      if (batch.usage() != batch.committedUsage()) {
+        usage.write(batch.committedUsage(), batch.usage());
+      }
       List<JobEventRow> eventRows = new ArrayList<>();
       for (Batch.JobEvent e : batch.events()) {
         eventRows.add(new JobEventRow(null, e.job().toString(), e.time(), e.state().name(), e.reason()));

@@ -8,11 +8,13 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.squall.api.fleet.ElasticFleet;
 import io.squall.api.jobs.JobLifecycle;
+import io.squall.api.scheduling.SchedulingCycle;
 import io.squall.api.spot.InterruptionResponder;
 import io.squall.checkpoint.Checkpoint;
 import io.squall.checkpoint.LostWork;
 import io.squall.core.provision.FleetActuator;
 import io.squall.core.provision.OfferingBook;
+import io.squall.core.priority.UsageMeter;
 import io.squall.core.provision.PowerPlanner;
 import io.squall.core.spot.RestartBackoff;
 import io.squall.simulate.ElasticSimulation;
@@ -25,9 +27,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The service and the simulator run one engine: the fleet's and the drain's decisions are made
- * in core and spot-handler only, and both sides drive the same classes. Neither {@code api} nor
- * the simulator plans power, keeps an offering book, times a restart backoff, counts lost work
- * or decides whether a checkpoint came in time on its own.
+ * in core and spot-handler only, and both sides drive the same classes (fair-share charging,
+ * {@link UsageMeter}, too). Neither {@code api} nor the simulator plans power, keeps an offering
+ * book, times a restart backoff, counts lost work or decides whether a checkpoint came in time on
+ * its own.
  */
 class OneEngineTest {
   private final JavaClasses sides = new ClassFileImporter()
@@ -50,7 +53,9 @@ class OneEngineTest {
     assertThat(engineOf(ElasticSimulation.class)).contains(FleetActuator.class.getName(), DrainBook.class.getName(),
         RequeueDecision.class.getName());
     assertThat(engineOf(InterruptionResponder.class)).contains(DrainBook.class.getName());
-    assertThat(engineOf(JobLifecycle.class)).contains(RequeueDecision.class.getName());
+    assertThat(engineOf(JobLifecycle.class)).contains(RequeueDecision.class.getName(), UsageMeter.class.getName());
+    assertThat(engineOf(SchedulingCycle.class)).contains(UsageMeter.class.getName());
+    assertThat(engineOf(ElasticSimulation.class)).contains(UsageMeter.class.getName());
   }
 
   /** The classes the class (its nested classes included) uses. */

@@ -120,6 +120,15 @@ public final class SquallClient {
     return convert(send(request("/v1/partitions", Map.of()).GET()).path("partitions"), PARTITIONS);
   }
 
+  /**
+   * {@code GET /v1/shares}: associations' fair-share standing.
+   *
+   * @param query {@code users}, {@code accounts} (comma-separated) and {@code all}; absent ones left out
+   */
+  public Shares shares(Map<String, String> query) {
+    return convert(send(request("/v1/shares", query).GET()), Shares.class);
+  }
+
   /** {@code GET /v1/accounting}, once per job id when several are named. */
   public List<AccountingJob> accounting(AccountingQuery query) {
     return merged(query.perJob(), q -> {

@@ -15,39 +15,52 @@ import java.util.Set;
  * @param allowQos empty means every QOS
  * @param preemptMode what happens to this partition's jobs when preempted
  * @param graceTimeSeconds how long a victim has between its signal and its end
+ * @param billingWeights TRESBillingWeights: what a second of its jobs' allocations adds to their
+ *     fair-share usage
  */
 public record Partition(String name, List<String> nodes, boolean isDefault, Integer maxTimeMinutes,
     Integer defaultTimeMinutes, Integer maxNodes, int priorityJobFactor, int priorityTier,
-    Set<String> allowAccounts, Set<String> allowQos, PreemptMode preemptMode, int graceTimeSeconds) {
+    Set<String> allowAccounts, Set<String> allowQos, PreemptMode preemptMode, int graceTimeSeconds,
+    TresBillingWeights billingWeights) {
   public Partition {
     nodes = List.copyOf(nodes);
     allowAccounts = Set.copyOf(allowAccounts);
     allowQos = Set.copyOf(allowQos);
+    java.util.Objects.requireNonNull(billingWeights, "billingWeights");
   }
 
-  /** A partition with the common defaults: not default, no limits, factor 1, tier 1, no preemption. */
+  /**
+   * A partition with the common defaults: not default, no limits, factor 1, tier 1, no preemption,
+   * billed per GPU ({@link TresBillingWeights#GPUS}).
+   */
   public static Partition of(String name, List<String> nodes) {
-    return new Partition(name, nodes, false, null, null, null, 1, 1, Set.of(), Set.of(), PreemptMode.OFF, 0);
+    return new Partition(name, nodes, false, null, null, null, 1, 1, Set.of(), Set.of(), PreemptMode.OFF, 0,
+        TresBillingWeights.GPUS);
   }
 
   public Partition asDefault() {
     return new Partition(name, nodes, true, maxTimeMinutes, defaultTimeMinutes, maxNodes, priorityJobFactor,
-        priorityTier, allowAccounts, allowQos, preemptMode, graceTimeSeconds);
+        priorityTier, allowAccounts, allowQos, preemptMode, graceTimeSeconds, billingWeights);
   }
 
   public Partition withLimits(Integer maxTime, Integer defaultTime, Integer maxNodesPerJob) {
     return new Partition(name, nodes, isDefault, maxTime, defaultTime, maxNodesPerJob, priorityJobFactor,
-        priorityTier, allowAccounts, allowQos, preemptMode, graceTimeSeconds);
+        priorityTier, allowAccounts, allowQos, preemptMode, graceTimeSeconds, billingWeights);
   }
 
   public Partition withPriority(int jobFactor, int tier, PreemptMode mode, int graceSeconds) {
     return new Partition(name, nodes, isDefault, maxTimeMinutes, defaultTimeMinutes, maxNodes, jobFactor, tier,
-        allowAccounts, allowQos, mode, graceSeconds);
+        allowAccounts, allowQos, mode, graceSeconds, billingWeights);
   }
 
   public Partition withAllowed(Set<String> accounts, Set<String> qos) {
     return new Partition(name, nodes, isDefault, maxTimeMinutes, defaultTimeMinutes, maxNodes, priorityJobFactor,
-        priorityTier, accounts, qos, preemptMode, graceTimeSeconds);
+        priorityTier, accounts, qos, preemptMode, graceTimeSeconds, billingWeights);
+  }
+
+  public Partition withBillingWeights(TresBillingWeights weights) {
+    return new Partition(name, nodes, isDefault, maxTimeMinutes, defaultTimeMinutes, maxNodes, priorityJobFactor,
+        priorityTier, allowAccounts, allowQos, preemptMode, graceTimeSeconds, weights);
   }
 
   /**

@@ -2,25 +2,39 @@ package io.squall.core.model;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Past GPU usage in GPU-seconds, decayed with a half-life as Slurm's PriorityDecayHalfLife does,
- * per user association ({@code account/user}) and per QOS. Immutable: recording returns a new
- * ledger.
+ * Past usage, decayed with a half-life as Slurm's PriorityDecayHalfLife does: per user association
+ * ({@code account/user}) the billed TRES-seconds (a partition's TRESBillingWeights times seconds:
+ * Slurm's RawUsage), per QOS the GPU-seconds its GrpTRESMins on GPUs counts; and for each running
+ * job the instant it has been charged up to, so that no second is charged twice. Immutable.
  *
- * @param asOf the instant the stored figures are decayed to
+ * @param asOf the instant the stored figures are decayed to: when usage was last decayed, every
+ *     PriorityCalcPeriod
+ * @param halfLife PriorityDecayHalfLife; zero: usage never decays
+ * @param chargedUntil per running job, the end of what it has been charged for
  */
 public record UsageLedger(Instant asOf, Duration halfLife, Map<String, Double> byAssociation,
-    Map<String, Double> qosGpuSeconds) {
+    Map<String, Double> qosGpuSeconds, Map<JobKey, Instant> chargedUntil) {
   public UsageLedger {
     byAssociation = Map.copyOf(byAssociation);
     qosGpuSeconds = Map.copyOf(qosGpuSeconds);
+    chargedUntil = Map.copyOf(chargedUntil);
   }
 
+  /**
+   * One job's use over a stretch of time.
+   *
+   * @param billingSeconds its billed TRES per second times the seconds
+   * @param gpuSeconds its GPUs times the seconds
+   */
+  public record Use(String account, String user, String qos, double billingSeconds, double gpuSeconds) {}
+
   public static UsageLedger empty(Instant asOf, Duration halfLife) {
-    return new UsageLedger(asOf, halfLife, Map.of(), Map.of());
+    return new UsageLedger(asOf, halfLife, Map.of(), Map.of(), Map.of());
   }
 
   public static String association(String account, String user) {
@@ -36,8 +50,17 @@ public record UsageLedger(Instant asOf, Duration halfLife, Map<String, Double> b
     if (!now.isAfter(asOf)) {
       return this;
     }
-    double factor = Math.pow(0.5, Duration.between(asOf, now).toMillis() / (double) halfLife.toMillis());
-    return new UsageLedger(now, halfLife, scaled(byAssociation, factor), scaled(qosGpuSeconds, factor));
+    double factor = 1 / growth(asOf, now);
+    return new UsageLedger(now, halfLife, scaled(byAssociation, factor), scaled(qosGpuSeconds, factor),
+        chargedUntil);
+  }
+
+  /** By how much usage decays from {@code from} to {@code to}, inverted: 2^((to - from) / half-life). */
+  private double growth(Instant from, Instant to) {
+    if (halfLife.isZero()) {
+      return 1;
+    }
+    return Math.pow(2, Duration.between(from, to).toMillis() / (double) halfLife.toMillis());
   }
 
   private static Map<String, Double> scaled(Map<String, Double> figures, double factor) {
@@ -46,13 +69,30 @@ public record UsageLedger(Instant asOf, Duration halfLife, Map<String, Double> b
     return out;
   }
 
-  /** Adds usage measured up to {@link #asOf}. */
-  public UsageLedger plus(String account, String user, String qos, double gpuSeconds) {
+  /**
+   * Adds uses that happened at {@code at}. They are stored as of {@link #asOf}, grown by the decay
+   * between the two (shrunk if {@code at} is earlier), so that decaying the ledger later gives each
+   * its own age: a job's end is charged at once without decaying every other figure.
+   */
+  public UsageLedger plus(Collection<Use> uses, Instant at) {
+    if (uses.isEmpty()) {
+      return this;
+    }
+    double scale = growth(asOf, at);
     Map<String, Double> assoc = new TreeMap<>(byAssociation);
-    assoc.merge(association(account, user), gpuSeconds, Double::sum);
     Map<String, Double> perQos = new TreeMap<>(qosGpuSeconds);
-    perQos.merge(qos, gpuSeconds, Double::sum);
-    return new UsageLedger(asOf, halfLife, assoc, perQos);
+    for (Use u : uses) {
+      assoc.merge(association(u.account(), u.user()), u.billingSeconds() * scale, Double::sum);
+      if (u.qos() != null) {
+        perQos.merge(u.qos(), u.gpuSeconds() * scale, Double::sum);
+      }
+    }
+    return new UsageLedger(asOf, halfLife, assoc, perQos, chargedUntil);
+  }
+
+  /** The ledger with these running jobs charged up to these instants (and no other). */
+  public UsageLedger withChargedUntil(Map<JobKey, Instant> charged) {
+    return new UsageLedger(asOf, halfLife, byAssociation, qosGpuSeconds, charged);
   }
 
   public double of(String account, String user) {

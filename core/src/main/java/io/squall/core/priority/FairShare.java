@@ -4,20 +4,38 @@ import io.squall.core.model.Account;
 import io.squall.core.model.UsageLedger;
 import io.squall.core.model.UserAssociation;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Fair-share factors of every user association, from the account tree, shares and decayed usage
- * (Slurm's classic algorithm): normalized shares multiply down the tree; effective usage is
- * {@code U + (UE_parent - U) * shares / sibling shares}; the factor is {@code 2^(-UE/S)}.
+ * Fair-share factors of every user association, from the account tree, shares and decayed usage,
+ * by Fair Tree or the classic algorithm, and each association's standing as sshare shows it.
  */
 public final class FairShare {
+  /**
+   * One association as {@code sshare -l} lists it.
+   *
+   * @param user null for root and accounts
+   * @param depth 0 for root, 1 for its children, ...
+   * @param normShares Fair Tree: the shares over its siblings' ({@code S}), 0 for root; classic:
+   *     multiplied down the tree, 1 for root
+   * @param rawUsage decayed billed TRES-seconds, its subtree's for an account
+   * @param normUsage its usage over the whole cluster's
+   * @param effectiveUsage Fair Tree: its usage over its parent's ({@code U}); classic: {@code UE};
+   *     1 for root
+   * @param levelFs Fair Tree's {@code S / U} (infinite without usage); NaN under classic and for root
+   * @param factor a user's fair-share factor in [0, 1]; classic also gives accounts theirs; NaN
+   *     for root and, under Fair Tree, for accounts
+   */
+  public record Standing(String account, String user, int depth, int rawShares, double normShares,
+      double rawUsage, double normUsage, double effectiveUsage, double levelFs, double factor) {}
+
+  private final List<Standing> standings;
   private final Map<String, Double> factors;
 
-  private FairShare(Map<String, Double> factors) {
+  private FairShare(List<Standing> standings, Map<String, Double> factors) {
+    this.standings = standings;
     this.factors = factors;
   }
 
@@ -26,58 +44,32 @@ public final class FairShare {
     return factors.getOrDefault(UsageLedger.association(account, user), 0.0);
   }
 
-  public static FairShare compute(List<Account> accounts, List<UserAssociation> users, UsageLedger usage) {
-    // The tree: children of each account ("" is root), in the snapshot's order.
-    Map<String, List<Member>> children = new HashMap<>();
-    for (Account a : accounts) {
-      children.computeIfAbsent(a.parent() == null ? "" : a.parent(), k -> new ArrayList<>())
-          .add(new Member(a.name(), null, a.shares()));
+  /** Root, then each account followed by its users and sub-accounts, depth first. */
+  public List<Standing> standings() {
+    return standings;
+  }
+
+  public static FairShare compute(FairShareAlgorithm algorithm, List<Account> accounts, List<UserAssociation> users,
+      UsageLedger usage) {
+    ShareNode root = ShareNode.root(accounts, users, usage);
+    switch (algorithm) {
+      case FAIR_TREE -> FairTree.apply(root);
+      case CLASSIC -> ClassicFairShare.apply(root);
     }
-    for (UserAssociation u : users) {
-      children.computeIfAbsent(u.account(), k -> new ArrayList<>()).add(new Member(u.account(), u.user(), u.shares()));
-    }
-    Map<String, Double> subtreeUsage = new HashMap<>();
-    double total = usageOf("", children, usage, subtreeUsage);
+    List<Standing> standings = new ArrayList<>();
     Map<String, Double> factors = new TreeMap<>();
-    walk("", 1.0, 0.0, total, children, subtreeUsage, factors);
-    return new FairShare(factors);
+    list(root, root.rawUsage, standings, factors);
+    return new FairShare(List.copyOf(standings), factors);
   }
 
-  /** An account (user null) or a user association within {@code account}. */
-  private record Member(String account, String user, int shares) {
-    String key() {
-      return user == null ? account : UsageLedger.association(account, user);
+  private static void list(ShareNode n, double total, List<Standing> out, Map<String, Double> factors) {
+    out.add(new Standing(n.account, n.user, n.depth, n.rawShares, n.normShares, n.rawUsage,
+        total == 0 ? 0 : n.rawUsage / total, n.effectiveUsage, n.levelFs, n.factor));
+    if (n.isUser()) {
+      factors.put(UsageLedger.association(n.account, n.user), n.factor);
     }
-  }
-
-  private static double usageOf(String account, Map<String, List<Member>> children, UsageLedger usage,
-      Map<String, Double> out) {
-    double sum = 0;
-    for (Member m : children.getOrDefault(account, List.of())) {
-      double u = m.user() != null ? usage.of(m.account(), m.user()) : usageOf(m.account(), children, usage, out);
-      out.put(m.key(), u);
-      sum += u;
-    }
-    return sum;
-  }
-
-  private static void walk(String account, double parentShares, double parentEffective, double total,
-      Map<String, List<Member>> children, Map<String, Double> usage, Map<String, Double> factors) {
-    List<Member> members = children.getOrDefault(account, List.of());
-    double siblingShares = 0;
-    for (Member m : members) {
-      siblingShares += m.shares();
-    }
-    for (Member m : members) {
-      double fraction = siblingShares == 0 ? 0 : m.shares() / siblingShares;
-      double normShares = parentShares * fraction;
-      double normUsage = total == 0 ? 0 : usage.get(m.key()) / total;
-      double effective = normUsage + (parentEffective - normUsage) * fraction;
-      if (m.user() != null) {
-        factors.put(m.key(), normShares == 0 ? 0 : Math.pow(2, -effective / normShares));
-      } else {
-        walk(m.account(), normShares, effective, total, children, usage, factors);
-      }
+    for (ShareNode c : n.children) {
+      list(c, total, out, factors);
     }
   }
 }

@@ -237,7 +237,8 @@ final class Cycle {
   }
 
   private List<Candidate> rank(List<Job> pending) {
-    FairShare fairShare = FairShare.compute(snapshot.accounts(), snapshot.users(), usage);
+    FairShare fairShare = FairShare.compute(config.fairShare().algorithm(), snapshot.accounts(), snapshot.users(),
+        usage);
     int maxFactor = snapshot.partitions().stream().mapToInt(Partition::priorityJobFactor).max().orElse(1);
     int maxQos = snapshot.qos().values().stream().mapToInt(Qos::priority).max().orElse(0);
     MultifactorPriority priority = new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos,

@@ -1,5 +1,6 @@
 package io.squall.core.schedule;
 
+import io.squall.core.priority.FairSharePolicy;
 import io.squall.core.priority.PriorityWeights;
 import java.time.Duration;
 
@@ -12,18 +13,25 @@ import java.time.Duration;
  * @param accrueAlways Slurm's PriorityFlags=ACCRUE_ALWAYS: a job's age counts from its submission,
  *     held, before its begin time or waiting on a dependency as well; off: from when it became
  *     eligible (Slurm's default)
+ * @param fairShare the fair-share algorithm, and how usage is charged and decayed (the cycle reads
+ *     usage as charged; {@link io.squall.core.priority.UsageMeter} charges it)
  */
 public record SchedulerConfig(PriorityWeights weights, Backfill backfill, int preemptionDepth,
-    Duration maxSwitchWait, boolean accrueAlways) {
+    Duration maxSwitchWait, boolean accrueAlways, FairSharePolicy fairShare) {
   public static SchedulerConfig defaults() {
-    return new SchedulerConfig(PriorityWeights.defaults(), Backfill.defaults(), 16, Duration.ofMinutes(5), false);
+    return new SchedulerConfig(PriorityWeights.defaults(), Backfill.defaults(), 16, Duration.ofMinutes(5), false,
+        FairSharePolicy.defaults());
   }
 
   public SchedulerConfig withBackfill(Backfill backfill) {
-    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways);
+    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare);
   }
 
   public SchedulerConfig withAccrueAlways(boolean always) {
-    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, always);
+    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, always, fairShare);
+  }
+
+  public SchedulerConfig withFairShare(FairSharePolicy policy) {
+    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, policy);
   }
 }

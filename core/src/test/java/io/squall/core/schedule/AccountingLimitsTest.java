@@ -151,7 +151,8 @@ class AccountingLimitsTest {
     Account.Limits minutes = new Account.Limits(Tres.NONE, 1000L, null, null);
     ClusterSnapshot used = cluster(1, NORMAL, minutes, Account.Limits.NONE,
         List.of(jobOf(2, "carol", "vision", "--gres=gpu:8 -t 60")))
-        .withUsage(UsageLedger.empty(T0, Duration.ofDays(7)).plus("ml", "alice", "normal", 600 * 60.0));
+        .withUsage(UsageLedger.empty(T0, Duration.ofDays(7))
+            .plus(List.of(new UsageLedger.Use("ml", "alice", "normal", 600 * 60.0, 600 * 60.0)), T0));
     assertThat(reasonOf(harness(used).cycle(), 2)).isEqualTo(PendingReason.ASSOC_GRP_GRES_MINUTES);
     // 480 GPU-minutes committed by job 1 and 480 asked by job 2 fit; a third job's 480 do not.
     Harness h = harness(cluster(2, NORMAL, minutes, Account.Limits.NONE, List.of(

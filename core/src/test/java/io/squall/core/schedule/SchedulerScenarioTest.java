@@ -296,6 +296,11 @@ class SchedulerScenarioTest {
         new Action.Preempt(JobKey.of(1), JobKey.of(2), PreemptMode.REQUEUE, "USR1", 0));
   }
 
+  /** alice in ml has used {@code gpuSeconds} of GPUs, billed one unit each, at the ledger's instant. */
+  private static UsageLedger used(UsageLedger ledger, double gpuSeconds) {
+    return ledger.plus(List.of(new UsageLedger.Use("ml", "alice", "normal", gpuSeconds, gpuSeconds)), ledger.asOf());
+  }
+
   private static Job withQos(long id, String qos, String options) {
     return new Job(JobKey.of(id), id, Fixtures.request(options), "alice", "ml", qos, T0, JobState.PENDING, null,
         List.of(), List.of(), null, null, null, null, 0, null, null);
@@ -368,7 +373,7 @@ class SchedulerScenarioTest {
     Job heavy = Fixtures.jobOf(1, "alice", "ml", "--gres=gpu:8");
     Job light = Fixtures.jobOf(2, "bob", "research", "--gres=gpu:8");
     ClusterSnapshot s = simple(1, 1, List.of(heavy, light))
-        .withUsage(UsageLedger.empty(T0, Duration.ofDays(7)).plus("ml", "alice", "normal", 1e6));
+        .withUsage(used(UsageLedger.empty(T0, Duration.ofDays(7)), 1e6));
     Plan plan = scheduler.cycle(s, T0);
     assertThat(plan.starts()).extracting(Action.Start::job).containsExactly(JobKey.of(2));
   }
@@ -464,14 +469,13 @@ class SchedulerScenarioTest {
   void qosGpuMinutesUsageDecaysWithTheHalfLife() {
     ClusterSnapshot base = simple(1, 1, List.of(job(1, "--gres=gpu:8 -t 60")));
     Map<String, Qos> qos = Map.of("normal", new Qos("normal", 0, Set.of(), PreemptMode.REQUEUE, null, 1000L));
-    UsageLedger weekOld = UsageLedger.empty(T0.minus(Duration.ofDays(7)), Duration.ofDays(7))
-        .plus("ml", "alice", "normal", 1000 * 60.0);
+    UsageLedger weekOld = used(UsageLedger.empty(T0.minus(Duration.ofDays(7)), Duration.ofDays(7)), 1000 * 60.0);
     ClusterSnapshot s = new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(),
         base.jobs(), weekOld);
     assertThat(scheduler.cycle(s, T0).starts()).hasSize(1);
     // Used just now, the same usage leaves no room.
     ClusterSnapshot fresh = new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(),
-        base.jobs(), UsageLedger.empty(T0, Duration.ofDays(7)).plus("ml", "alice", "normal", 1000 * 60.0));
+        base.jobs(), used(UsageLedger.empty(T0, Duration.ofDays(7)), 1000 * 60.0));
     assertThat(waitOf(scheduler.cycle(fresh, T0), 1).reason()).isEqualTo(PendingReason.QOS_GRP_GRES_MINUTES);
   }
 

@@ -1,0 +1,13 @@
+package io.squall.cli.service;
+
+/**
+ * One association as {@code GET /v1/shares} lists it.
+ *
+ * @param user null for root and accounts
+ * @param depth 0 for root
+ * @param rawShares null for root
+ * @param levelFs Fair Tree's Level Fairshare as a number, or {@code inf}; null when there is none
+ * @param fairShare null where there is none (root; accounts under Fair Tree)
+ */
+public record ShareInfo(String account, String user, int depth, Integer rawShares, double normShares,
+    double rawUsage, double normUsage, double effectiveUsage, String levelFs, Double fairShare) {}

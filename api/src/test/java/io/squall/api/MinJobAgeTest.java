@@ -102,6 +102,35 @@ class MinJobAgeTest {
     }
   }
 
+  /** Sacct and the API find an array task that left memory by its own job id, as by 42_3. */
+  @Test
+  void anArrayTaskThatLeftMemoryIsStillNamedByItsOwnJobId() {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      register(h);
+      long id = h.submit("#!/bin/bash\n#SBATCH --array=1-2 --gres=gpu:8 --output=/dev/null\ntrue\n");
+      for (int task = 1; task <= 2; task++) {
+        String key = id + "_" + task;
+        time.tick();
+        Poll.until(key + " to run", LONG, () -> "RUNNING".equals(h.jobState(key)) ? true : null);
+        heartbeat(h, List.of(key));
+        exit(h, key, 0);
+      }
+      long own = h.job(id + "_2").get("job_id_raw").asLong();
+      assertThat(own).isGreaterThan(id);
+
+      time.tickAfter(Duration.ofSeconds(301));
+      assertThat(c.bean(StateWriter.class).state().job(JobKey.task(id, 2))).as("past MinJobAge").isNull();
+      assertThat(h.job(own).get("job_id").asText()).isEqualTo(id + "_2");
+      String window = "&start=2000-01-01T00:00:00";
+      assertThat(h.get("alice-token", "/v1/accounting?job=" + own + window).json().get("jobs")
+          .findValuesAsText("job_id")).containsExactly(id + "_2");
+      assertThat(h.get("alice-token", "/v1/accounting?job=" + id + window).json().get("jobs")
+          .findValuesAsText("job_id")).containsExactly(id + "_1", id + "_2");
+    }
+  }
+
   @Test
   void aRestartLoadsOnlyWhatMemoryWouldHoldAndKeepsTheJobIdsGoing() {
     Map<String, Object> s = settings();

@@ -39,8 +39,18 @@ class UsageSurvivesRestartTest {
 
   @Test
   void aRunningJobIsChargedEachPeriodAndNeverTwiceAcrossARestart() {
+    chargedEachPeriodAndNeverTwice(null);
+  }
+
+  /** The same on PostgreSQL, which .ci/run starts; skipped without it. */
+  @Test
+  void onPostgres() throws java.sql.SQLException {
+    chargedEachPeriodAndNeverTwice(Controllers.emptyPostgres());
+  }
+
+  private void chargedEachPeriodAndNeverTwice(String jdbcUrl) {
     int port = Controllers.restartablePort();
-    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
+    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), jdbcUrl, "none");
     settings.put("micronaut.server.port", port);
     settings.put("squall.partitions.gpu.nodes", "node-1");
     settings.put("squall.ticks", "manual");

@@ -14,6 +14,10 @@ import java.util.List;
  * sibling accounts with the same LF have their children merged before they are sorted; a user
  * with the same LF as a sibling account shares its rank with that account's highest user (users
  * sort before accounts of the same LF). A shared rank skips the ranks after it (4, 4, 2).
+ *
+ * <p>Tied accounts are merged as the page documents. slurmctld's own {@code _count_tied_accounts}
+ * (fair_tree.c) stops at the first following sibling that is an account, so there it never merges
+ * any; here the documented behaviour is followed.
  */
 final class FairTree {
   /** Higher LF first, users before accounts of the same LF; the sort is stable (tree order last). */

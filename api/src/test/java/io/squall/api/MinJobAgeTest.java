@@ -56,7 +56,17 @@ class MinJobAgeTest {
 
   @Test
   void aFinishedJobLeavesMemoryAfterMinJobAgeAndIsServedFromTheDatabase() {
-    Map<String, Object> s = settings();
+    finishedJobLeavesMemory(null);
+  }
+
+  /** The same on PostgreSQL (.ci/run starts one; skipped without it): history is read with SQL of its own. */
+  @Test
+  void onPostgres() throws java.sql.SQLException {
+    finishedJobLeavesMemory(Controllers.emptyPostgres());
+  }
+
+  private void finishedJobLeavesMemory(String jdbcUrl) {
+    Map<String, Object> s = settings(jdbcUrl);
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
@@ -155,7 +165,11 @@ class MinJobAgeTest {
   }
 
   private Map<String, Object> settings() {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
+    return settings(null);
+  }
+
+  private Map<String, Object> settings(String jdbcUrl) {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), jdbcUrl, "none");
     s.put("squall.partitions.gpu.nodes", "node-1");
     s.put("squall.node-timeout", "1h"); // the clock moves minutes; the node must stay up
     s.put("squall.ticks", "manual");

@@ -3,17 +3,10 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import io.squall.api.state.StateWriter;
 import io.squall.core.model.NodeState;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -33,25 +26,16 @@ class LostJobsTest {
 
   @TempDir
   Path dir;
-  private HttpServer agent;
-  private final List<String> agentCalls = Collections.synchronizedList(new ArrayList<>());
+  private FakeAgent agent;
 
   @BeforeEach
-  void fakeAgent() throws IOException {
-    agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    agent.createContext("/", ex -> {
-      try (ex) {
-        agentCalls.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
-        ex.sendResponseHeaders(200, 2);
-        ex.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
-      }
-    });
-    agent.start();
+  void fakeAgent() {
+    agent = new FakeAgent();
   }
 
   @AfterEach
   void stopAgent() {
-    agent.stop(0);
+    agent.close();
   }
 
   @Test
@@ -64,11 +48,11 @@ class LostJobsTest {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
       assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-          "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
+          agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
           .status()).isEqualTo(200);
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       time.tick(); // the cycle starts the job
-      Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
+      Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
 
       // Just launched: a heartbeat without it may have been written before the launch arrived.
       heartbeat(h, List.of());
@@ -86,7 +70,7 @@ class LostJobsTest {
       assertThat(requeued.get("restart_count").asInt()).isEqualTo(1);
       assertThat(requeued.get("events").toString())
           .contains("node node-1 does not have the job (its agent restarted, or the launch never reached it)");
-      Poll.until("the node told to drop what is left of it", LONG, () -> agentCalls.contains("DELETE /jobs/" + job));
+      Poll.until("the node told to drop what is left of it", LONG, () -> agent.called("DELETE /jobs/" + job));
     }
   }
 
@@ -105,11 +89,11 @@ class LostJobsTest {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
       assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-          "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
+          agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
           .status()).isEqualTo(200);
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       time.tick();
-      Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
+      Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
       c.bean(StateWriter.class).write(b -> {
         b.update(b.node("node-1").withState(NodeState.DOWN, "launch failed: agent unreachable"), true);
         return null;

@@ -3,17 +3,10 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import io.squall.api.state.StateWriter;
 import io.squall.core.model.JobKey;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -33,25 +26,16 @@ class MinJobAgeTest {
 
   @TempDir
   Path dir;
-  private HttpServer agent;
-  private final List<String> agentCalls = Collections.synchronizedList(new ArrayList<>());
+  private FakeAgent agent;
 
   @BeforeEach
-  void fakeAgent() throws IOException {
-    agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    agent.createContext("/", ex -> {
-      try (ex) {
-        agentCalls.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
-        ex.sendResponseHeaders(200, 2);
-        ex.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
-      }
-    });
-    agent.start();
+  void fakeAgent() {
+    agent = new FakeAgent();
   }
 
   @AfterEach
   void stopAgent() {
-    agent.stop(0);
+    agent.close();
   }
 
   @Test
@@ -74,7 +58,7 @@ class MinJobAgeTest {
       register(h);
       long ran = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 60\n");
       time.tick();
-      Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
+      Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
       heartbeat(h, List.of(Long.toString(ran)));
       exit(h, Long.toString(ran), 3);
       assertThat(h.jobState(ran)).isEqualTo("FAILED");
@@ -178,7 +162,7 @@ class MinJobAgeTest {
 
   private void register(Http h) {
     assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-        "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
+        agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
         .status()).isEqualTo(200);
   }
 

@@ -24,13 +24,15 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The fair-share ledger in the database: its decay instant, its figures and the running jobs'
- * watermarks. Only what changed between two ledgers is written, so a job's end writes a row or
+ * The fair-share ledger in the database: its decay instant, its figures (usage_figures rows named
+ * {@code association:ACCOUNT/USER} for billed TRES-seconds, {@code association-gpus:ACCOUNT/USER}
+ * and {@code qos:NAME} for GPU-seconds) and the running jobs' watermarks. Only what changed between two ledgers is written, so a job's end writes a row or
  * two, and only a PriorityCalcPeriod rewrites every figure.
  */
 @Singleton
 public final class UsageStore {
   private static final String ASSOCIATION = "association:";
+  private static final String ASSOCIATION_GPUS = "association-gpus:";
   private static final String QOS = "qos:";
 
   private final UsageLedgerRepository ledgers;
@@ -50,17 +52,20 @@ public final class UsageStore {
   Optional<UsageLedger> load(Duration halfLife) {
     return ledgers.findById(UsageLedgerRow.ONLY).map(row -> {
       Map<String, Double> byAssociation = new TreeMap<>();
+      Map<String, Double> gpusByAssociation = new TreeMap<>();
       Map<String, Double> byQos = new TreeMap<>();
       for (UsageFigureRow f : figures.findAll()) {
         if (f.figure().startsWith(ASSOCIATION)) {
           byAssociation.put(f.figure().substring(ASSOCIATION.length()), f.amount());
+        } else if (f.figure().startsWith(ASSOCIATION_GPUS)) {
+          gpusByAssociation.put(f.figure().substring(ASSOCIATION_GPUS.length()), f.amount());
         } else if (f.figure().startsWith(QOS)) {
           byQos.put(f.figure().substring(QOS.length()), f.amount());
         }
       }
       Map<JobKey, Instant> charged = new TreeMap<>();
       watermarks.findAll().forEach(w -> charged.put(JobKey.parse(w.jobKey()), w.chargedUntil()));
-      return new UsageLedger(row.decayedAt(), halfLife, byAssociation, byQos, charged);
+      return new UsageLedger(row.decayedAt(), halfLife, byAssociation, gpusByAssociation, byQos, charged);
     });
   }
 
@@ -85,6 +90,8 @@ public final class UsageStore {
     Changes<UsageFigureRow> f = new Changes<>();
     f.between(prefixed(ASSOCIATION, was.byAssociation()), prefixed(ASSOCIATION, is.byAssociation()),
         UsageFigureRow::new);
+    f.between(prefixed(ASSOCIATION_GPUS, was.associationGpuSeconds()),
+        prefixed(ASSOCIATION_GPUS, is.associationGpuSeconds()), UsageFigureRow::new);
     f.between(prefixed(QOS, was.qosGpuSeconds()), prefixed(QOS, is.qosGpuSeconds()), UsageFigureRow::new);
     f.apply(figures::saveAll, figures::updateAll, figures::deleteAll);
     Changes<UsageWatermarkRow> w = new Changes<>();

@@ -9,18 +9,23 @@ import java.util.TreeMap;
 /**
  * Past usage, decayed with a half-life as Slurm's PriorityDecayHalfLife does: per user association
  * ({@code account/user}) the billed TRES-seconds (a partition's TRESBillingWeights times seconds:
- * Slurm's RawUsage), per QOS the GPU-seconds its GrpTRESMins on GPUs counts; and for each running
- * job the instant it has been charged up to, so that no second is charged twice. Immutable.
+ * Slurm's RawUsage, what fair-share reads) and the GPU-seconds (an account's GrpTRESMins on GPUs
+ * counts them, as slurmctld keeps each TRES's usage beside the billed one), per QOS the GPU-seconds
+ * its GrpTRESMins counts; and for each running job the instant it has been charged up to, so that
+ * no second is charged twice. Immutable.
  *
  * @param asOf the instant the stored figures are decayed to: when usage was last decayed, every
  *     PriorityCalcPeriod
  * @param halfLife PriorityDecayHalfLife; zero: usage never decays
+ * @param byAssociation billed TRES-seconds per association
+ * @param associationGpuSeconds GPU-seconds per association
  * @param chargedUntil per running job, the end of what it has been charged for
  */
 public record UsageLedger(Instant asOf, Duration halfLife, Map<String, Double> byAssociation,
-    Map<String, Double> qosGpuSeconds, Map<JobKey, Instant> chargedUntil) {
+    Map<String, Double> associationGpuSeconds, Map<String, Double> qosGpuSeconds, Map<JobKey, Instant> chargedUntil) {
   public UsageLedger {
     byAssociation = Map.copyOf(byAssociation);
+    associationGpuSeconds = Map.copyOf(associationGpuSeconds);
     qosGpuSeconds = Map.copyOf(qosGpuSeconds);
     chargedUntil = Map.copyOf(chargedUntil);
   }
@@ -34,7 +39,7 @@ public record UsageLedger(Instant asOf, Duration halfLife, Map<String, Double> b
   public record Use(String account, String user, String qos, double billingSeconds, double gpuSeconds) {}
 
   public static UsageLedger empty(Instant asOf, Duration halfLife) {
-    return new UsageLedger(asOf, halfLife, Map.of(), Map.of(), Map.of());
+    return new UsageLedger(asOf, halfLife, Map.of(), Map.of(), Map.of(), Map.of());
   }
 
   public static String association(String account, String user) {
@@ -51,7 +56,8 @@ public record UsageLedger(Instant asOf, Duration halfLife, Map<String, Double> b
       return this;
     }
     double factor = 1 / growth(asOf, now);
-    return new UsageLedger(now, halfLife, scaled(byAssociation, factor), scaled(qosGpuSeconds, factor),
+    return new UsageLedger(now, halfLife, scaled(byAssociation, factor), scaled(associationGpuSeconds, factor),
+        scaled(qosGpuSeconds, factor),
         chargedUntil);
   }
 
@@ -80,19 +86,22 @@ public record UsageLedger(Instant asOf, Duration halfLife, Map<String, Double> b
     }
     double scale = growth(asOf, at);
     Map<String, Double> assoc = new TreeMap<>(byAssociation);
+    Map<String, Double> gpus = new TreeMap<>(associationGpuSeconds);
     Map<String, Double> perQos = new TreeMap<>(qosGpuSeconds);
     for (Use u : uses) {
-      assoc.merge(association(u.account(), u.user()), u.billingSeconds() * scale, Double::sum);
+      String key = association(u.account(), u.user());
+      assoc.merge(key, u.billingSeconds() * scale, Double::sum);
+      gpus.merge(key, u.gpuSeconds() * scale, Double::sum);
       if (u.qos() != null) {
         perQos.merge(u.qos(), u.gpuSeconds() * scale, Double::sum);
       }
     }
-    return new UsageLedger(asOf, halfLife, assoc, perQos, chargedUntil);
+    return new UsageLedger(asOf, halfLife, assoc, gpus, perQos, chargedUntil);
   }
 
   /** The ledger with these running jobs charged up to these instants (and no other). */
   public UsageLedger withChargedUntil(Map<JobKey, Instant> charged) {
-    return new UsageLedger(asOf, halfLife, byAssociation, qosGpuSeconds, charged);
+    return new UsageLedger(asOf, halfLife, byAssociation, associationGpuSeconds, qosGpuSeconds, charged);
   }
 
   public double of(String account, String user) {

@@ -57,7 +57,7 @@ final class AccountingPolicy {
     this.qos = qos;
     this.usage = usage;
     accountList.forEach(a -> accounts.put(a.name(), a));
-    usage.byAssociation().forEach((association, gpuSeconds) -> {
+    usage.associationGpuSeconds().forEach((association, gpuSeconds) -> {
       String account = association.substring(0, association.lastIndexOf('/'));
       for (Account a : chain(account)) {
         accountGpuMinutesUsed.merge(a.name(), gpuSeconds / 60.0, Double::sum);

@@ -161,6 +161,21 @@ class AccountingLimitsTest {
     assertThat(reasonOf(h.cycle(), 3)).isEqualTo(PendingReason.ASSOC_GRP_GRES_MINUTES);
   }
 
+  /**
+   * An account's GrpTRESMins=gres/gpu counts GPU-minutes, not billed usage (slurmctld keeps each
+   * TRES's usage per association beside the billed RawUsage): 400 GPU-minutes billed 1,200 units
+   * (a partition weighing GRES/gpu=3) leave room under 1,000 for a job's 480.
+   */
+  @Test
+  void accountGrpGpuMinutesCountGpusWhateverTheBillingWeights() {
+    Account.Limits minutes = new Account.Limits(Tres.NONE, 1000L, null, null);
+    ClusterSnapshot used = cluster(1, NORMAL, minutes, Account.Limits.NONE,
+        List.of(jobOf(2, "carol", "vision", "--gres=gpu:8 -t 60")))
+        .withUsage(UsageLedger.empty(T0, Duration.ofDays(7))
+            .plus(List.of(new UsageLedger.Use("ml", "alice", "normal", 3 * 400 * 60.0, 400 * 60.0)), T0));
+    assertThat(harness(used).cycle().starts()).hasSize(1);
+  }
+
   /** UsageFactor=0: the QOS's jobs charge nothing, so its GrpTRESMins never holds them back. */
   @Test
   void aFreeQosChargesNothingToGrpTresMins() {

@@ -2,6 +2,7 @@ package io.squall.cli;
 
 import io.squall.cli.format.LineTemplate;
 import io.squall.cli.format.Table;
+import io.squall.cli.format.TimeFormat;
 import io.squall.cli.format.Table.Column;
 import io.squall.cli.service.AccountingJob;
 import io.squall.cli.service.AccountingQuery;
@@ -46,7 +47,7 @@ final class SacctCommand extends ServiceCommand {
           -S, --starttime=TIME   from TIME (default: midnight today)
           -E, --endtime=TIME     until TIME (default: now)
               TIME: YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], now-2hours, today ...
-          -o, --format=FIELDS    e.g. JobID,JobName%30,State,ExitCode,Start,End,Elapsed,NNodes,
+          -o, --format=FIELDS    (default: $SACCT_FORMAT) e.g. JobID,JobName%30,State,ExitCode,Start,End,Elapsed,NNodes,
                                  NodeList,AllocTRES,GPUHours,User,Account,Partition,Submit,RestartCount,
                                  Cost (USD),CapacityType (spot, on-demand),InstanceType
           -b, --brief            JobID,State,ExitCode
@@ -77,20 +78,30 @@ final class SacctCommand extends ServiceCommand {
             LineTemplate.Overflow.MARK)
         : LineTemplate.columns(fields, " ", "", LineTemplate.Overflow.MARK);
     Map<String, Column<AccountingJob>> columns = new LinkedHashMap<>();
+    TimeFormat time = timeFormat();
     for (SacctField f : SacctField.values()) {
-      columns.put(f.name(), new Column<>(f.title(), j -> f.value(j, io.zone())));
+      columns.put(f.name(), new Column<>(f.title(), j -> f.value(j, time)));
     }
     print(new Table<>(template, columns).lines(jobs, !args.has("noheader"), !parsable));
     return 0;
   }
 
-  /** {@code JobID,JobName%30,State%-12}: names in any case, each with an optional width. */
-  private static List<LineTemplate.Field> fields(Getopt.Parsed args) {
+  /**
+   * {@code JobID,JobName%30,State%-12}: names in any case, each with an optional width. As in sacct,
+   * {@code --brief}'s fields follow {@code --format}'s, and {@code SACCT_FORMAT} is used only when
+   * neither was given.
+   */
+  private List<LineTemplate.Field> fields(Getopt.Parsed args) {
     List<String> names = new ArrayList<>();
-    if (args.has("format")) {
-      args.values().get("format").forEach(v -> names.addAll(List.of(v.split(","))));
-    } else {
-      (args.has("brief") ? SacctField.BRIEF : SacctField.DEFAULT).forEach(f -> names.add(f.title()));
+    args.values().getOrDefault("format", List.of()).forEach(v -> names.addAll(List.of(v.split(","))));
+    if (args.has("brief")) {
+      SacctField.BRIEF.forEach(f -> names.add(f.title()));
+    }
+    String env = io.env().get("SACCT_FORMAT");
+    if (names.isEmpty() && env != null) {
+      names.addAll(List.of(env.split(",")));
+    } else if (names.isEmpty()) {
+      SacctField.DEFAULT.forEach(f -> names.add(f.title()));
     }
     List<LineTemplate.Field> fields = new ArrayList<>();
     for (String spec : names) {

@@ -2,8 +2,8 @@ package io.squall.cli;
 
 import io.squall.cli.format.SlurmTime;
 import io.squall.cli.format.SlurmValues;
+import io.squall.cli.format.TimeFormat;
 import io.squall.cli.service.AccountingJob;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,9 +23,9 @@ enum SacctField {
   ALLOCCPUS("AllocCPUS", 10, (j, z) -> ""), // the API has no CPU counts
   STATE("State", 10, (j, z) -> j.state()),
   EXITCODE("ExitCode", 8, (j, z) -> SlurmValues.exitCode(j.exitCode(), j.exitSignal())),
-  SUBMIT("Submit", 19, (j, z) -> SlurmTime.timestamp(j.submitTime(), z, "Unknown")),
-  START("Start", 19, (j, z) -> SlurmTime.timestamp(j.startTime(), z, "Unknown")),
-  END("End", 19, (j, z) -> SlurmTime.timestamp(j.endTime(), z, "Unknown")),
+  SUBMIT("Submit", 19, (j, t) -> t.format(j.submitTime(), "Unknown")),
+  START("Start", 19, (j, t) -> t.format(j.startTime(), "Unknown")),
+  END("End", 19, (j, t) -> t.format(j.endTime(), "Unknown")),
   ELAPSED("Elapsed", 10, (j, z) -> SlurmTime.full(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds())),
   ELAPSEDRAW("ElapsedRaw", 10, (j, z) -> Long.toString(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds())),
   NNODES("NNodes", 8, (j, z) -> j.numNodes() == null ? "0" : j.numNodes().toString()),
@@ -45,9 +45,9 @@ enum SacctField {
 
   private final String title;
   private final int width;
-  private final BiFunction<AccountingJob, ZoneId, String> value;
+  private final BiFunction<AccountingJob, TimeFormat, String> value;
 
-  SacctField(String title, int width, BiFunction<AccountingJob, ZoneId, String> value) {
+  SacctField(String title, int width, BiFunction<AccountingJob, TimeFormat, String> value) {
     this.title = title;
     this.width = width;
     this.value = value;
@@ -62,8 +62,8 @@ enum SacctField {
     return width;
   }
 
-  String value(AccountingJob job, ZoneId zone) {
-    return value.apply(job, zone);
+  String value(AccountingJob job, TimeFormat time) {
+    return value.apply(job, time);
   }
 
   /** By Slurm's name in any case; NCPUS is Slurm's other name for AllocCPUS. */

@@ -1,6 +1,5 @@
 package io.squall.cli;
 
-import io.squall.cli.format.SlurmTime;
 import io.squall.cli.service.Submission;
 import io.squall.cli.service.SubmitResult;
 import io.squall.core.sbatch.CommandLine;
@@ -57,7 +56,8 @@ final class SbatchSubmit extends ServiceVerb {
     } else {
       io.out().println("Submitted batch job " + result.jobId());
     }
-    if (!client.waitForEnd()) {
+    // SBATCH_WAIT set to anything means --wait, as in sbatch; the service never acts on it.
+    if (!client.waitForEnd() && !io.env().containsKey("SBATCH_WAIT")) {
       return 0;
     }
     io.out().flush();
@@ -196,7 +196,7 @@ final class SbatchSubmit extends ServiceVerb {
           + (r.reason() == null ? "" : ": " + r.reason()) + cost;
     }
     String using = r.numGpus() != null ? " using " + r.numGpus() + " GPUs" : "";
-    return "sbatch: Job " + id + " to start at " + SlurmTime.timestamp(r.expectedStart(), io.zone()) + using
+    return "sbatch: Job " + id + " to start at " + timeFormat().format(r.expectedStart()) + using
         + (r.nodes() == null ? "" : " on nodes " + r.nodes()) + partition + cost;
   }
 }

@@ -72,7 +72,7 @@ final class ScontrolCommand extends ServiceCommand {
     }
     String entity = words.get(0).toLowerCase(Locale.ROOT);
     String name = words.size() > 1 ? String.join(",", words.subList(1, words.size())) : null;
-    ScontrolRecords records = new ScontrolRecords(io.zone());
+    ScontrolRecords records = new ScontrolRecords(timeFormat());
     List<KeyValueText> shown = new ArrayList<>();
     switch (entity) {
       case "job", "jobs", "jobid" -> {

@@ -2,12 +2,12 @@ package io.squall.cli;
 
 import io.squall.cli.format.SlurmTime;
 import io.squall.cli.format.SlurmValues;
+import io.squall.cli.format.TimeFormat;
 import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.NodeInfo;
 import io.squall.cli.service.PartitionInfo;
 import io.squall.core.sbatch.ArraySpec;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
@@ -16,10 +16,10 @@ import java.util.Map;
  * API has the data. Keys Slurm has and the API lacks are left out rather than made up.
  */
 final class ScontrolRecords {
-  private final ZoneId zone;
+  private final TimeFormat time;
 
-  ScontrolRecords(ZoneId zone) {
-    this.zone = zone;
+  ScontrolRecords(TimeFormat time) {
+    this.time = time;
   }
 
   KeyValueText job(JobInfo j) {
@@ -96,7 +96,7 @@ final class ScontrolRecords {
   }
 
   private String time(Instant at) {
-    return SlurmTime.timestamp(at, zone, "Unknown");
+    return this.time.format(at, "Unknown");
   }
 
   private static Object request(JobInfo j, String key) {

@@ -60,7 +60,8 @@ public final class JobCommands {
   public Accepted check(Caller caller, SubmitInput in) {
     SbatchParser.Result parsed;
     try {
-      parsed = new SbatchParser(config.zoneId()).parse(in.script(), in.scriptName(), in.options(), clock.instant());
+      parsed = new SbatchParser(config.zoneId()).parse(in.script(), in.scriptName(), in.environment(), in.options(),
+          clock.instant());
     } catch (SbatchException e) {
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("where", e.where());

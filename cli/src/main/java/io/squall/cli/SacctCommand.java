@@ -33,7 +33,8 @@ final class SacctCommand extends ServiceCommand {
         Getopt.Option.flag('P', "parsable2"),
         Getopt.Option.flag('p', "parsable"),
         Getopt.Option.flag('a', "allusers"),
-        Getopt.Option.flag('b', "brief"));
+        Getopt.Option.flag('b', "brief"),
+        Getopt.Option.flag('\0', "json"));
   }
 
   @Override
@@ -53,7 +54,8 @@ final class SacctCommand extends ServiceCommand {
           -b, --brief            JobID,State,ExitCode
           -n, --noheader         no header lines
           -P, --parsable2        '|' between fields     -p, --parsable   and after the last
-          -X, --allocations      accepted (Squall has no job steps)""";
+          -X, --allocations      accepted (Squall has no job steps)
+              --json             the jobs as Slurm 23.02's sacct --json prints them""";
   }
 
   @Override
@@ -61,7 +63,8 @@ final class SacctCommand extends ServiceCommand {
     if (!args.operands().isEmpty()) {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
     }
-    List<LineTemplate.Field> fields = fields(args);
+    // Formatting options do not apply to --json, as in sacct; a bad --format is still found before asking.
+    List<LineTemplate.Field> fields = args.has("json") ? List.of() : fields(args);
     Instant now = io.clock().instant();
     // With jobs named and no start, sacct looks at all time rather than today.
     Instant start = args.has("starttime") ? SacctTime.parse(args.last("starttime"), now, io.zone())
@@ -71,7 +74,10 @@ final class SacctCommand extends ServiceCommand {
     AccountingQuery query = new AccountingQuery(args.list("user"), args.list("accounts"), jobIds,
         states(args, "state", List.of()), start, end);
     List<AccountingJob> jobs = client().accounting(query);
-
+    if (args.has("json")) {
+      io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "jobs", jobs.stream().map(SacctJson::job).toList())));
+      return 0;
+    }
     boolean parsable = args.has("parsable2") || args.has("parsable");
     LineTemplate template = parsable
         ? LineTemplate.columns(fields.stream().map(f -> f.withWidth(0)).toList(), "|", args.has("parsable") ? "|" : "",

@@ -42,11 +42,8 @@ final class ScontrolRecords {
     t.line().put("RunTime", SlurmTime.full(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds()))
         .put("TimeLimit", SlurmTime.fullLimit(j.timeLimitMinutes()));
     t.line().put("SubmitTime", time(j.submitTime()));
-    // Slurm shows a pending job's expected start as its StartTime.
-    Instant start = j.startTime() != null ? j.startTime() : j.expectedStart();
-    Instant end = j.endTime() != null ? j.endTime()
-        : start != null && j.timeLimitMinutes() != null ? start.plusSeconds(j.timeLimitMinutes() * 60) : null;
-    t.line().put("StartTime", time(start)).put("EndTime", time(end));
+    // Slurm shows a pending job's expected start as its StartTime, as squeue does.
+    t.line().put("StartTime", time(SqueueColumns.start(j))).put("EndTime", time(SqueueColumns.end(j)));
     t.line().put("Partition", j.partition());
     t.line().put("NodeList", j.nodes());
     t.line().put("NumNodes", j.numNodes()).put("NumTasks", j.numTasks());

@@ -45,6 +45,10 @@ abstract class ServiceVerb {
     }
   }
 
+  final String verb() {
+    return verb;
+  }
+
   final void error(String message) {
     io.err().println(verb + ": error: " + message);
   }

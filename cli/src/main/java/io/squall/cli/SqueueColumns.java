@@ -34,7 +34,7 @@ final class SqueueColumns {
     put(c, 'a', "ACCOUNT", JobInfo::account);
     put(c, 'b', "TRES_PER_NODE", SqueueColumns::gres);
     put(c, 'C', "CPUS", j -> "N/A"); // the API has no CPU counts
-    put(c, 'S', "START_TIME", j -> time.format(j.startTime() != null ? j.startTime() : j.expectedStart(), "N/A"));
+    put(c, 'S', "START_TIME", j -> time.format(start(j), "N/A"));
     put(c, 'V', "SUBMIT_TIME", j -> time.format(j.submitTime(), "N/A"));
     put(c, 'e', "END_TIME", j -> time.format(end(j), "N/A"));
     put(c, 'q', "QOS", JobInfo::qos);
@@ -67,12 +67,17 @@ final class SqueueColumns {
     return "gres/gpu:" + (j.numGpus() % nodes == 0 ? j.numGpus() / nodes : j.numGpus());
   }
 
+  /** A waiting job's start is its expected start, as squeue shows it. */
+  static Instant start(JobInfo j) {
+    return j.startTime() != null ? j.startTime() : j.expectedStart();
+  }
+
   /** A running job's end is its start plus its limit until it actually ends, as squeue shows it. */
-  private static Instant end(JobInfo j) {
+  static Instant end(JobInfo j) {
     if (j.endTime() != null) {
       return j.endTime();
     }
-    Instant start = j.startTime() != null ? j.startTime() : j.expectedStart();
+    Instant start = start(j);
     return start == null || j.timeLimitMinutes() == null ? null : start.plusSeconds(j.timeLimitMinutes() * 60);
   }
 

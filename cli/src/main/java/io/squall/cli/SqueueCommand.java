@@ -31,6 +31,7 @@ final class SqueueCommand extends ServiceCommand {
         Getopt.Option.flag('h', "noheader"),
         Getopt.Option.flag('l', "long"),
         Getopt.Option.flag('a', "all"),
+        Getopt.Option.flag('\0', "json"),
         Getopt.Option.flag('\0', "me"));
   }
 
@@ -47,7 +48,8 @@ final class SqueueCommand extends ServiceCommand {
           -o, --format=FORMAT    e.g. "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R" (default: $SQUEUE_FORMAT)
           -O, --Format=FIELDS    e.g. "jobid:10,name:30,state" (default: $SQUEUE_FORMAT2)
           -l, --long             show state and time limit
-          -h, --noheader         no header line""";
+          -h, --noheader         no header line
+              --json             the jobs as Slurm 23.02's squeue --json prints them""";
   }
 
   @Override
@@ -55,19 +57,24 @@ final class SqueueCommand extends ServiceCommand {
     if (!args.operands().isEmpty()) {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
     }
-    String format = format(args);
-    Map<String, Table.Column<JobInfo>> columns = SqueueColumns.of(timeFormat());
-    LineTemplate template;
-    try {
-      template = LineTemplate.percent(format, LineTemplate.letters(columns.keySet()));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
     List<String> jobIds = JobIds.expand(args.values().getOrDefault("jobs", List.of()));
     // Like Slurm: unfinished jobs by default, any state when jobs are named, all with -t all.
     List<String> states = states(args, "states", args.has("jobs") ? List.of() : JobStates.ACTIVE);
     JobQuery query = new JobQuery(states, users(args), args.list("account"), args.list("partition"), args.list("name"),
         jobIds);
+    if (args.has("json")) {
+      // Formatting options do not apply to --json, as in squeue; the filters do (Slurm 23.11 and later).
+      List<JobInfo> jobs = client().jobs(query);
+      io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "jobs", jobs.stream().map(SqueueJson::job).toList())));
+      return 0;
+    }
+    Map<String, Table.Column<JobInfo>> columns = SqueueColumns.of(timeFormat());
+    LineTemplate template;
+    try {
+      template = LineTemplate.percent(format(args), LineTemplate.letters(columns.keySet()));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
     List<JobInfo> jobs = client().jobs(query);
     print(new Table<>(template, columns).lines(jobs, !args.has("noheader"), false));
     return 0;

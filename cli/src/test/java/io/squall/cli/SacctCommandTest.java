@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class SacctCommandTest {
-  private static final String ROWS = """
+  static final String ROWS = """
       {"jobs":[
         {"job_id":"42","name":"train","user":"alice","account":"ml","partition":"gpu","state":"COMPLETED",
          "exit_code":0,"exit_signal":null,"submit_time":"2026-11-21T08:00:00Z","start_time":"2026-11-21T09:00:00Z",

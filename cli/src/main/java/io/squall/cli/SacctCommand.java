@@ -49,8 +49,8 @@ final class SacctCommand extends ServiceCommand {
           -E, --endtime=TIME     until TIME (default: now)
               TIME: YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], now-2hours, today ...
           -o, --format=FIELDS    (default: $SACCT_FORMAT) e.g. JobID,JobName%30,State,ExitCode,Start,End,Elapsed,NNodes,
-                                 NodeList,AllocTRES,GPUHours,User,Account,Partition,Submit,RestartCount,
-                                 Cost (USD),CapacityType (spot, on-demand),InstanceType
+                                 NodeList,AllocTRES,ReqTRES,Timelimit,QOS,GPUHours,User,Account,Partition,Submit,
+                                 Eligible,RestartCount,Cost (USD),CapacityType (spot, on-demand),InstanceType
           -b, --brief            JobID,State,ExitCode
           -n, --noheader         no header lines
           -P, --parsable2        '|' between fields     -p, --parsable   and after the last
@@ -86,8 +86,9 @@ final class SacctCommand extends ServiceCommand {
     Map<String, Column<AccountingJob>> columns = new LinkedHashMap<>();
     TimeFormat time = timeFormat();
     for (SacctField f : SacctField.values()) {
-      columns.put(f.name(), new Column<>(f.title(), j -> f.value(j, time)));
+      columns.put(f.title(), new Column<>(f.title(), j -> f.value(j, time)));
     }
+    SacctField.NOT_RECORDED.keySet().forEach(title -> columns.put(title, new Column<>(title, j -> "")));
     print(new Table<>(template, columns).lines(jobs, !args.has("noheader"), !parsable));
     return 0;
   }
@@ -115,8 +116,8 @@ final class SacctCommand extends ServiceCommand {
         continue;
       }
       int percent = spec.indexOf('%');
-      SacctField field = SacctField.byName(percent < 0 ? spec : spec.substring(0, percent));
-      int width = field.width();
+      String title = SacctField.title(percent < 0 ? spec : spec.substring(0, percent));
+      int width = SacctField.width(title);
       if (percent >= 0) {
         try {
           int given = Integer.parseInt(spec.substring(percent + 1).strip());
@@ -129,7 +130,7 @@ final class SacctCommand extends ServiceCommand {
           throw new UsageException("Invalid field width in \"" + spec.strip() + "\": use NAME%WIDTH, e.g. JobName%30");
         }
       }
-      fields.add(new LineTemplate.Field(field.name(), Math.abs(width), width > 0, false));
+      fields.add(new LineTemplate.Field(title, Math.abs(width), width > 0, false));
     }
     if (fields.isEmpty()) {
       throw new UsageException("no fields to print in --format");

@@ -15,7 +15,9 @@ import java.util.Map;
  * Squall knows are written; a field Slurm has and Squall does not is left out, never made up.
  */
 final class SlurmJson {
-  /** Slurm's TRES ids: fixed for node, the first GRES a fresh database registers for gres/gpu. */
+  /** Slurm's TRES ids: fixed for cpu, mem and node, the first GRES a fresh database registers for gres/gpu. */
+  private static final int TRES_CPU = 1;
+  private static final int TRES_MEM = 2;
   private static final int TRES_NODE = 4;
   private static final int TRES_GPU = 1001;
 
@@ -120,9 +122,18 @@ final class SlurmJson {
     return signal >= 34 && signal <= 64 ? "Real-time signal " + (signal - 34) : "Unknown signal " + signal;
   }
 
-  /** A TRES list in Slurm's id order: nodes, then GPUs; a count not known or zero is left out. */
-  static List<Map<String, Object>> tres(Integer gpus, Integer nodes) {
+  /**
+   * A TRES list in Slurm's id order: CPUs, memory (megabytes), nodes, then GPUs; a count not known
+   * or zero is left out.
+   */
+  static List<Map<String, Object>> tres(Integer cpus, Long memoryMb, Integer gpus, Integer nodes) {
     List<Map<String, Object>> out = new ArrayList<>();
+    if (cpus != null && cpus > 0) {
+      out.add(tres("cpu", "", TRES_CPU, cpus));
+    }
+    if (memoryMb != null && memoryMb > 0) {
+      out.add(tres("mem", "", TRES_MEM, memoryMb));
+    }
     if (nodes != null && nodes > 0) {
       out.add(tres("node", "", TRES_NODE, nodes));
     }

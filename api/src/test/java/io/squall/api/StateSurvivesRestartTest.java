@@ -38,6 +38,7 @@ class StateSurvivesRestartTest {
     long held;
     long cancelled;
     long array;
+    long fromEnvironment;
     Instant eligible;
     try (Controllers.Running first = Controllers.start(settings)) {
       Http h = new Http(first.url());
@@ -45,6 +46,7 @@ class StateSurvivesRestartTest {
       held = submit(h, List.of("--hold"));
       cancelled = submit(h, List.of());
       array = submit(h, List.of("--array=0-3"));
+      fromEnvironment = h.submit(Map.of("script", SCRIPT, "environment", Map.of("SBATCH_TIMELIMIT", "45")));
       assertThat(h.delete("alice-token", "/v1/jobs/" + cancelled).status()).isEqualTo(200);
       assertThat(h.delete("alice-token", "/v1/jobs/" + array + "_2").status()).isEqualTo(200);
       // Its age counts from when a cycle first found it eligible (nodes or not), the held job's from never.
@@ -58,12 +60,14 @@ class StateSurvivesRestartTest {
       // The restarted controller's cycles see the job as eligible since then, not since now.
       assertThat(eligibleTime(h, pending)).isEqualTo(eligible);
       assertThat(h.jobState(cancelled)).isEqualTo("CANCELLED");
+      // The request is read again with the submitter's SBATCH_* variables, as at submission.
+      assertThat(h.job(fromEnvironment).get("time_limit_minutes").asInt()).isEqualTo(45);
       assertThat(h.get("alice-token", "/v1/jobs/" + array).json().get("array_pending").asText()).isEqualTo("[0-1,3]");
       assertThat(h.jobState(array + "_2")).isEqualTo("CANCELLED");
       assertThat(h.get("alice-token", "/v1/jobs/" + cancelled).json().get("events").findValuesAsText("state"))
           .containsExactly("PENDING", "CANCELLED");
       // Ids go on from where they were: no id is ever given twice.
-      assertThat(submit(h, List.of())).isGreaterThan(array);
+      assertThat(submit(h, List.of())).isGreaterThan(fromEnvironment);
     }
   }
 

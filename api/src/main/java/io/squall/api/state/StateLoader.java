@@ -103,7 +103,8 @@ public final class StateLoader {
 
   private static JobRequest parse(SbatchParser parser, Submission s) {
     try {
-      return parser.parse(s.script(), s.scriptName(), s.options(), s.submitTime()).request();
+      // As at submission: the submitter's SBATCH_* variables between the directives and the options.
+      return parser.parse(s.script(), s.scriptName(), s.environment(), s.options(), s.submitTime()).request();
     } catch (SbatchException e) {
       // Only possible if the parser became stricter since the job was accepted.
       LOG.error("job {}: its script no longer parses ({}); left out of the queue", s.jobId(), e.getMessage());

@@ -84,4 +84,15 @@ class SinfoCommandTest {
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("sinfo: error: operators only\n");
   }
+
+  @Test
+  void aDrainedNodeIsDrainAndOneWithJobsLeftIsDraining() {
+    fake.on("GET", "/v1/nodes", 200, """
+        {"nodes":[
+          {"name":"node-1","state":"DRAINING","reason":"bad disk","partitions":["gpu"],"gpus":8,"gpus_allocated":0},
+          {"name":"node-2","state":"DRAINING","reason":"bad disk","partitions":["gpu"],"gpus":8,"gpus_allocated":4}
+        ]}""");
+    assertThat(cli.run("sinfo", "-h", "-N", "-o", "%N %t %T %E").out().lines())
+        .containsExactly("node-1 drain drained bad disk", "node-2 drng draining bad disk");
+  }
 }

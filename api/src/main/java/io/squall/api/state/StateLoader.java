@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +77,8 @@ public final class StateLoader {
       submissions.put(r.jobId(), rows.submission(r));
     }
     SbatchParser parser = new SbatchParser(config.zoneId());
-    Map<Long, JobRequest> requests = new HashMap<>();
+    // Jobs of one submission share its request, unless scontrol update changed some of them.
+    Map<List<Object>, JobRequest> requests = new HashMap<>();
     UsageLedger usage = state.usage();
     long maxId = 0;
     for (JobRow r : jobs.findAll()) {
@@ -86,12 +88,14 @@ public final class StateLoader {
         LOG.error("job {} has no stored script; skipped", r.jobKey());
         continue;
       }
-      JobRequest request = requests.computeIfAbsent(r.jobId(), id -> parse(parser, s));
+      List<String> updates = rows.updates(r);
+      Submission own = updates.isEmpty() ? s : s.withUpdates(updates);
+      JobRequest request = requests.computeIfAbsent(List.of(r.jobId(), updates), k -> parse(parser, own));
       if (request == null) {
         continue;
       }
       // Pending reasons are not stored: the first cycle gives them again.
-      StoredJob job = rows.job(r, s, request, !r.state().equals("PENDING") ? "None"
+      StoredJob job = rows.job(r, own, request, !r.state().equals("PENDING") ? "None"
           : r.held() ? PendingReason.JOB_HELD_USER.slurmName() : PendingReason.PRIORITY.slurmName());
       state.publishJob(job);
       usage = withUsage(usage, job, now);
@@ -104,7 +108,7 @@ public final class StateLoader {
   private static JobRequest parse(SbatchParser parser, Submission s) {
     try {
       // As at submission: the submitter's SBATCH_* variables between the directives and the options.
-      return parser.parse(s.script(), s.scriptName(), s.environment(), s.options(), s.submitTime()).request();
+      return parser.parse(s.script(), s.scriptName(), s.environment(), s.allOptions(), s.submitTime()).request();
     } catch (SbatchException e) {
       // Only possible if the parser became stricter since the job was accepted.
       LOG.error("job {}: its script no longer parses ({}); left out of the queue", s.jobId(), e.getMessage());

@@ -75,6 +75,12 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
    * time (slurm.conf(5), PriorityFlags ACCRUE_ALWAYS: without it the age factor does not grow
    * while a job is ineligible "due to either dependencies, holds or begin time in the future").
    */
+  /** The job under another QOS ({@code scontrol update job QOS=}). */
+  public Job withQos(String newQos) {
+    return new Job(key, request, user, account, newQos, submitTime, state, partition, pendingTasks, allocation,
+        startTime, endTime, preemptedAt, exitCode, restartCount, notBefore, eligibleSince);
+  }
+
   public Job withRequest(JobRequest newRequest) {
     return new Job(key, newRequest, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
         startTime, endTime, preemptedAt, exitCode, restartCount, notBefore,

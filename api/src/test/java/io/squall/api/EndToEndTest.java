@@ -130,6 +130,39 @@ class EndToEndTest {
     assertThat(most).isEqualTo(2);
   }
 
+  /**
+   * Each task runs with a job id of its own and its array's id, as in Slurm: the first to leave the
+   * array (released alone here) has the array's id, the others new ones. Either id names the task.
+   */
+  @Test
+  void arrayTasksRunWithTheirOwnJobIds() throws IOException {
+    long id = submit("#!/bin/bash\n#SBATCH --array=1-3\n#SBATCH --hold\n#SBATCH --gpus-per-node=1\n"
+        + "#SBATCH --output=ids-%A_%a.out\n"
+        + "echo \"$SLURM_JOB_ID $SLURM_ARRAY_JOB_ID $SLURM_ARRAY_TASK_ID $SLURM_ARRAY_TASK_COUNT\"\n", List.of());
+    assertThat(http.post("alice-token", "/v1/jobs/" + id + "_3/release", null).status()).isEqualTo(200);
+    assertThat(awaitEnd(id + "_3").get("state").asText()).isEqualTo("COMPLETED");
+    assertThat(http.post("alice-token", "/v1/jobs/" + id + "/release", null).status()).isEqualTo(200);
+    Map<Integer, Long> own = new java.util.TreeMap<>();
+    for (int task = 1; task <= 3; task++) {
+      assertThat(awaitEnd(id + "_" + task).get("state").asText()).isEqualTo("COMPLETED");
+      String[] env = Files.readString(dir.resolve("ids-" + id + "_" + task + ".out")).strip().split(" ");
+      assertThat(env).as("SLURM_JOB_ID, SLURM_ARRAY_JOB_ID, _TASK_ID, _TASK_COUNT of task " + task)
+          .containsExactly(env[0], Long.toString(id), Integer.toString(task), "3");
+      own.put(task, Long.parseLong(env[0]));
+    }
+    assertThat(own.get(3)).isEqualTo(id);
+    assertThat(own.get(1)).isGreaterThan(id).isNotEqualTo(own.get(2));
+    assertThat(own.get(2)).isGreaterThan(id);
+    // squeue -j, sacct -j and scancel take the task's own id as they take 42_1.
+    JsonNode byOwnId = job(own.get(1));
+    assertThat(byOwnId.get("job_id").asText()).isEqualTo(id + "_1");
+    assertThat(byOwnId.get("job_id_raw").asLong()).isEqualTo(own.get(1));
+    JsonNode sacct = http.get("alice-token", "/v1/accounting?job=" + own.get(2)).json().get("jobs");
+    assertThat(sacct.findValuesAsText("job_id")).containsExactly(id + "_2");
+    assertThat(http.get("alice-token", "/v1/accounting?job=" + id).json().get("jobs").findValuesAsText("job_id"))
+        .containsExactlyInAnyOrder(id + "_1", id + "_2", id + "_3");
+  }
+
   @Test
   void afterokWaitsForSuccessAndAfternotokRunsOnlyOnFailure() {
     long fails = submit("#!/bin/bash\n#SBATCH --output=/dev/null\nsleep 1; exit 3\n", List.of());
@@ -199,11 +232,12 @@ class EndToEndTest {
         "environment", Map.of("PATH", System.getenv("PATH"))));
   }
 
-  private JsonNode job(long id) {
+  /** The job (or {@code 42_3} array task, or task by its own job id) as alice sees it. */
+  private JsonNode job(Object id) {
     return http.job(id);
   }
 
-  private JsonNode awaitEnd(long id) {
+  private JsonNode awaitEnd(Object id) {
     return Poll.until("job " + id + " to end", Duration.ofSeconds(150), () -> {
       JsonNode j = job(id);
       String state = j.get("state").asText();

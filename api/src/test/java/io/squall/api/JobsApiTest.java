@@ -119,6 +119,43 @@ class JobsApiTest implements TestPropertyProvider {
   }
 
   /**
+   * A task taken off its array (here by holding it alone) is a job of its own with its own job id,
+   * as in Slurm: the first task to leave gets the array's id, later ones new ids. A task is named by
+   * either id; the array's id names every task.
+   */
+  @Test
+  void anArrayTaskIsNamedByItsOwnJobIdAsByArrayUnderscoreTask() {
+    long id = http().submit(Map.of("script", SCRIPT, "argv", List.of("--array=1-4")));
+    assertThat(http().post("alice-token", "/v1/jobs/" + id + "_3/hold", null).status()).isEqualTo(200);
+    assertThat(http().post("alice-token", "/v1/jobs/" + id + "_4/hold", null).status()).isEqualTo(200);
+    assertThat(http().job(id + "_3").get("job_id_raw").asLong()).isEqualTo(id);
+    long own = http().job(id + "_4").get("job_id_raw").asLong();
+    assertThat(own).isGreaterThan(id);
+    assertThat(http().submit(PLAIN)).isGreaterThan(own);
+    // A task still waiting in its array shows as the array's pending tasks (scontrol show job 42_1).
+    assertThat(http().job(id + "_1").get("array_pending").asText()).isEqualTo("[1-2]");
+
+    var task = http().job(own);
+    assertThat(task.get("job_id").asText()).isEqualTo(id + "_4");
+    assertThat(task.get("array_job_id").asLong()).isEqualTo(id);
+    assertThat(task.get("array_task_id").asInt()).isEqualTo(4);
+    assertThat(http().get("alice-token", "/v1/jobs?job=" + own).json().get("jobs").findValuesAsText("job_id"))
+        .containsExactly(id + "_4");
+    // A dependency may name the task by its own id (a script's afterok:$SLURM_JOB_ID).
+    long after = http().submit(Map.of("script", PLAIN, "argv", List.of("--dependency=afterok:" + own)));
+
+    Http.Answer cancelled = http().delete("alice-token", "/v1/jobs/" + own);
+    assertThat(cancelled.status()).isEqualTo(200);
+    assertThat(cancelled.json().get("jobs").findValuesAsText("job_id")).containsExactly(id + "_4");
+    assertThat(http().jobState(id + "_3")).isEqualTo("PENDING");
+    Poll.until("afterok on the cancelled task to be unsatisfiable", java.time.Duration.ofSeconds(30),
+        () -> "DependencyNeverSatisfied".equals(http().job(after).get("reason").asText()) ? true : null);
+    // The array's id names every task left.
+    assertThat(http().delete("alice-token", "/v1/jobs/" + id).json().get("jobs").findValuesAsText("job_id"))
+        .containsExactly(id + "", id + "_3");
+  }
+
+  /**
    * MaxArraySize is the cluster's: the server refuses an array past it (Slurm's default 1001 here)
    * with the option and the limit, while --parse-only, which knows no cluster, accepts it.
    */
@@ -165,6 +202,11 @@ class JobsApiTest implements TestPropertyProvider {
     assertThat(h.postScript("alice-token", "/v1/jobs?partition=nope", SCRIPT).error())
         .contains("invalid partition name");
     assertThat(h.postScript("alice-token", "/v1/jobs?account=other", SCRIPT).status()).isEqualTo(400);
+    // A GRES the cluster does not have is the server's to refuse (the parser cannot know).
+    Http.Answer nvme = h.postScript("alice-token", "/v1/jobs", "#!/bin/bash\n#SBATCH --gres=nvme:1\necho\n");
+    assertThat(nvme.status()).isEqualTo(400);
+    assertThat(nvme.error()).isEqualTo(
+        "Invalid generic resource (gres) specification (--gres=nvme:1: this cluster's nodes offer only gpu)");
     assertThat(h.get("alice-token", "/v1/jobs/999999").status()).isEqualTo(404);
     assertThat(h.get("alice-token", "/v1/jobs/abc").status()).isEqualTo(400);
     assertThat(h.delete("alice-token", "/v1/jobs/999999").status()).isEqualTo(404);

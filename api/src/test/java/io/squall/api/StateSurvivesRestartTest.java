@@ -39,6 +39,7 @@ class StateSurvivesRestartTest {
     long cancelled;
     long array;
     long fromEnvironment;
+    long heldTask;
     Instant eligible;
     try (Controllers.Running first = Controllers.start(settings)) {
       Http h = new Http(first.url());
@@ -49,6 +50,10 @@ class StateSurvivesRestartTest {
       fromEnvironment = h.submit(Map.of("script", SCRIPT, "environment", Map.of("SBATCH_TIMELIMIT", "45")));
       assertThat(h.delete("alice-token", "/v1/jobs/" + cancelled).status()).isEqualTo(200);
       assertThat(h.delete("alice-token", "/v1/jobs/" + array + "_2").status()).isEqualTo(200);
+      // Tasks taken off the array get their own job ids: the first the array's, the next a new one.
+      assertThat(h.post("alice-token", "/v1/jobs/" + array + "_3/hold", null).status()).isEqualTo(200);
+      heldTask = h.job(array + "_3").get("job_id_raw").asLong();
+      assertThat(heldTask).isGreaterThan(array);
       // Its age counts from when a cycle first found it eligible (nodes or not), the held job's from never.
       eligible = Poll.until("job " + pending + " eligible", Duration.ofSeconds(30), () -> eligibleTime(h, pending));
       assertThat(eligibleTime(h, held)).isNull();
@@ -62,12 +67,14 @@ class StateSurvivesRestartTest {
       assertThat(h.jobState(cancelled)).isEqualTo("CANCELLED");
       // The request is read again with the submitter's SBATCH_* variables, as at submission.
       assertThat(h.job(fromEnvironment).get("time_limit_minutes").asInt()).isEqualTo(45);
-      assertThat(h.get("alice-token", "/v1/jobs/" + array).json().get("array_pending").asText()).isEqualTo("[0-1,3]");
+      assertThat(h.get("alice-token", "/v1/jobs/" + array).json().get("array_pending").asText()).isEqualTo("[0-1]");
       assertThat(h.jobState(array + "_2")).isEqualTo("CANCELLED");
       assertThat(h.get("alice-token", "/v1/jobs/" + cancelled).json().get("events").findValuesAsText("state"))
           .containsExactly("PENDING", "CANCELLED");
-      // Ids go on from where they were: no id is ever given twice.
-      assertThat(submit(h, List.of())).isGreaterThan(fromEnvironment);
+      assertThat(h.job(array + "_2").get("job_id_raw").asLong()).isEqualTo(array);
+      assertThat(h.job(heldTask).get("job_id").asText()).isEqualTo(array + "_3");
+      // Ids go on from where they were: no id is ever given twice, an array task's own included.
+      assertThat(submit(h, List.of())).isGreaterThan(heldTask);
     }
   }
 

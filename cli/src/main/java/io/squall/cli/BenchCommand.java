@@ -21,6 +21,7 @@ final class BenchCommand {
     OPTIONS.put("interruptions", List.of("jobs", "nodes", "seed", "interruptions-per-hour"));
     OPTIONS.put("deadline", List.of("jobs", "seed"));
     OPTIONS.put("budget", List.of("seed"));
+    OPTIONS.put("small-jobs", List.of("scheduler-interval"));
   }
 
   /** The least --nodes of the benchmarks whose workload needs some (both sample the Philly trace). */
@@ -66,6 +67,7 @@ final class BenchCommand {
       case "interruptions" -> InterruptionBench.run(opts, io.out());
       case "deadline" -> DeadlineBench.run(opts, io.out());
       case "budget" -> BudgetBench.run(opts, io.out());
+      case "small-jobs" -> SmallJobsBench.run(opts, io.out());
       case "api" -> ApiBench.run(opts, io.env(), io.out(), err);
       default -> SchedulerBench.run(opts, io.out());
     };

@@ -22,6 +22,7 @@ import java.util.function.BiFunction;
  */
 enum SacctField {
   JOBID("JobID", -12, (j, z) -> j.jobId()),
+  JOBIDRAW("JobIDRaw", -12, (j, z) -> j.jobIdRaw() == null ? j.jobId() : j.jobIdRaw().toString()),
   JOBNAME("JobName", 10, (j, z) -> j.name()),
   PARTITION("Partition", 10, (j, z) -> j.partition()),
   ACCOUNT("Account", 10, (j, z) -> j.account()),
@@ -64,10 +65,7 @@ enum SacctField {
       : j.capacityType().toLowerCase(Locale.ROOT).replace('_', '-')),
   INSTANCETYPE("InstanceType", 14, (j, z) -> j.instanceType() == null ? "" : j.instanceType());
 
-  /**
-   * Slurm's standard fields Squall records nothing for, with sacct's widths: they print empty.
-   * JobIDRaw is not among them: array tasks' ids are Squall's to settle first.
-   */
+  /** Slurm's standard fields Squall records nothing for, with sacct's widths: they print empty. */
   static final Map<String, Integer> NOT_RECORDED = notRecorded();
 
   /** What sacct prints without {@code --format}. */

@@ -21,7 +21,7 @@ final class SacctJson {
     m.put("cluster", j.cluster());
     m.put("constraints", j.constraints() == null ? "" : j.constraints());
     m.put("exit_code", SlurmJson.exitCode(j.exitCode(), j.exitSignal()));
-    m.put("job_id", SlurmJson.jobNumber(j.jobId()));
+    m.put("job_id", j.jobIdRaw() != null ? j.jobIdRaw() : SlurmJson.jobNumber(j.jobId()));
     m.put("name", j.name());
     m.put("nodes", j.nodes() == null ? "" : j.nodes());
     m.put("partition", j.partition());

@@ -90,12 +90,14 @@ final class ScancelCommand extends ServiceCommand {
     Set<String> targets = new LinkedHashSet<>();
     for (JobInfo job : client().jobs(query)) {
       String arrayId = job.arrayJobId() == null ? null : job.arrayJobId().toString();
+      String ownId = job.jobIdRaw() == null ? null : job.jobIdRaw().toString();
       // The pending remainder of an array stands for its tasks: cancel those, not the array id
       // (which would cancel its running tasks too), and match named task ids against them.
       List<String> own = job.arrayPending() != null && !job.arrayPending().isEmpty() && job.arrayJobId() != null
           ? JobIds.tasks(job.arrayJobId(), job.arrayPending()) : List.of(job.jobId());
       for (String id : own) {
-        if (ids.isEmpty() || ids.contains(id) || arrayId != null && ids.contains(arrayId)) {
+        if (ids.isEmpty() || ids.contains(id) || arrayId != null && ids.contains(arrayId)
+            || ownId != null && ids.contains(ownId)) {
           targets.add(id);
         }
       }

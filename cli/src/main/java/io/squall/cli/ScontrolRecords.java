@@ -23,7 +23,8 @@ final class ScontrolRecords {
   }
 
   KeyValueText job(JobInfo j) {
-    KeyValueText t = new KeyValueText().line().put("JobId", j.jobId());
+    // Slurm's JobId is the job's own number; an array task is also named by ArrayJobId and ArrayTaskId.
+    KeyValueText t = new KeyValueText().line().put("JobId", j.jobIdRaw() != null ? j.jobIdRaw() : j.jobId());
     if (j.arrayJobId() != null) {
       t.put("ArrayJobId", j.arrayJobId());
       t.put("ArrayTaskId", j.arrayPending() != null && !j.arrayPending().isEmpty() ? j.arrayPending() : j.arrayTaskId());

@@ -41,7 +41,8 @@ final class SqueueColumns {
     put(c, 'Q', "PRIORITY", j -> ""); // nor priorities
     put(c, 'r', "REASON", JobInfo::reason);
     put(c, 'N', "NODELIST", JobInfo::nodes);
-    put(c, 'A', "ARRAY_JOB_ID", j -> j.arrayJobId() != null ? j.arrayJobId().toString() : j.jobId());
+    put(c, 'A', "JOBID", j -> j.jobIdRaw() != null ? j.jobIdRaw().toString() : j.jobId());
+    put(c, 'F', "ARRAY_JOB_ID", j -> j.arrayJobId() != null ? j.arrayJobId().toString() : j.jobId());
     put(c, 'K', "ARRAY_TASK_ID", SqueueColumns::arrayTask);
     put(c, 'Z', "WORK_DIR", JobInfo::workDir);
     return c;

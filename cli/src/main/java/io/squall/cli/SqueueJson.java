@@ -30,7 +30,8 @@ final class SqueueJson {
     m.put("eligible_time", SlurmJson.seconds(j.eligibleTime()));
     m.put("end_time", SlurmJson.seconds(SqueueColumns.end(j)));
     m.put("exit_code", SlurmJson.waitStatus(j.exitCode(), j.exitSignal()));
-    m.put("job_id", SlurmJson.jobNumber(j.jobId()));
+    // An array task's own id, as Slurm's job_id; the array's pending tasks go under the array's id.
+    m.put("job_id", j.jobIdRaw() != null ? j.jobIdRaw() : SlurmJson.jobNumber(j.jobId()));
     m.put("job_state", j.state());
     m.put("name", j.name());
     m.put("nodes", j.nodes() == null ? "" : j.nodes());

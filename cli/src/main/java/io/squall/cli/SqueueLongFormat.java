@@ -18,13 +18,13 @@ final class SqueueLongFormat {
 
   static {
     TYPES.put("account", 'a');
-    TYPES.put("arrayjobid", 'A');
+    TYPES.put("arrayjobid", 'F');
     TYPES.put("arraytaskid", 'K');
     TYPES.put("endtime", 'e');
     TYPES.put("gres", 'b');
     TYPES.put("tres-per-node", 'b');
     TYPES.put("jobarrayid", 'i');
-    TYPES.put("jobid", 'i');
+    TYPES.put("jobid", 'A');
     TYPES.put("name", 'j');
     TYPES.put("nodelist", 'N');
     TYPES.put("numcpus", 'C');

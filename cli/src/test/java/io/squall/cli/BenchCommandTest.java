@@ -30,6 +30,14 @@ class BenchCommandTest {
   }
 
   @Test
+  void smallJobsBenchReplaysItsStretchOfTheTraceAndPrintsTheWaits() {
+    Cli.Result r = cli.run("bench", "small-jobs");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).contains("695 single-GPU, 105 gangs: 66 of 2 nodes, 38 of 4", "\"jobs\":800,\"completed\":800",
+        "\"wait_1_gpu_mean_s\":", "\"makespan_s\":");
+  }
+
+  @Test
   void apiBenchUsesTheConfiguredServiceAndNeedsAToken() {
     Cli.Result r = cli.env("SQUALL_TOKEN", null).run("bench", "api", "--jobs", "1");
     assertThat(r.exit()).isEqualTo(1);

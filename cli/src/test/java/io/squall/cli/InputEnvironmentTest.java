@@ -69,7 +69,7 @@ class InputEnvironmentTest {
         "JOBID     USER |STATE",
         "42       alice |RUNNING",
         "43         bob |PENDING",
-        "44_[4-   alice |PENDING");
+        "44       alice |PENDING");
     assertThat(cli.run("squeue", "-h", "-O", "name:5,timelimit").out().lines().findFirst()).hasValue(
         "train1:00:00");
     Cli.Result bad = cli.run("squeue", "-O", "jobid,maxrss");

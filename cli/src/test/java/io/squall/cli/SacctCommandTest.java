@@ -67,6 +67,17 @@ class SacctCommandTest {
         """);
   }
 
+  /** As sacct(1): JobID is 43_1 for an array task, JobIDRaw its own job id; -j takes either. */
+  @Test
+  void jobIdRawIsAnArrayTasksOwnJobId() {
+    fake.on("GET", "/v1/accounting", 200, """
+        {"jobs":[{"job_id":"43_1","job_id_raw":47,"state":"COMPLETED"},{"job_id":"42","job_id_raw":42}]}""");
+    Cli.Result r = cli.run("sacct", "-P", "-n", "-j", "47,42", "--format=JobID,JobIDRaw");
+    assertThat(r.out()).isEqualTo("43_1|47\n42|42\n");
+    assertThat(fake.requests()).extracting(FakeSquall.Request::query).containsExactly(
+        Map.of("job", "47", "start", "1970-01-01T00:00:00Z"), Map.of("job", "42", "start", "1970-01-01T00:00:00Z"));
+  }
+
   @Test
   void costCapacityTypeAndInstanceTypeFields() {
     fake.on("GET", "/v1/accounting", 200, """
@@ -116,15 +127,16 @@ class SacctCommandTest {
   }
 
   @Test
-  void tasksOfOneArrayShareARequestAndRangesAreNotSplitAtTheirCommas() {
-    Cli.Result r = cli.run("sacct", "-n", "-P", "-o", "jobid", "-j", "43_[1,2],42");
-    assertThat(r.out()).isEqualTo("43_1\n42\n");
+  void eachTaskOfARangeIsAskedForAndRangesAreNotSplitAtTheirCommas() {
+    fake.on("GET", "/v1/accounting", 200, "{\"jobs\":[]}");
+    assertThat(cli.run("sacct", "-n", "-P", "-o", "jobid", "-j", "43_[1,2],42").exit()).isZero();
     assertThat(fake.requests()).extracting(FakeSquall.Request::query).containsExactly(
-        Map.of("job", "43_1", "start", "1970-01-01T00:00:00Z"), Map.of("job", "42", "start", "1970-01-01T00:00:00Z"));
-    r = cli.run("sacct", "-j", "43_[1,x]");
+        Map.of("job", "43_1", "start", "1970-01-01T00:00:00Z"), Map.of("job", "43_2", "start", "1970-01-01T00:00:00Z"),
+        Map.of("job", "42", "start", "1970-01-01T00:00:00Z"));
+    Cli.Result r = cli.run("sacct", "-j", "43_[1,x]");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).startsWith("sacct: error: Invalid job id 43_[1,x]: ");
-    assertThat(fake.requests()).hasSize(2);
+    assertThat(fake.requests()).hasSize(3);
   }
 
   @Test

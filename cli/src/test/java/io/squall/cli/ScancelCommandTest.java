@@ -115,6 +115,17 @@ class ScancelCommandTest {
   }
 
   @Test
+  void aTasksOwnJobIdWithFiltersMatchesThatTask() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"44_1","job_id_raw":47,"array_job_id":44,"array_task_id":1,"state":"RUNNING"},
+         {"job_id":"44","job_id_raw":44,"array_job_id":44,"array_pending":"[2-3]","state":"PENDING"}]}""");
+    fake.on("DELETE", "/v1/jobs/44_1", 200, CANCELLED);
+    Cli.Result r = cli.run("scancel", "--me", "47");
+    assertThat(r.exit()).isZero();
+    assertThat(fake.requests()).extracting(FakeSquall.Request::path).containsExactly("/v1/jobs", "/v1/jobs/44_1");
+  }
+
+  @Test
   void anArrayIdWithFiltersCancelsItsMatchingTasksOneByOne() {
     fake.on("GET", "/v1/jobs", 200, """
         {"jobs":[{"job_id":"44_1","array_job_id":44,"array_task_id":1,"state":"RUNNING"},

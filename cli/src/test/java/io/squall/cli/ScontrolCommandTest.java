@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class ScontrolCommandTest {
   private static final String JOB = """
-      {"job_id":"42_3","array_job_id":42,"array_task_id":3,"array_pending":null,"name":"train","user":"alice",
+      {"job_id":"42_3","job_id_raw":47,"array_job_id":42,"array_task_id":3,"array_pending":null,"name":"train","user":"alice",
        "account":"ml","partition":"gpu","qos":"normal","state":"RUNNING","reason":"None","nodes":"node-[1-2]",
        "num_nodes":2,"num_gpus":4,"num_tasks":2,"time_limit_minutes":60,"submit_time":"2026-11-21T10:00:00Z",
        "start_time":"2026-11-21T11:00:00Z","end_time":null,"elapsed_seconds":3600,"expected_start":null,
@@ -42,7 +42,7 @@ class ScontrolCommandTest {
     Cli.Result r = cli.run("scontrol", "show", "job", "42_3");
     assertThat(r.exit()).isZero();
     assertThat(r.out()).isEqualTo("""
-        JobId=42_3 ArrayJobId=42 ArrayTaskId=3 JobName=train
+        JobId=47 ArrayJobId=42 ArrayTaskId=3 JobName=train
            UserId=alice
            Account=ml QOS=normal
            JobState=RUNNING Reason=None Dependency=(null)

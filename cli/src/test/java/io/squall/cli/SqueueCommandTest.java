@@ -97,10 +97,19 @@ class SqueueCommandTest {
 
   @Test
   void headersFollowTheFormatAndLongShowsStateAndLimit() {
-    assertThat(cli.run("squeue", "-o", "%.5i %j %A %K").out().lines().findFirst()).hasValue(
-        "JOBID NAME ARRAY_JOB_ID ARRAY_TASK_ID");
+    assertThat(cli.run("squeue", "-o", "%.5i %j %A %F %K").out().lines().findFirst()).hasValue(
+        "JOBID NAME JOBID ARRAY_JOB_ID ARRAY_TASK_ID");
     assertThat(cli.run("squeue", "-l").out().lines().findFirst()).hasValue(
         "             JOBID PARTITION     NAME     USER    STATE       TIME TIME_LIMI  NODES NODELIST(REASON)");
+  }
+
+  /** As squeue(1): %i is 44_3, %A the task's own job id, %F its array's id, %K its index. */
+  @Test
+  void anArrayTaskShowsItsOwnJobIdAndItsArrays() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"44_3","job_id_raw":47,"array_job_id":44,"array_task_id":3,"state":"RUNNING"},
+         {"job_id":"42","job_id_raw":42,"state":"RUNNING"}]}""");
+    assertThat(cli.run("squeue", "-h", "-o", "%i %A %F %K").out()).isEqualTo("44_3 47 44 3\n42 42 42 N/A\n");
   }
 
   @Test

@@ -91,7 +91,7 @@ public final class BatchEnvironment {
   private String expand(StoredJob stored, String pattern, String firstNode) {
     Job job = stored.job();
     boolean array = job.key().taskId() != null;
-    FilenamePattern.Context ctx = new FilenamePattern.Context(job.key().id(), array ? job.key().id() : null,
+    FilenamePattern.Context ctx = new FilenamePattern.Context(job.jobId(), array ? job.key().id() : null,
         job.key().taskId(), jobName(stored), job.user(), firstNode, 0, "batch", 0);
     return Path.of(workDir(stored)).resolve(FilenamePattern.expand(pattern, ctx)).toString();
   }
@@ -107,8 +107,8 @@ public final class BatchEnvironment {
     Map<String, String> env = new TreeMap<>(exported(stored));
     String nodelist = Hostlist.compress(nodes);
     int ntasks = ntasks(r, nodes.size());
-    env.put("SLURM_JOB_ID", Long.toString(job.key().id()));
-    env.put("SLURM_JOBID", Long.toString(job.key().id()));
+    env.put("SLURM_JOB_ID", Long.toString(job.jobId()));
+    env.put("SLURM_JOBID", Long.toString(job.jobId()));
     env.put("SQUALL_JOB_KEY", job.key().toString());
     env.put("SLURM_JOB_NAME", jobName(stored));
     env.put("SLURM_JOB_USER", job.user());
@@ -138,7 +138,8 @@ public final class BatchEnvironment {
       env.put("SLURM_ARRAY_TASK_ID", Integer.toString(job.key().taskId()));
       env.put("SLURM_ARRAY_TASK_COUNT", Integer.toString(array.taskIds().size()));
       env.put("SLURM_ARRAY_TASK_MIN", Integer.toString(array.taskIds().get(0)));
-      env.put("SLURM_ARRAY_TASK_MAX", Integer.toString(array.taskIds().get(array.taskIds().size() - 1)));
+      env.put("SLURM_ARRAY_TASK_MAX", Integer.toString(array.lastTaskId()));
+      env.put("SLURM_ARRAY_TASK_STEP", Integer.toString(array.step()));
     }
     return env;
   }

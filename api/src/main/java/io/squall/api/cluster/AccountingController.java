@@ -8,10 +8,10 @@ import io.micronaut.http.annotation.RequestAttribute;
 import io.squall.api.agents.BatchEnvironment;
 import io.squall.api.auth.Caller;
 import io.squall.api.config.SquallConfig;
+import io.squall.api.jobs.JobCommands;
 import io.squall.api.money.Costs;
 import io.squall.api.money.Usd;
-import io.squall.api.state.ApiException;
-import io.squall.api.state.StateWriter;
+import io.squall.api.state.JobHistory;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.InterruptionRepository;
 import io.squall.api.store.InterruptionRow;
@@ -38,18 +38,18 @@ import java.util.Set;
 @Controller("/v1/accounting")
 @Tag(name = "accounting")
 public final class AccountingController {
-  private final StateWriter writer;
+  private final JobHistory history;
   private final InstantSource clock;
   private final SquallConfig config;
   private final InterruptionRepository interruptions;
   private final Costs costs;
   private final AccountingDetail detail;
 
-  public AccountingController(StateWriter writer, InstantSource clock, SquallConfig config,
+  public AccountingController(JobHistory history, InstantSource clock, SquallConfig config,
       InterruptionRepository interruptions, Costs costs, AccountingDetail detail) {
     this.costs = costs;
     this.detail = detail;
-    this.writer = writer;
+    this.history = history;
     this.interruptions = interruptions;
     this.clock = clock;
     this.config = config;
@@ -65,7 +65,6 @@ public final class AccountingController {
         : TimeParameter.parse("start", start, config.zoneId());
     Instant to = end == null ? now : TimeParameter.parse("end", end, config.zoneId());
     Set<String> states = state == null ? Set.of() : Set.of(state.toUpperCase(Locale.ROOT).split(","));
-    Long jobId = job == null ? null : parseId(job);
     // GPU time interruptions cost each job (since its last checkpoint), summed over its restarts.
     Map<String, Double> lost = new HashMap<>();
     for (InterruptionRow r : interruptions.findAllOrderById()) {
@@ -75,12 +74,12 @@ public final class AccountingController {
     }
     Costs.Period money = costs.between(Instant.EPOCH, now);
     List<Map<String, Object>> out = new ArrayList<>();
-    for (StoredJob s : writer.state().jobs()) {
+    // From the database, as sacct reads slurmdbd's: finished jobs leave the controller's memory.
+    for (StoredJob s : job == null ? history.ranBetween(from, to) : history.named(JobCommands.parseJobId(job))) {
       Job j = s.job();
       if (j.startTime() == null || !caller.mayControl(j.user())
           || user != null && !Set.of(user.split(",")).contains(j.user())
           || account != null && !j.account().equals(account)
-          || jobId != null && j.key().id() != jobId
           || !states.isEmpty() && !states.contains(j.state().name())
           || j.startTime().isAfter(to)
           || j.endTime() != null && j.endTime().isBefore(from)) {
@@ -116,6 +115,7 @@ public final class AccountingController {
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("job_id", j.key().toString());
+    m.put("job_id_raw", j.jobId());
     m.put("name", BatchEnvironment.jobName(s));
     m.put("user", j.user());
     m.put("account", j.account());
@@ -133,13 +133,5 @@ public final class AccountingController {
     m.put("nodes", nodes.isEmpty() ? null : Hostlist.compress(nodes));
     m.put("restart_count", j.restartCount());
     return m;
-  }
-
-  private static long parseId(String job) {
-    try {
-      return Long.parseLong(job.contains("_") ? job.substring(0, job.indexOf('_')) : job);
-    } catch (NumberFormatException e) {
-      throw ApiException.badRequest("job=" + job + ": Invalid job id specified");
-    }
   }
 }

@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A fair-share account ({@code squall.accounts.NAME.*}), and the budget finance set for it: US
- * dollars per calendar period, a sub-account's spend rolling up into it.
+ * A fair-share account ({@code squall.accounts.NAME.*}), its association limits as sacctmgr sets
+ * them on an account, and the budget finance set for it: US dollars per calendar period, a
+ * sub-account's spend rolling up into it.
  */
 @EachProperty("squall.accounts")
 public class AccountConfig {
@@ -22,6 +23,10 @@ public class AccountConfig {
   private String currency = "USD";
   private Double maxSpotUsdPerGpuHour;
   private Double maxOnDemandUsdPerGpuHour;
+  private String grpTres;
+  private String grpTresMins;
+  private Integer maxJobs;
+  private Integer maxSubmitJobs;
 
   public AccountConfig(@Parameter String name) {
     this.name = name;
@@ -118,5 +123,41 @@ public class AccountConfig {
 
   public void setMaxOnDemandUsdPerGpuHour(Double maxOnDemandUsdPerGpuHour) {
     this.maxOnDemandUsdPerGpuHour = maxOnDemandUsdPerGpuHour;
+  }
+
+  /** GrpTRES for the account and its sub-accounts together ({@code gres/gpu=16,cpu=64,mem=512G,node=4}). */
+  public String getGrpTres() {
+    return grpTres;
+  }
+
+  public void setGrpTres(String grpTres) {
+    this.grpTres = grpTres;
+  }
+
+  /** GrpTRESMins for the account and its sub-accounts: only {@code gres/gpu=MINUTES} is counted. */
+  public String getGrpTresMins() {
+    return grpTresMins;
+  }
+
+  public void setGrpTresMins(String grpTresMins) {
+    this.grpTresMins = grpTresMins;
+  }
+
+  /** MaxJobs: running jobs per user of the account (and of sub-accounts that set none). */
+  public Integer getMaxJobs() {
+    return maxJobs;
+  }
+
+  public void setMaxJobs(Integer maxJobs) {
+    this.maxJobs = maxJobs;
+  }
+
+  /** MaxSubmitJobs: pending and running jobs per user of the account; past it a submission is refused. */
+  public Integer getMaxSubmitJobs() {
+    return maxSubmitJobs;
+  }
+
+  public void setMaxSubmitJobs(Integer maxSubmitJobs) {
+    this.maxSubmitJobs = maxSubmitJobs;
   }
 }

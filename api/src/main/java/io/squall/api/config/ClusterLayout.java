@@ -101,7 +101,7 @@ public final class ClusterLayout {
     policies.keySet().forEach(unreachable::refusePartition);
     Set<String> accountNames = new TreeSet<>();
     for (AccountConfig a : accountConfigs) {
-      accounts.add(new Account(a.getName(), a.getParent(), a.getShares()));
+      accounts.add(new Account(a.getName(), a.getParent(), a.getShares(), ConfiguredLimits.of(a)));
       accountNames.add(a.getName());
     }
     for (AccountConfig a : accountConfigs) {
@@ -129,13 +129,14 @@ public final class ClusterLayout {
     allQos.put(config.getDefaultQos(), new Qos(config.getDefaultQos(), normal.priority(), normal.preempt(),
         normal.preemptMode(), null, null));
     Map<String, PurchaseRules.QosRule> qosRules = new TreeMap<>();
+    Set<String> qosNames = new TreeSet<>(allQos.keySet());
+    qosConfigs.forEach(q -> qosNames.add(q.getName()));
     for (QosConfig q : qosConfigs) {
       String key = "squall.qos." + q.getName() + ".";
       PriceCaps caps = caps(key, q.getMaxSpotUsdPerGpuHour(), q.getMaxOnDemandUsdPerGpuHour());
       unreachable.refuseEverywhere(key, caps);
       QosCapacity capacity = q.getCapacity() == null ? null : qosCapacity(key, q.getCapacity());
-      allQos.put(q.getName(), new Qos(q.getName(), q.getPriority(), normal.preempt(), normal.preemptMode(), null, null,
-          capacity == null ? Set.of() : capacity.runsOn()));
+      allQos.put(q.getName(), ConfiguredLimits.of(q, capacity == null ? Set.of() : capacity.runsOn(), qosNames));
       if (capacity != null || !caps.isNone()) {
         qosRules.put(q.getName(), new PurchaseRules.QosRule(capacity, caps));
       }
@@ -392,5 +393,11 @@ public final class ClusterLayout {
 
   public Map<String, Qos> qos() {
     return qos;
+  }
+
+  /** The UsageFactor of a job's QOS: 1 for none or an unknown one (a QOS since removed from configuration). */
+  public double usageFactor(String qosName) {
+    Qos q = qosName == null ? null : qos.get(qosName);
+    return q == null ? 1 : q.usageFactor();
   }
 }

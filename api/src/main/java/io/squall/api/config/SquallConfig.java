@@ -29,6 +29,8 @@ public class SquallConfig {
   private int maxArraySize = ArraySpec.DEFAULT_MAX_ARRAY_SIZE;
   private String budgetWebhook;
   private Duration budgetInterval = Duration.ofSeconds(10);
+  /** Slurm's MinJobAge default (300 s). */
+  private Duration minJobAge = Duration.ofSeconds(300);
 
   public String getClusterName() {
     return clusterName;
@@ -178,5 +180,21 @@ public class SquallConfig {
 
   public void setBudgetInterval(Duration budgetInterval) {
     this.budgetInterval = budgetInterval;
+  }
+
+  /**
+   * Slurm's MinJobAge ({@code min-job-age}, default 300 s): how long a finished job stays in the
+   * controller's memory (squeue, scancel, dependencies) before only the database has it; 0 keeps
+   * every finished job in memory, as Slurm's MinJobAge=0 does.
+   */
+  public Duration getMinJobAge() {
+    return minJobAge;
+  }
+
+  public void setMinJobAge(Duration minJobAge) {
+    if (minJobAge.isNegative()) {
+      throw new IllegalArgumentException("squall.min-job-age must not be negative, not " + minJobAge);
+    }
+    this.minJobAge = minJobAge;
   }
 }

@@ -66,7 +66,7 @@ public final class ClusterRules {
         throw ApiException.badRequest("--dependency=" + c + ": Job dependency problem (job " + id
             + " cannot depend on itself)");
       }
-      List<StoredJob> target = b.jobsWithId(c.jobId());
+      List<StoredJob> target = c.taskId() == null ? b.jobsNamed(c.jobId()) : b.jobsWithId(c.jobId());
       if (target.isEmpty() || c.taskId() != null && target.stream().noneMatch(j -> j.key().taskId() == null
           ? j.job().pendingTasks().contains(c.taskId()) : c.taskId().equals(j.key().taskId()))) {
         throw ApiException.badRequest("--dependency=" + c + ": Job dependency problem (no job "

@@ -19,6 +19,7 @@ import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.PendingReason;
+import io.squall.core.schedule.SubmitLimits;
 import jakarta.inject.Singleton;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -127,6 +128,11 @@ public final class JobCommands {
       Submission s = new Submission(id, in.scriptName(), in.script(), in.options(), in.scriptArgs(), in.environment(),
           in.submitDir(), b.now());
       Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), accepted.qos(), b.now());
+      // In the batch, so that two submissions at once cannot both take the last place.
+      String overLimit = SubmitLimits.jobLimitRefusal(job, layout.accounts(), layout.qos(), b::unfinishedJobs);
+      if (overLimit != null) {
+        throw ApiException.badRequest(overLimit);
+      }
       b.submission(s);
       b.insert(new StoredJob(job, s, accepted.request().control().hold() ? HELD : "None", null, null, null,
           null, List.of(), null));
@@ -298,10 +304,7 @@ public final class JobCommands {
       }
       List<StoredJob> after = new ArrayList<>();
       for (StoredJob j : allowed) {
-        if (b.job(j.key()) == null) {
-          splitOff(b, j);
-        }
-        action.apply(b, j);
+        action.apply(b, b.job(j.key()) == null ? ArrayTasks.splitOff(b, j.key()) : j);
         after.add(b.job(j.key()));
       }
       return after;
@@ -309,41 +312,22 @@ public final class JobCommands {
   }
 
   /**
-   * The jobs an id names: {@code 42} is the job, or every task of array 42; {@code 42_3} is one
-   * task. A task that has not started yet is returned as its own pending job, not yet staged.
+   * The jobs an id names: {@code 42} is the job, every task of array 42, or the task whose own job
+   * id is 42; {@code 42_3} is one task. A task still in its array's pending remainder is returned
+   * as it would be taken off, not yet staged.
    */
   private static List<StoredJob> targets(Batch b, JobKey key) {
     if (key.taskId() == null) {
-      return b.jobsWithId(key.id());
+      return b.jobsNamed(key.id());
     }
     StoredJob task = b.job(key);
-    if (task != null) {
-      return List.of(task);
+    if (task == null) {
+      task = ArrayTasks.preview(b, key);
     }
-    StoredJob rest = b.job(JobKey.of(key.id()));
-    if (rest == null || !rest.job().pendingTasks().contains(key.taskId())) {
-      return List.of();
-    }
-    Job own = new Job(key, rest.request(), rest.job().user(), rest.job().account(), rest.job().qos(),
-        rest.job().submitTime(), JobState.PENDING, null, List.of(), List.of(), null, null, null, null,
-        rest.job().restartCount(), rest.job().notBefore(), rest.job().eligibleSince());
-    return List.of(new StoredJob(own, rest.submission(), rest.reason(), null, null, null, null, List.of(), null));
+    return task == null ? List.of() : List.of(task);
   }
 
-  /** Takes a pending task off its array's remainder so that an action can apply to it alone. */
-  private static void splitOff(Batch b, StoredJob task) {
-    StoredJob rest = b.job(JobKey.of(task.key().id()));
-    List<Integer> others = new ArrayList<>(rest.job().pendingTasks());
-    others.remove(task.key().taskId());
-    if (others.isEmpty()) {
-      b.remove(rest.key());
-    } else {
-      b.update(rest.withJob(rest.job().withPendingTasks(others)));
-    }
-    b.insert(task);
-  }
-
-  /** @throws ApiException 400 unless the id is {@code 42} or {@code 42_3} */
+  /** @throws ApiException 400 unless the id is {@code 42} (a job, an array, or a task by its own id) or {@code 42_3} */
   public static JobKey parseJobId(String id) {
     try {
       return JobKey.parse(id == null ? "" : id);

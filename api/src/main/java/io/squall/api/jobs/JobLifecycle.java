@@ -62,28 +62,17 @@ public final class JobLifecycle {
   }
 
   /**
-   * Starts a pending job (or one task of a pending array) on {@code grants}. The caller has
-   * checked the job is pending and the nodes are up.
+   * Starts a pending job (or array task: one still in its array's pending remainder is taken off
+   * it, with a job id of its own) on {@code grants}. The caller has checked the job is pending and
+   * the nodes are up.
    */
   public void start(Batch b, JobKey key, String partition, List<GpuGrant> grants) {
-    JobKey parentKey = JobKey.of(key.id());
-    StoredJob source = b.job(key.taskId() == null ? key : parentKey);
-    Job started;
-    if (key.taskId() != null && source.job().isArrayRemainder()) {
-      List<Integer> rest = new ArrayList<>(source.job().pendingTasks());
-      rest.remove(key.taskId());
-      if (rest.isEmpty()) {
-        b.remove(parentKey);
-      } else {
-        b.update(source.withJob(source.job().withPendingTasks(rest)));
-      }
-      started = allocated(source.job().withPendingTasks(List.of()), b, key, partition, grants);
-      StoredJob task = new StoredJob(started, source.submission(), "None", null, null, null, null, List.of(), null);
-      b.insert(task.startedWith(started, credential()));
-    } else {
-      started = allocated(source.job(), b, key, partition, grants);
-      b.update(source.startedWith(started, credential()));
+    StoredJob source = b.job(key);
+    if (source == null) {
+      source = ArrayTasks.splitOff(b, key);
     }
+    Job started = allocated(source.job(), b, key, partition, grants);
+    b.update(source.startedWith(started, credential()));
     List<String> nodes = grants.stream().map(GpuGrant::node).toList();
     if (started.state() == JobState.CONFIGURING) {
       List<String> resuming = new ArrayList<>();
@@ -389,7 +378,7 @@ public final class JobLifecycle {
   /** Charges the job's GPU time to fair-share and tells its nodes to clean up. */
   private void release(Batch b, StoredJob j) {
     if (j.job().state().holdsResources()) {
-      b.usage(StateLoader.withUsage(b.usage().decayedTo(b.now()), j, b.now()));
+      b.usage(StateLoader.withUsage(b.usage().decayedTo(b.now()), j, b.now(), layout.usageFactor(j.job().qos())));
     }
     Map<String, String> addresses = addresses(b, j);
     b.afterCommit(() -> {

@@ -35,6 +35,7 @@ public final class JobViews {
     Map<String, Object> m = new LinkedHashMap<>();
     boolean array = j.request().control().array() != null;
     m.put("job_id", j.key().toString());
+    m.put("job_id_raw", j.jobId());
     m.put("array_job_id", array ? j.key().id() : null);
     m.put("array_task_id", j.key().taskId());
     m.put("array_pending", j.isArrayRemainder() ? arrayPending(s) : null);

@@ -157,7 +157,8 @@ public final class JobsController {
     JobKey only = job == null ? null : JobCommands.parseJobId(job);
     List<Map<String, Object>> out = new ArrayList<>();
     var now = clock.instant();
-    Iterable<StoredJob> candidates = only == null ? writer.state().jobs() : writer.state().jobsWithId(only.id());
+    Iterable<StoredJob> candidates = only == null ? writer.state().jobs()
+        : only.taskId() == null ? writer.state().jobsNamed(only.id()) : writer.state().jobsWithId(only.id());
     for (StoredJob s : candidates) {
       Job j = s.job();
       if (!caller.mayControl(j.user())
@@ -179,7 +180,7 @@ public final class JobsController {
   @Get("/{id}")
   @ExecuteOn(TaskExecutors.BLOCKING)
   public Map<String, Object> show(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
-    StoredJob s = access.visible(caller, id);
+    StoredJob s = access.shown(caller, id);
     return views.detail(s, events.findByJobKeyOrderById(s.key().toString()), clock.instant());
   }
 

@@ -5,15 +5,16 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
 import io.squall.api.metrics.SquallMetrics;
+import io.squall.api.state.JobHistory;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.BudgetAlertRepository;
 import io.squall.api.store.BudgetAlertRow;
-import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
 import io.squall.core.money.Budget;
 import io.squall.core.money.BudgetLimits;
 import io.squall.core.money.Budgets;
+import io.squall.core.money.Charges;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URI;
@@ -49,6 +50,7 @@ public final class BudgetWatch {
   private final SquallConfig config;
   private final Costs costs;
   private final StateWriter writer;
+  private final JobHistory history;
   private final PartitionPrices partitionPrices;
   private final BudgetAlertRepository alerts;
   private final JobLifecycle lifecycle;
@@ -61,13 +63,15 @@ public final class BudgetWatch {
   private BudgetLimits limits = BudgetLimits.NONE;
   private Set<List<Object>> raised;
 
-  public BudgetWatch(ClusterLayout layout, SquallConfig config, Costs costs, StateWriter writer, PartitionPrices partitionPrices,
+  public BudgetWatch(ClusterLayout layout, SquallConfig config, Costs costs, StateWriter writer, JobHistory history,
+      PartitionPrices partitionPrices,
       BudgetAlertRepository alerts, JobLifecycle lifecycle, SquallMetrics metrics, InstantSource clock,
       JsonMapper json) {
     this.budgets = new Budgets(layout.budgets(), layout.accounts());
     this.config = config;
     this.costs = costs;
     this.writer = writer;
+    this.history = history;
     this.partitionPrices = partitionPrices;
     this.alerts = alerts;
     this.lifecycle = lifecycle;
@@ -136,10 +140,12 @@ public final class BudgetWatch {
   /** What each account's own jobs cost from {@code since} until now. */
   private Map<String, Double> spendByAccount(Instant since) {
     Map<String, Double> out = new TreeMap<>();
-    costs.between(since, clock.instant()).charges().jobs().forEach((key, charge) -> {
-      StoredJob j = writer.state().job(JobKey.parse(key));
-      if (j != null) {
-        out.merge(j.job().account(), charge.usd(), Double::sum);
+    Map<String, Charges.JobCharge> charges = costs.between(since, clock.instant()).charges().jobs();
+    Map<String, JobHistory.Owner> owners = history.owners(writer.state(), charges.keySet());
+    charges.forEach((key, charge) -> {
+      JobHistory.Owner o = owners.get(key);
+      if (o != null) {
+        out.merge(o.account(), charge.usd(), Double::sum);
       }
     });
     return out;

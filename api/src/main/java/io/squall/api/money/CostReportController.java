@@ -10,12 +10,10 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
-import io.squall.api.state.StoredJob;
+import io.squall.api.state.JobHistory;
 import io.squall.api.web.TextRules;
 import io.squall.api.web.TimeParameter;
 import io.squall.core.model.Account;
-import io.squall.core.model.Job;
-import io.squall.core.model.JobKey;
 import io.squall.core.money.Charges;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -43,14 +41,16 @@ import java.util.TreeSet;
 public final class CostReportController {
   private final Costs costs;
   private final StateWriter writer;
+  private final JobHistory history;
   private final ClusterLayout layout;
   private final InstantSource clock;
   private final ZoneId zone;
 
-  public CostReportController(Costs costs, StateWriter writer, ClusterLayout layout, InstantSource clock,
-      SquallConfig config) {
+  public CostReportController(Costs costs, StateWriter writer, JobHistory history, ClusterLayout layout,
+      InstantSource clock, SquallConfig config) {
     this.costs = costs;
     this.writer = writer;
+    this.history = history;
     this.layout = layout;
     this.clock = clock;
     this.zone = config.zoneId();
@@ -109,15 +109,16 @@ public final class CostReportController {
     Sums total = new Sums();
     for (Costs.Period p : periods) {
       String day = LocalDate.ofInstant(p.from(), zone).toString();
+      Map<String, JobHistory.Owner> owners = history.owners(writer.state(), p.charges().jobs().keySet());
       for (Map.Entry<String, Charges.JobCharge> e : p.charges().jobs().entrySet()) {
-        StoredJob s = writer.state().job(JobKey.parse(e.getKey()));
-        if (s == null || !caller.mayControl(s.job().user()) || accounts != null && !accounts.contains(s.job().account())) {
+        JobHistory.Owner o = owners.get(e.getKey());
+        if (o == null || !caller.mayControl(o.user()) || accounts != null && !accounts.contains(o.account())) {
           continue;
         }
         String key = switch (grouping) {
-          case USER -> s.job().user();
-          case ACCOUNT -> s.job().account();
-          case PARTITION -> partitionOf(s.job());
+          case USER -> o.user();
+          case ACCOUNT -> o.account();
+          case PARTITION -> o.partition() == null ? "" : o.partition();
           case DAY -> day;
         };
         Sums row = rows.computeIfAbsent(key, k -> new Sums());
@@ -196,10 +197,6 @@ public final class CostReportController {
   }
 
   /** A job's partition: where it ran (a job submitted to several runs in one). */
-  private static String partitionOf(Job j) {
-    return j.partition() == null ? "" : j.partition();
-  }
-
   /** Midnights in the cluster's zone from {@code from} to {@code to}, with both ends. */
   private List<Instant> days(Instant from, Instant to) {
     List<Instant> cuts = new ArrayList<>(List.of(from));

@@ -1,23 +1,28 @@
 package io.squall.api.scheduling;
 
 import io.micronaut.context.annotation.Factory;
+import io.squall.api.config.BackfillConfig;
 import io.squall.api.config.PriorityConfig;
 import io.squall.core.schedule.Scheduler;
 import io.squall.core.schedule.SchedulerConfig;
 import jakarta.inject.Singleton;
 
-/** The one core scheduler, with the configured priority weights: the loop and --test-only both use it. */
+/**
+ * The one core scheduler, with the configured priority weights and backfill settings: the loop and
+ * --test-only both use it. The loop is started with the controller, so a backfill setting out of
+ * range stops start-up.
+ */
 @Factory
 public class SchedulerFactory {
   @Singleton
-  Scheduler scheduler(PriorityConfig priority) {
-    return new Scheduler(config(priority));
+  Scheduler scheduler(PriorityConfig priority, BackfillConfig backfill) {
+    return new Scheduler(config(priority, backfill));
   }
 
   /** The scheduler's settings from the configuration (the what-if schedules with the same). */
-  public static SchedulerConfig config(PriorityConfig priority) {
+  public static SchedulerConfig config(PriorityConfig priority, BackfillConfig backfill) {
     SchedulerConfig d = SchedulerConfig.defaults();
-    return new SchedulerConfig(priority.weights(), d.reservationDepth(), d.preemptionDepth(), d.maxSwitchWait(),
+    return new SchedulerConfig(priority.weights(), backfill.settings(), d.preemptionDepth(), d.maxSwitchWait(),
         priority.isAccrueAlways());
   }
 }

@@ -5,6 +5,7 @@ import io.squall.api.config.ClusterLayout;
 import io.squall.api.money.BudgetWatch;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.state.ClusterState;
+import io.squall.api.state.JobPurge;
 import io.squall.api.state.NodeOccupancy;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
@@ -40,10 +41,12 @@ public final class SchedulingCycle {
   private final SquallMetrics metrics;
 
   private final BudgetWatch budgets;
+  private final JobPurge purge;
 
   public SchedulingCycle(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
-      SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets) {
+      SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets, JobPurge purge) {
     this.budgets = budgets;
+    this.purge = purge;
     this.scheduler = scheduler;
     this.writer = writer;
     this.applier = applier;
@@ -52,15 +55,16 @@ public final class SchedulingCycle {
     this.metrics = metrics;
   }
 
-  /** Node timeouts, then a cycle at {@code now}; returns how many jobs started. */
+  /** Node timeouts, old finished jobs out of memory, then a cycle at {@code now}; returns how many jobs started. */
   public int tick(Instant now) {
     try {
       reports.checkTimeouts().get();
+      purge.purge(now);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return 0;
     } catch (Exception e) {
-      LOG.warn("node timeout check failed", e);
+      LOG.warn("node timeout check or job purge failed", e);
     }
     return cycle(now);
   }

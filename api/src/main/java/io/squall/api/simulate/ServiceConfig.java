@@ -4,6 +4,7 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.PropertySource;
 import io.micronaut.context.env.yaml.YamlPropertySourceLoader;
 import io.squall.api.config.AwsProviderConfig;
+import io.squall.api.config.BackfillConfig;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.GcpProviderConfig;
 import io.squall.api.config.LocalProviderConfig;
@@ -65,7 +66,8 @@ public final class ServiceConfig {
             onGcp ? gcp.getRegion() : aws.getRegion(),
             List.copyOf(onGcp ? gcp.getZones() : provider.equals("aws") ? aws.getSubnets().keySet() : List.of()),
             provider.equals("local") ? ctx.getBean(LocalProviderConfig.class).settings(List.of()) : null,
-            SchedulerFactory.config(ctx.getBean(PriorityConfig.class)), config.getSchedulerInterval());
+            SchedulerFactory.config(ctx.getBean(PriorityConfig.class), ctx.getBean(BackfillConfig.class)),
+            config.getSchedulerInterval());
       });
     } catch (IllegalArgumentException e) {
       throw e;

@@ -18,6 +18,7 @@ import io.squall.api.auth.Caller;
 import io.squall.api.jobs.JobAccess;
 import io.squall.api.jobs.JobCommands;
 import io.squall.api.state.ApiException;
+import io.squall.api.state.JobHistory;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
 import io.squall.api.store.CheckpointRow;
@@ -52,12 +53,15 @@ public final class SpotController {
   private final CheckpointCatalog checkpoints;
   private final InterruptionRepository interruptions;
   private final StateWriter writer;
+  private final JobHistory history;
   private final JobAccess jobs;
   private final InstantSource clock;
 
   public SpotController(InterruptionResponder responder, CheckpointCatalog checkpoints,
-      InterruptionRepository interruptions, StateWriter writer, JobAccess jobs, InstantSource clock) {
+      InterruptionRepository interruptions, StateWriter writer, JobHistory history, JobAccess jobs,
+      InstantSource clock) {
     this.jobs = jobs;
+    this.history = history;
     this.responder = responder;
     this.checkpoints = checkpoints;
     this.interruptions = interruptions;
@@ -112,8 +116,11 @@ public final class SpotController {
     List<InterruptionRow> rows = job == null ? interruptions.findAllOrderById()
         : interruptions.findByJobKeyOrderById(JobCommands.parseJobId(job).toString());
     List<Map<String, Object>> out = new ArrayList<>();
+    Map<String, JobHistory.Owner> owners = caller.operator() ? Map.of() : history.owners(writer.state(),
+        rows.stream().map(InterruptionRow::jobKey).filter(k -> k != null).collect(java.util.stream.Collectors.toSet()));
     for (InterruptionRow r : rows) {
-      if (!caller.operator() && !ownJob(caller, r.jobKey())) {
+      JobHistory.Owner owner = r.jobKey() == null ? null : owners.get(r.jobKey());
+      if (!caller.operator() && (owner == null || !caller.mayControl(owner.user()))) {
         continue; // as with jobs (PrivateData=jobs): users see what hit their own jobs
       }
       Map<String, Object> m = new LinkedHashMap<>();
@@ -131,14 +138,6 @@ public final class SpotController {
       out.add(m);
     }
     return Map.of("interruptions", out);
-  }
-
-  private boolean ownJob(Caller caller, String jobKey) {
-    if (jobKey == null) {
-      return false;
-    }
-    StoredJob j = writer.state().job(JobKey.parse(jobKey));
-    return j != null && caller.mayControl(j.job().user());
   }
 
   @Operation(summary = "A job's checkpoints, oldest first, and the one a restart restores from")

@@ -3,6 +3,7 @@ package io.squall.api.state;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
+import io.squall.core.model.Job;
 import io.squall.core.model.UsageLedger;
 import io.squall.core.money.CostSplit;
 import java.time.Instant;
@@ -83,6 +84,36 @@ public final class Batch {
     merged.putAll(ClusterState.subMap(jobs, id));
     removed.forEach(merged::remove);
     return new ArrayList<>(merged.values());
+  }
+
+  /** What a plain job id names (see {@link ClusterState#jobsNamed}), as staged. */
+  public List<StoredJob> jobsNamed(long id) {
+    List<StoredJob> byKey = jobsWithId(id);
+    if (!byKey.isEmpty()) {
+      return byKey;
+    }
+    JobKey task = committed.taskWithOwnId(id);
+    if (task == null) {
+      task = jobs.values().stream().filter(j -> j.job().jobId() == id).map(StoredJob::key).findFirst().orElse(null);
+    }
+    StoredJob j = task == null ? null : job(task);
+    return j == null ? List.of() : List.of(j);
+  }
+
+  /** The jobs not finished yet, with this batch's changes: what submit limits count. */
+  public List<Job> unfinishedJobs() {
+    List<Job> out = new ArrayList<>();
+    for (StoredJob j : committed.jobs()) {
+      if (!jobs.containsKey(j.key()) && !removed.contains(j.key()) && !j.job().state().isFinished()) {
+        out.add(j.job());
+      }
+    }
+    for (StoredJob j : jobs.values()) {
+      if (!removed.contains(j.key()) && !j.job().state().isFinished()) {
+        out.add(j.job());
+      }
+    }
+    return out;
   }
 
   /** Adds a new job (its version is null until it is stored). */

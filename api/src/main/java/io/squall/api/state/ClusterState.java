@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 
@@ -26,6 +27,8 @@ public final class ClusterState {
    * jobs, which stay here for their history, vastly outnumber them.
    */
   private final ConcurrentSkipListSet<JobKey> holding = new ConcurrentSkipListSet<>();
+  /** Array tasks by their own job id, where it is not their array's: what a task's SLURM_JOB_ID names. */
+  private final ConcurrentHashMap<Long, JobKey> tasksByOwnId = new ConcurrentHashMap<>();
   private volatile UsageLedger usage;
 
   ClusterState(UsageLedger usage) {
@@ -43,6 +46,26 @@ public final class ClusterState {
   /** The job with this id and, for an array, the remainder and every task, in key order. */
   public Collection<StoredJob> jobsWithId(long id) {
     return subMap(jobs, id).values();
+  }
+
+  /**
+   * What a plain job id names, as Slurm reads it: the job, or every task of the array with that id
+   * (as {@link #jobsWithId}); else the array task whose own job id it is. Ids are never reused, so
+   * it is never both.
+   */
+  public Collection<StoredJob> jobsNamed(long id) {
+    Collection<StoredJob> byKey = jobsWithId(id);
+    if (!byKey.isEmpty()) {
+      return byKey;
+    }
+    JobKey task = tasksByOwnId.get(id);
+    StoredJob j = task == null ? null : jobs.get(task);
+    return j == null ? List.of() : List.of(j);
+  }
+
+  /** The array task whose own job id this is, where it is not its array's; else null. */
+  JobKey taskWithOwnId(long id) {
+    return tasksByOwnId.get(id);
   }
 
   public NodeStatus node(String name) {
@@ -90,6 +113,9 @@ public final class ClusterState {
 
   void publishJob(StoredJob job) {
     jobs.put(job.key(), job);
+    if (job.job().jobId() != job.key().id()) {
+      tasksByOwnId.put(job.job().jobId(), job.key());
+    }
     if (job.job().state().holdsResources()) {
       holding.add(job.key());
     } else {
@@ -98,7 +124,10 @@ public final class ClusterState {
   }
 
   void removeJob(JobKey key) {
-    jobs.remove(key);
+    StoredJob gone = jobs.remove(key);
+    if (gone != null) {
+      tasksByOwnId.remove(gone.job().jobId(), key);
+    }
     holding.remove(key);
   }
 

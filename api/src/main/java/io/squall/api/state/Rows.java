@@ -32,8 +32,8 @@ public final class Rows {
 
   public JobRow job(StoredJob s) {
     Job j = s.job();
-    return new JobRow(j.key().toString(), j.key().id(), j.key().taskId(), j.user(), j.account(), j.qos(),
-        j.state().name(), s.held(), j.partition(), StoreText.taskIds(j.pendingTasks()),
+    return new JobRow(j.key().toString(), j.key().id(), j.key().taskId(), j.jobId(), j.user(), j.account(),
+        j.qos(), j.state().name(), s.held(), j.partition(), StoreText.taskIds(j.pendingTasks()),
         StoreText.allocation(s.ranOn()), j.startTime(), j.endTime(), j.exitCode(), s.exitSignal(),
         j.restartCount(), s.ending() == null ? null : s.ending().name(), s.credential(), j.notBefore(), j.eligibleSince(),
         s.version(), s.limitSignalled(), s.submission().updates().isEmpty() ? null : write(s.submission().updates()));
@@ -50,7 +50,7 @@ public final class Rows {
     JobRequest held = request.withHold(r.held());
     JobState state = JobState.valueOf(r.state());
     List<GpuGrant> ranOn = StoreText.parseAllocation(r.allocation());
-    Job job = new Job(key, held, r.user(), r.account(), r.qos(), submission.submitTime(), state,
+    Job job = new Job(key, r.ownJobId(), held, r.user(), r.account(), r.qos(), submission.submitTime(), state,
         r.partition(), StoreText.parseTaskIds(r.pendingTasks()), state.holdsResources() ? ranOn : List.of(),
         r.startTime(), r.endTime(), null, r.exitCode(), r.restartCount(), r.notBefore(), r.eligibleSince());
     return new StoredJob(job, submission, reason, null, r.ending() == null ? null : JobState.valueOf(r.ending()),

@@ -6,7 +6,9 @@ import io.micronaut.http.HttpStatus;
 import io.squall.api.simulate.ServiceConfig;
 import jakarta.annotation.PreDestroy;
 import java.time.InstantSource;
+import io.squall.core.model.JobKey;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -87,6 +89,20 @@ public final class StateWriter {
     CompletableFuture<Object> f = new CompletableFuture<>();
     enqueue(new Pending(null, query, f));
     return (CompletableFuture<T>) (CompletableFuture<?>) f;
+  }
+
+  /**
+   * Removes the jobs {@code choose} picks from the committed state, on the writer thread between two
+   * batches: memory only, their rows stay (finished jobs past MinJobAge, see {@link JobPurge}).
+   *
+   * @return how many were removed
+   */
+  public CompletableFuture<Integer> forget(Function<ClusterState, Collection<JobKey>> choose) {
+    return read(s -> {
+      Collection<JobKey> keys = choose.apply(s);
+      keys.forEach(s::removeJob);
+      return keys.size();
+    });
   }
 
   private void enqueue(Pending p) {

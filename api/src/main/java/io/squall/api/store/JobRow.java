@@ -11,6 +11,8 @@ import java.time.Instant;
  * One row of {@code jobs}. {@code version} is checked on every update, so two controllers (or a
  * stale plan) can never both start the same job.
  *
+ * @param jobId the job's id, or its array's for a task
+ * @param ownJobId the job's own id (SLURM_JOB_ID): an array task's own, else {@code jobId}
  * @param pendingTasks array task ids still waiting, as Slurm writes them ({@code 1-9,12}); empty otherwise
  * @param allocation {@code node:0,1;node2:0,1} with each node's CPUs and memory, see {@link StoreText}
  * @param ending the final state a job being stopped will get (CANCELLED, TIMEOUT); null otherwise
@@ -25,6 +27,7 @@ public record JobRow(
     @Id String jobKey,
     long jobId,
     @Nullable Integer taskId,
+    long ownJobId,
     @MappedProperty("user_name") String user,
     String account,
     String qos,

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 class PriorityConfigTest {
   @Test
   void accrueAlwaysReachesTheSchedulerWhenSetAndIsOffOtherwise() {
-    assertThat(SchedulerFactory.config(new PriorityConfig()).accrueAlways()).isFalse();
+    assertThat(SchedulerFactory.config(new PriorityConfig(), new BackfillConfig()).accrueAlways()).isFalse();
     try (ApplicationContext ctx = ApplicationContext.run(Map.of("squall.priority.accrue-always", "true"))) {
-      assertThat(SchedulerFactory.config(ctx.getBean(PriorityConfig.class)).accrueAlways()).isTrue();
+      assertThat(SchedulerFactory.config(ctx.getBean(PriorityConfig.class), ctx.getBean(BackfillConfig.class)).accrueAlways()).isTrue();
     }
   }
 }

@@ -5,6 +5,8 @@ import java.time.Instant;
 /**
  * A job that ran, as {@code GET /v1/accounting} lists it.
  *
+ * @param jobId {@code "42"} or, for an array task, {@code "42_3"} (sacct's JobID)
+ * @param jobIdRaw its own numeric job id (sacct's JobIDRaw)
  * @param exitSignal the signal that ended the job, or null
  * @param costUsd its share of its nodes' bills (0 on static nodes)
  * @param capacityType what its instances were bought as ({@code SPOT}, {@code ON_DEMAND}, comma-separated)
@@ -14,6 +16,7 @@ import java.time.Instant;
  */
 public record AccountingJob(
     String jobId,
+    Long jobIdRaw,
     String name,
     String user,
     String account,

@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * Filters for {@code GET /v1/accounting}; times are sent as ISO instants. As for
  * {@link JobQuery}, users and states go as comma lists and several accounts are filtered here.
- * The service takes one job and answers a task id ({@code 42_3}) with the whole array, so jobs of
- * different arrays are asked for one by one and named tasks are picked out here.
+ * The service takes one job id per request ({@code 42}: the job or every task of array 42, or the
+ * task whose own job id is 42; {@code 42_3}: that task), so several are asked for one by one.
  *
  * @param start null for the service's default (since midnight today, like sacct)
  * @param end null for now
@@ -25,15 +25,13 @@ public record AccountingQuery(
     states = List.copyOf(states);
   }
 
-  /** This query, or with jobs of several jobs or arrays named one query per job or array. */
-  List<AccountingQuery> perArray() {
-    Map<String, List<String>> byArray = new LinkedHashMap<>();
-    jobs.forEach(job -> byArray.computeIfAbsent(arrayId(job), k -> new ArrayList<>()).add(job));
-    if (byArray.size() <= 1) {
+  /** This query, or with several jobs named one query per job. */
+  List<AccountingQuery> perJob() {
+    if (jobs.size() <= 1) {
       return List.of(this);
     }
     List<AccountingQuery> queries = new ArrayList<>();
-    byArray.values().forEach(ids -> queries.add(new AccountingQuery(users, accounts, ids, states, start, end)));
+    jobs.forEach(job -> queries.add(new AccountingQuery(users, accounts, List.of(job), states, start, end)));
     return queries;
   }
 
@@ -41,9 +39,7 @@ public record AccountingQuery(
     Map<String, String> p = new LinkedHashMap<>();
     JobQuery.list(p, "user", users);
     JobQuery.single(p, "account", accounts);
-    if (!jobs.isEmpty() && perArray().size() == 1) {
-      p.put("job", jobs.get(0)); // any of them names the same job or array
-    }
+    JobQuery.single(p, "job", jobs);
     if (start != null) {
       p.put("start", start.toString());
     }
@@ -54,21 +50,8 @@ public record AccountingQuery(
     return p;
   }
 
-  /**
-   * Whether a row passes what the service could not filter: several accounts, and task ids
-   * ({@code 42_3}), for which the service returns the whole array. A job id without a task
-   * ({@code 42}) keeps the whole array.
-   */
+  /** Whether a row passes what the service could not filter: several accounts. */
   boolean keeps(AccountingJob j) {
-    if (!JobQuery.within(accounts, j.account())) {
-      return false;
-    }
-    return jobs.isEmpty() || jobs.contains(j.jobId()) || j.jobId() != null && jobs.contains(arrayId(j.jobId()));
-  }
-
-  /** {@code 42} for {@code 42_3}; a job id without a task is its own. */
-  private static String arrayId(String job) {
-    int u = job.indexOf('_');
-    return u < 0 ? job : job.substring(0, u);
+    return JobQuery.within(accounts, j.account());
   }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
  * only from {@code GET /v1/jobs/{id}}.
  *
  * @param jobId {@code "42"} or, for an array task, {@code "42_3"}
+ * @param jobIdRaw its own numeric job id (SLURM_JOB_ID): an array task's own, else the job's
  * @param arrayPending for the line that stands for an array's pending tasks, e.g. {@code "[4-9%2]"}
  * @param timeLimitMinutes null means no limit
  * @param exitSignal the signal that ended the job, or null
@@ -16,6 +17,7 @@ import java.util.Map;
  */
 public record JobInfo(
     String jobId,
+    Long jobIdRaw,
     Long arrayJobId,
     Long arrayTaskId,
     String arrayPending,

@@ -142,12 +142,9 @@ public final class SquallClient {
     return convert(send(request("/v1/partitions", Map.of()).GET()).path("partitions"), PARTITIONS);
   }
 
-  /**
-   * {@code GET /v1/accounting}, once per job or array when several are named: the service answers
-   * a task id ({@code 42_3}) with the whole array, so the tasks of one array share a request.
-   */
+  /** {@code GET /v1/accounting}, once per job id when several are named. */
   public List<AccountingJob> accounting(AccountingQuery query) {
-    return merged(query.perArray(), q -> {
+    return merged(query.perJob(), q -> {
       JsonNode answer = send(request("/v1/accounting", q.parameters()).GET());
       return convert(answer.path("jobs"), ACCOUNTING).stream().filter(q::keeps).toList();
     }, AccountingJob::jobId);

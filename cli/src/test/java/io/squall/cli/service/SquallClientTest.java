@@ -2,6 +2,7 @@ package io.squall.cli.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.squall.cli.fake.FakeSquall;
 import java.nio.file.Path;
@@ -57,12 +58,12 @@ class SquallClientTest {
   }
 
   @Test
-  void accountingAsksForTheWindowAsInstantsAndNarrowsATaskId() {
+  void accountingAsksForTheWindowAsInstants() {
     fake.on("GET", "/v1/accounting", 200, """
-        {"jobs":[{"job_id":"42_1","account":"a"},{"job_id":"42_3","account":"a"}]}""");
+        {"jobs":[{"job_id":"42_3","job_id_raw":47,"account":"a"}]}""");
     List<AccountingJob> rows = client.accounting(new AccountingQuery(List.of("bob"), List.of(), List.of("42_3"),
         List.of("COMPLETED"), Instant.parse("2026-11-20T23:00:00Z"), null));
-    assertThat(rows).extracting(AccountingJob::jobId).containsExactly("42_3");
+    assertThat(rows).extracting(AccountingJob::jobId, AccountingJob::jobIdRaw).containsExactly(tuple("42_3", 47L));
     assertThat(fake.last().query()).containsExactly(Map.entry("user", "bob"), Map.entry("job", "42_3"),
         Map.entry("start", "2026-11-20T23:00:00Z"), Map.entry("state", "COMPLETED"));
   }
@@ -83,25 +84,19 @@ class SquallClientTest {
         .hasMessageContaining("not an ISO-8601 instant");
   }
 
+  /**
+   * The service answers each id with what it names (42_3 that task, 47 the task whose own id it
+   * is, 42 every task of array 42), so each id is asked for and a job named twice is listed once.
+   */
   @Test
-  void tasksOfOneArrayShareAnAccountingRequest() {
-    fake.on("GET", "/v1/accounting", 200, """
-        {"jobs":[{"job_id":"42_1"},{"job_id":"42_2"},{"job_id":"42_3"}]}""");
-    List<AccountingJob> rows = client.accounting(new AccountingQuery(List.of(), List.of(), List.of("42_1", "42_3"),
-        List.of(), null, null));
-    assertThat(rows).extracting(AccountingJob::jobId).containsExactly("42_1", "42_3");
-    assertThat(fake.requests()).extracting(FakeSquall.Request::query).containsExactly(Map.of("job", "42_1"));
-  }
-
-  @Test
-  void anArrayIdKeepsItsTasksAndOtherArraysAreAskedSeparately() {
+  void eachNamedJobIsAskedForAndListedOnce() {
     fake.on("GET", "/v1/accounting", 200, """
         {"jobs":[{"job_id":"42_1"},{"job_id":"42_2"}]}""");
     List<AccountingJob> rows = client.accounting(new AccountingQuery(List.of(), List.of(),
-        List.of("42", "43_1", "42_2"), List.of(), null, null));
+        List.of("42", "47", "42_2"), List.of(), null, null));
     assertThat(rows).extracting(AccountingJob::jobId).containsExactly("42_1", "42_2");
     assertThat(fake.requests()).extracting(FakeSquall.Request::query)
-        .containsExactly(Map.of("job", "42"), Map.of("job", "43_1"));
+        .containsExactly(Map.of("job", "42"), Map.of("job", "47"), Map.of("job", "42_2"));
   }
 
   @Test

@@ -10,9 +10,13 @@ import java.util.List;
  *
  * <p>An array job that still has tasks waiting is one PENDING job whose {@code pendingTasks} lists
  * them (tasks become separate jobs only when they start, so a 1,000-task array costs one entry).
- * A started task is its own job with {@code key.taskId()} set.
+ * A task taken off it (to start, or to be held or cancelled alone) is its own job with {@code
+ * key.taskId()} set and a job id of its own, as in Slurm.
  *
  * @param key the job, or the array task
+ * @param jobId its own job id (Slurm's SLURM_JOB_ID): {@code key.id()} for a job and for an array's
+ *     pending remainder; for an array task, the id it got when it left the remainder (the first task
+ *     to leave gets the array's id, later ones new ids, see {@link #task})
  * @param partition the partition it runs in (running jobs); null while pending
  * @param pendingTasks for the waiting remainder of an array: task ids not started yet; else empty
  * @param allocation what the job holds on each node while it runs; empty otherwise
@@ -28,7 +32,7 @@ import java.util.List;
  *     its partition's limits). Its age counts from then, as Slurm's accrue time. Null while it has
  *     not been, and again once held; a requeued job keeps it, and with it its age
  */
-public record Job(JobKey key, JobRequest request, String user, String account, String qos,
+public record Job(JobKey key, long jobId, JobRequest request, String user, String account, String qos,
     Instant submitTime, JobState state, String partition, List<Integer> pendingTasks,
     List<GpuGrant> allocation, Instant startTime, Instant endTime, Instant preemptedAt,
     Integer exitCode, int restartCount, Instant notBefore, Instant eligibleSince) {
@@ -40,7 +44,7 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
   /** A newly submitted job (an array with all its tasks waiting, when the request has --array). */
   public static Job pending(long id, JobRequest request, String user, String account, String qos, Instant submitTime) {
     List<Integer> tasks = request.control().array() == null ? List.of() : request.control().array().taskIds();
-    return new Job(JobKey.of(id), request, user, account, qos, submitTime, JobState.PENDING, null, tasks,
+    return new Job(JobKey.of(id), id, request, user, account, qos, submitTime, JobState.PENDING, null, tasks,
         List.of(), null, null, null, null, 0, null, null);
   }
 
@@ -48,9 +52,25 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
     return !pendingTasks.isEmpty();
   }
 
+  /**
+   * One task of this array's pending remainder as a pending job of its own, with the job id
+   * {@code ownId}. Slurm gives the first task to leave the remainder the array's own id (so
+   * SLURM_ARRAY_JOB_ID is the first task's SLURM_JOB_ID) and each later one the next free id.
+   * The remainder itself is left as it is ({@link #withPendingTasks} takes the task off it).
+   */
+  public Job task(int taskId, long ownId) {
+    return new Job(JobKey.task(key.id(), taskId), ownId, request, user, account, qos, submitTime, JobState.PENDING,
+        null, List.of(), List.of(), null, null, null, null, restartCount, notBefore, eligibleSince);
+  }
+
+  /** Whether no task has left this array's pending remainder yet: the next one to leave takes the array's id. */
+  public boolean isWholeArray() {
+    return request.control().array() != null && pendingTasks.size() == request.control().array().taskIds().size();
+  }
+
   /** The job after it started on these nodes. */
   public Job started(JobKey startedKey, String inPartition, List<GpuGrant> grants, Instant at) {
-    return new Job(startedKey, request, user, account, qos, submitTime, JobState.RUNNING, inPartition, List.of(),
+    return new Job(startedKey, jobId, request, user, account, qos, submitTime, JobState.RUNNING, inPartition, List.of(),
         grants, at, null, null, null, restartCount, null, eligibleSince);
   }
 
@@ -59,14 +79,20 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
    * {@link #started}) once all are up. Its time limit runs from then.
    */
   public Job configuring(JobKey startedKey, String inPartition, List<GpuGrant> grants) {
-    return new Job(startedKey, request, user, account, qos, submitTime, JobState.CONFIGURING, inPartition, List.of(),
+    return new Job(startedKey, jobId, request, user, account, qos, submitTime, JobState.CONFIGURING, inPartition, List.of(),
         grants, null, null, null, null, restartCount, null, eligibleSince);
   }
 
   /** The job after it ended in {@code finalState}. */
   public Job finished(JobState finalState, Integer code, Instant at) {
-    return new Job(key, request, user, account, qos, submitTime, finalState, partition, List.of(), List.of(),
+    return new Job(key, jobId, request, user, account, qos, submitTime, finalState, partition, List.of(), List.of(),
         startTime, at, null, code, restartCount, null, eligibleSince);
+  }
+
+  /** The job under another QOS ({@code scontrol update job QOS=}). */
+  public Job withQos(String newQos) {
+    return new Job(key, jobId, request, user, account, newQos, submitTime, state, partition, pendingTasks, allocation,
+        startTime, endTime, preemptedAt, exitCode, restartCount, notBefore, eligibleSince);
   }
 
   /**
@@ -75,25 +101,19 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
    * time (slurm.conf(5), PriorityFlags ACCRUE_ALWAYS: without it the age factor does not grow
    * while a job is ineligible "due to either dependencies, holds or begin time in the future").
    */
-  /** The job under another QOS ({@code scontrol update job QOS=}). */
-  public Job withQos(String newQos) {
-    return new Job(key, request, user, account, newQos, submitTime, state, partition, pendingTasks, allocation,
-        startTime, endTime, preemptedAt, exitCode, restartCount, notBefore, eligibleSince);
-  }
-
   public Job withRequest(JobRequest newRequest) {
-    return new Job(key, newRequest, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
+    return new Job(key, jobId, newRequest, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
         startTime, endTime, preemptedAt, exitCode, restartCount, notBefore,
         newRequest.control().hold() ? null : eligibleSince);
   }
 
   public Job withPendingTasks(List<Integer> remaining) {
-    return new Job(key, request, user, account, qos, submitTime, state, partition, remaining, allocation, startTime,
+    return new Job(key, jobId, request, user, account, qos, submitTime, state, partition, remaining, allocation, startTime,
         endTime, preemptedAt, exitCode, restartCount, notBefore, eligibleSince);
   }
 
   public Job preempting(Instant at) {
-    return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
+    return new Job(key, jobId, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
         startTime, endTime, at, exitCode, restartCount, notBefore, eligibleSince);
   }
 
@@ -102,19 +122,19 @@ public record Job(JobKey key, JobRequest request, String user, String account, S
    * its age kept (Slurm starts a requeued job's age afresh; see the README on requeued jobs).
    */
   public Job requeued() {
-    return new Job(key, request, user, account, qos, submitTime, JobState.PENDING, null, List.of(), List.of(),
+    return new Job(key, jobId, request, user, account, qos, submitTime, JobState.PENDING, null, List.of(), List.of(),
         null, null, null, null, restartCount + 1, null, eligibleSince);
   }
 
   /** The pending job not started before {@code at} (a restart backoff). */
   public Job notBefore(Instant at) {
-    return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
+    return new Job(key, jobId, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
         startTime, endTime, preemptedAt, exitCode, restartCount, at, eligibleSince);
   }
 
   /** The pending job eligible from {@code since}: its age counts from then. */
   public Job eligibleSince(Instant since) {
-    return new Job(key, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
+    return new Job(key, jobId, request, user, account, qos, submitTime, state, partition, pendingTasks, allocation,
         startTime, endTime, preemptedAt, exitCode, restartCount, notBefore, since);
   }
 

@@ -1,7 +1,9 @@
 package io.squall.core.model;
 
 /**
- * Names a job or one task of an array: {@code 42} or {@code 42_7}, as Slurm writes them.
+ * Names a job or one task of an array: {@code 42} or {@code 42_7}, as Slurm writes them. A task
+ * also gets a job id of its own when it leaves its array's pending entry ({@link Job#jobId}); its
+ * key keeps naming it by its array, so that the key never changes.
  *
  * @param id the job id, or the array job id for a task
  * @param taskId the array task id, or null

@@ -31,6 +31,23 @@ public record ArraySpec(List<Integer> taskIds, int maxRunning) {
   }
 
   /**
+   * The distance between consecutive task ids (SLURM_ARRAY_TASK_STEP): 2 for {@code 1-7:2} as for
+   * {@code 1,3,5,7}, which are the same tasks; 1 for a single task or uneven gaps.
+   */
+  public int step() {
+    if (taskIds.size() < 2) {
+      return 1;
+    }
+    int step = taskIds.get(1) - taskIds.get(0);
+    for (int i = 2; i < taskIds.size(); i++) {
+      if (taskIds.get(i) - taskIds.get(i - 1) != step) {
+        return 1;
+      }
+    }
+    return step;
+  }
+
+  /**
    * Reads an --array value ({@code 0-15:4,20%2}).
    *
    * @throws IllegalArgumentException saying what is wrong with it

@@ -45,12 +45,18 @@ public record JobRequest(
    * @param gpus {@code --gpus}: GPUs for the whole job
    * @param gpusPerNode from {@code --gpus-per-node} or {@code --gres=gpu[:type]:N}
    * @param memPerNodeMb {@code --mem}; 0 means the whole memory of each node
+   * @param otherGres {@code --gres} entries other than GPUs ({@code nvme:2}), as given: the
+   *     server refuses those its nodes do not offer, as slurmctld does
    */
   public record Resources(
       Integer nodesMin, Integer nodesMax, Integer ntasks, Integer ntasksPerNode,
       Integer cpusPerTask, Integer gpus, Integer gpusPerNode, Integer gpusPerTask,
       Integer ntasksPerGpu, Integer cpusPerGpu, String gpuType,
-      Long memPerNodeMb, Long memPerCpuMb, Long memPerGpuMb, Exclusive exclusive) {}
+      Long memPerNodeMb, Long memPerCpuMb, Long memPerGpuMb, Exclusive exclusive, List<String> otherGres) {
+    public Resources {
+      otherGres = List.copyOf(otherGres);
+    }
+  }
 
   /**
    * Where the job may run.

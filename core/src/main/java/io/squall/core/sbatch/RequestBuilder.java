@@ -182,7 +182,8 @@ final class RequestBuilder {
         count(gpus), count(perNode), count(perTask), intValue(SbatchOption.NTASKS_PER_GPU),
         intValue(SbatchOption.CPUS_PER_GPU), gpuType, memValue(SbatchOption.MEM),
         memValue(SbatchOption.MEM_PER_CPU), memValue(SbatchOption.MEM_PER_GPU),
-        given.containsKey(SbatchOption.EXCLUSIVE) ? exclusive(given.get(SbatchOption.EXCLUSIVE)) : Exclusive.NO);
+        given.containsKey(SbatchOption.EXCLUSIVE) ? exclusive(given.get(SbatchOption.EXCLUSIVE)) : Exclusive.NO,
+        otherGres());
     Switches switches = given.containsKey(SbatchOption.SWITCHES) ? switches(given.get(SbatchOption.SWITCHES)) : null;
     OptionValue constraint = given.get(SbatchOption.CONSTRAINT);
     var placement = new JobRequest.Placement(
@@ -353,16 +354,20 @@ final class RequestBuilder {
     return new GpuCount(type, wholeNumber(o, colon < 0 ? v : v.substring(colon + 1), 1));
   }
 
-  /** {@code --gres=gpu[:type][:count]} entries separated by commas; only GPUs exist here. */
+  /** A {@code --gres} entry's name: Slurm's GRES names (gpu, shard, nvme, ...). */
+  private static final Pattern GRES_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");
+
+  /**
+   * {@code --gres=name[:type][:count]} entries separated by commas: the GPUs, if named. Other
+   * names are well-formed or refused here, as sbatch does; whether the cluster has them is the
+   * server's to say ({@link #otherGres}), as slurmctld does. {@code none} asks for none.
+   */
   private static GpuCount gres(OptionValue o) {
     GpuCount result = null;
-    for (String entry : o.value().strip().split(",", -1)) {
-      String[] parts = entry.strip().split(":", -1);
+    for (String entry : gresEntries(o)) {
+      String[] parts = entry.split(":", -1);
       if (!parts[0].equals("gpu")) {
-        throw o.error("unknown generic resource '" + parts[0] + "': Squall's nodes offer only 'gpu'");
-      }
-      if (parts.length > 3 || Arrays.asList(parts).contains("")) {
-        throw o.error("bad GRES '" + entry + "': expected gpu[:type][:count]");
+        continue;
       }
       if (result != null) {
         throw o.error("gpu is named twice");
@@ -378,6 +383,30 @@ final class RequestBuilder {
       result = new GpuCount(type, count);
     }
     return result;
+  }
+
+  /** The well-formed entries of a {@code --gres} value, {@code none} being none. */
+  private static List<String> gresEntries(OptionValue o) {
+    String v = o.value().strip();
+    if (v.equals("none")) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (String raw : v.split(",", -1)) {
+      String entry = raw.strip();
+      String[] parts = entry.split(":", -1);
+      if (parts.length > 3 || Arrays.asList(parts).contains("") || !GRES_NAME.matcher(parts[0]).matches()) {
+        throw o.error("bad GRES '" + entry + "': expected name[:type][:count], e.g. gpu:h100:2");
+      }
+      out.add(entry);
+    }
+    return out;
+  }
+
+  /** The {@code --gres} entries other than GPUs, as given: for the server to check against its nodes. */
+  private List<String> otherGres() {
+    OptionValue o = given.get(SbatchOption.GRES);
+    return o == null ? List.of() : gresEntries(o).stream().filter(e -> !e.split(":", -1)[0].equals("gpu")).toList();
   }
 
   private static long memory(OptionValue o) {

@@ -32,6 +32,7 @@ import java.util.Set;
 /** The working state of one scheduling cycle; see the package documentation for the order of work. */
 final class Cycle {
   private static final int[] NONE = new int[0];
+  private static final long NEVER = Long.MAX_VALUE;
   private final SchedulerConfig config;
   private final ClusterSnapshot snapshot;
   private final Instant now;
@@ -46,10 +47,10 @@ final class Cycle {
   /** Partitions with nodes that are powered down or powering up: elastic capacity. */
   private final Set<String> hasResumable = new HashSet<>();
   private final List<List<Job>> runningOn = new ArrayList<>();
-  private final Map<String, Integer> qosGpusRunning = new HashMap<>();
-  private final Map<String, Double> qosGpuMinutesCommitted = new HashMap<>();
   /** Past usage decayed to now: fair-share and GrpTRESMins count it. */
   private final UsageLedger usage;
+  /** QOS and association limits, counted over running jobs and those started in this cycle. */
+  private final AccountingPolicy limits;
   /** Dollars running jobs and jobs started in this cycle may still cost at worst, by budgeted account. */
   private final Map<String, Double> budgetCommitted = new HashMap<>();
   private final Map<Long, Integer> arrayTasksRunning = new HashMap<>();
@@ -57,11 +58,18 @@ final class Cycle {
   /** Shapes that failed to start now: resources only shrink within a cycle, so they fail again. */
   private final Map<FailKey, PendingReason> failedNow = new HashMap<>();
   private final Map<FailKey, Boolean> holdsShape = new HashMap<>();
+  /**
+   * The earliest start at which each attempt may still be reserved ({@link #NEVER}: none within
+   * bf_window). A cycle only ever adds bookings, so a gang fits at ever fewer times: a search for
+   * the same attempt resumes where the last one found its start, and one that found none is not
+   * repeated (the many alike jobs of a queue would otherwise walk the same times again).
+   */
+  private final Map<FailKey, Long> reservableFrom = new HashMap<>();
   private final List<Action> actions = new ArrayList<>();
   /** Candidates that wait for Resources or Priority: those may preempt. */
   private final Set<JobKey> blockedByResources = new HashSet<>();
   private Partition defaultPartition;
-  private int reservationsMade;
+  private int reservationsTried;
   private DependencyCheck dependencies;
 
   Cycle(SchedulerConfig config, ClusterSnapshot snapshot, Instant now) {
@@ -69,6 +77,7 @@ final class Cycle {
     this.snapshot = snapshot;
     this.now = now;
     this.usage = snapshot.usage().decayedTo(now);
+    this.limits = new AccountingPolicy(snapshot.qos(), snapshot.accounts(), usage);
     this.nowSec = now.getEpochSecond();
     List<Node> nodes = new ArrayList<>(snapshot.nodes());
     nodes.sort(Comparator.comparing(Node::name));
@@ -89,7 +98,7 @@ final class Cycle {
       groupOf[i] = groups.get(groupName(nodes.get(i)));
       runningOn.add(new ArrayList<>(2));
     }
-    this.placer = new GangPlacer(table, groupOf, groupCount);
+    this.placer = new GangPlacer(table, groupOf, groupCount, config.backfill());
     for (Partition p : snapshot.partitions()) {
       partitions.put(p.name(), p);
       if (defaultPartition == null && p.isDefault()) {
@@ -175,20 +184,20 @@ final class Cycle {
       }
     }
     boolean exclusive = job.exclusive();
+    AccountingPolicy.Use held = AccountingPolicy.Use.ZERO;
     for (GpuGrant grant : job.allocation()) {
       Integer i = table.indexOf(grant.node());
       if (i != null) {
         table.hold(i, grant, exclusive, end);
         runningOn.get(i).add(job);
+        NodeTable.Amount a = table.held(i, grant, exclusive);
+        held = held.plus(new AccountingPolicy.Use(a.gpus(), a.cpus(), a.memoryMb(), 1));
+      } else {
+        held = held.plus(new AccountingPolicy.Use(grant.gpuIndices().size(), grant.cpus(), grant.memoryMb(), 1));
       }
     }
     int gpus = job.gpusHeld();
-    qosGpusRunning.merge(job.qos(), gpus, Integer::sum);
-    if (end != Long.MAX_VALUE) {
-      qosGpuMinutesCommitted.merge(job.qos(), gpus * Math.max(0, end - nowSec) / 60.0, Double::sum);
-    } else {
-      qosGpuMinutesCommitted.merge(job.qos(), Double.POSITIVE_INFINITY, Double::sum);
-    }
+    limits.add(job, held, end == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : gpus * Math.max(0, end - nowSec) / 60.0);
     commitBudget(job, job.partition(), gpus, end == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, end - nowSec));
     if (job.key().taskId() != null) {
       arrayTasksRunning.merge(job.key().id(), 1, Integer::sum);
@@ -500,6 +509,12 @@ final class Cycle {
         }
         int[] nodes = placer.placeNow(attempt.request(), false);
         if (nodes != null) {
+          // What it would hold there: an exclusive job's whole nodes, larger than it asked.
+          PendingReason over = overLimitOn(c.job(), shape, nodes);
+          if (over != null) {
+            reason = worse(reason, over);
+            continue;
+          }
           startOnMostNodes(c.job(), key, p, shape, attempt.request(), nodes);
           return null;
         }
@@ -554,7 +569,7 @@ final class Cycle {
         }
         int[] more = placer.placeNow(new GangPlacer.Request(bigger, fits.eligible(), fits.required(), fits.counts(),
             fits.maxGroups()), false);
-        if (more != null) {
+        if (more != null && overLimitOn(job, bigger, more) == null) {
           start(job, key, p, bigger, more);
           return;
         }
@@ -575,8 +590,7 @@ final class Cycle {
     long limit = shape.limitSeconds();
     Instant end = limit == Long.MAX_VALUE ? null : now.plusSeconds(limit);
     // What it holds counts (an exclusive job's whole nodes), not what it asked for.
-    qosGpusRunning.merge(job.qos(), gpus, Integer::sum);
-    qosGpuMinutesCommitted.merge(job.qos(), shape.gpuMinutes(gpus), Double::sum);
+    limits.add(job, onNodes(shape, nodes), shape.gpuMinutes(gpus));
     commitBudget(job, p.name(), gpus, shape.limitSeconds());
     actions.add(new Action.Start(key, p.name(), grants, end));
   }
@@ -620,21 +634,28 @@ final class Cycle {
     return job.qos() == null ? null : snapshot.qos().get(job.qos());
   }
 
+  /** A QOS or association limit the job's ask would pass (before placement), or null. */
   private PendingReason qosLimit(Job job, GangShape shape) {
-    Qos q = qosOf(job);
-    if (q == null) {
-      return null;
+    long memory = shape.memoryMb() == GangShape.WHOLE_NODE ? 0 : shape.memoryMb() * shape.nodes();
+    return limits.check(job, new AccountingPolicy.Use(shape.totalGpus(), shape.cpusPerNode() * shape.nodes(), memory,
+        shape.nodes()), shape.gpuMinutes());
+  }
+
+  /** A limit the job would pass holding what the shape takes of these nodes, or null. */
+  private PendingReason overLimitOn(Job job, GangShape shape, int[] nodes) {
+    AccountingPolicy.Use use = onNodes(shape, nodes);
+    return limits.check(job, use, shape.gpuMinutes(use.gpus()));
+  }
+
+  /** What the shape takes of these nodes: the whole node when exclusive, and all of its memory for --mem=0. */
+  private AccountingPolicy.Use onNodes(GangShape shape, int[] nodes) {
+    AccountingPolicy.Use use = AccountingPolicy.Use.ZERO;
+    for (int k = 0; k < nodes.length; k++) {
+      int i = nodes[k];
+      int gpus = shape.exclusive() ? table.needGpus(i, shape) : shape.gpusOnNode(k);
+      use = use.plus(new AccountingPolicy.Use(gpus, table.needCpus(i, shape), table.needMemory(i, shape), 1));
     }
-    if (q.grpGpus() != null && qosGpusRunning.getOrDefault(q.name(), 0) + shape.totalGpus() > q.grpGpus()) {
-      return PendingReason.QOS_GRP_GRES;
-    }
-    if (q.grpGpuMinutes() != null) {
-      double used = usage.qosGpuSeconds().getOrDefault(q.name(), 0.0) / 60.0;
-      if (used + qosGpuMinutesCommitted.getOrDefault(q.name(), 0.0) + shape.gpuMinutes() > q.grpGpuMinutes()) {
-        return PendingReason.QOS_GRP_GRES_MINUTES;
-      }
-    }
-    return null;
+    return use;
   }
 
   /** What decides which nodes are eligible for a job in a partition. */
@@ -717,9 +738,9 @@ final class Cycle {
   }
 
   /**
-   * For a job that cannot start: a backfill reservation while the depth allows, in whichever of
-   * its partitions it can start first, and capacity demand when no existing node of any of them
-   * could ever hold it.
+   * For a job that cannot start: a backfill reservation while bf_max_job_test allows, in
+   * whichever of its partitions it can start first within bf_window, and capacity demand when no
+   * existing node of any of them could ever hold it.
    *
    * @return the reserved start, or null
    */
@@ -737,15 +758,20 @@ final class Cycle {
           shape.gpuType(), shape.cpusPerNode(), shape.memoryMb(), alt == null ? List.of() : alt.requiredFeatures()));
       return null;
     }
-    if (reservationsMade >= config.reservationDepth()) {
+    // bf_max_job_test: Slurm's backfill stops once it has tried to place that many jobs
+    // (backfill.c, bf_last_depth_try). Here only the jobs that cannot start at once count: the
+    // ones a reservation is searched for; below them jobs still start if they fit now.
+    if (reservationsTried >= config.backfill().maxJobTest()) {
       return null;
     }
-    reservationsMade++;
+    reservationsTried++;
     GangPlacer.Reservation best = null;
     GangShape bestShape = null;
     for (int k = 0; k < c.partitions().size(); k++) {
       for (Attempt attempt : c.attempts().get(k)) {
-        GangPlacer.Reservation res = placer.findReservation(attempt.request());
+        long from = reservableFrom.getOrDefault(attempt.key(), nowSec);
+        GangPlacer.Reservation res = from == NEVER ? null : placer.findReservation(attempt.request(), from);
+        reservableFrom.put(attempt.key(), res == null ? NEVER : res.start());
         if (res != null) {
           if (best == null || res.start() < best.start()) {
             best = res;

@@ -13,14 +13,19 @@ import java.util.Map;
 
 /**
  * Evaluates {@code --dependency} against the jobs of the snapshot. A job id refers to a plain
- * job or to every task of an array (its waiting remainder included); {@code id_task} to one task.
- * A job the snapshot does not know can never satisfy a condition.
+ * job or to every task of an array (its waiting remainder included), else to the array task whose
+ * own job id it is (a script's {@code afterok:$SLURM_JOB_ID}); {@code id_task} to one task. A job
+ * the snapshot does not know can never satisfy a condition.
  */
 final class DependencyCheck {
   /** Satisfied, still waiting, or impossible (Slurm's DependencyNeverSatisfied). */
   enum Outcome { SATISFIED, WAITING, NEVER }
 
-  /** The jobs by id, and by name and user: each built when a dependency first needs it (most cycles have none). */
+  /**
+   * The jobs by id (an array's under its id, a task also under its own), and by name and user:
+   * each built when a dependency first needs it (most cycles have none). Job ids are never reused,
+   * so a task's own id, unless it is its array's, names nothing else.
+   */
   private Map<Long, List<Job>> byId;
   private Map<String, List<Job>> byNameAndUser;
   private final List<Job> jobs;
@@ -67,6 +72,9 @@ final class DependencyCheck {
       byId = new HashMap<>();
       for (Job j : jobs) {
         byId.computeIfAbsent(j.key().id(), k -> new ArrayList<>()).add(j);
+        if (j.jobId() != j.key().id()) {
+          byId.computeIfAbsent(j.jobId(), k -> new ArrayList<>()).add(j);
+        }
       }
     }
     return byId.getOrDefault(id, List.of());
@@ -76,6 +84,9 @@ final class DependencyCheck {
     Integer wantedTask = c.type() == Dependency.Type.AFTERCORR ? task : c.taskId();
     List<Job> targets = new ArrayList<>();
     for (Job j : withId(c.jobId())) {
+      if (c.taskId() != null && j.key().id() != c.jobId()) {
+        continue; // id_task names a task of array id, never of a task's own id
+      }
       if (wantedTask == null || wantedTask.equals(j.key().taskId())
           || (j.isArrayRemainder() && j.pendingTasks().contains(wantedTask))) {
         targets.add(j);

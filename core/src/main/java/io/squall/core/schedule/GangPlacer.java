@@ -4,10 +4,11 @@ import io.squall.core.sbatch.Constraint;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Chooses nodes for a gang: all of them or none, on one placement group when one has room
@@ -17,17 +18,28 @@ import java.util.TreeSet;
  * share it (powered-down nodes have none: the fleet launches them in the gang's zone).
  */
 final class GangPlacer {
-  private static final int MAX_START_CANDIDATES = 8;
   private final NodeTable table;
   private final int[] groupOf;
   private final int groupCount;
+  private final StartGrid grid;
+  /**
+   * Earliest starts by shape and eligible nodes, kept for the cycle. The eligible arrays are the
+   * cycle's own, one per set of placement rules, so they are compared as the same array.
+   */
+  private final Map<StartsKey, NodeStarts> startsCache = new HashMap<>();
+  /** Scratch for {@link NodeStarts#refresh}, all false between uses. */
+  private final boolean[] marks;
 
   /** @param groupOf the placement group index of each node of the table */
-  GangPlacer(NodeTable table, int[] groupOf, int groupCount) {
+  GangPlacer(NodeTable table, int[] groupOf, int groupCount, Backfill backfill) {
     this.table = table;
     this.groupOf = groupOf;
     this.groupCount = groupCount;
+    this.grid = new StartGrid(table.now(), backfill);
+    this.marks = new boolean[table.size()];
   }
+
+  private record StartsKey(GangShape shape, int[] eligible) {}
 
   /** Where a gang may go: statically eligible nodes (grouped), the nodes it must include, count rules. */
   record Request(GangShape shape, int[] eligible, int[] required, List<Constraint.Feature> counts, int maxGroups) {}
@@ -184,54 +196,6 @@ final class GangPlacer {
     return true;
   }
 
-  /**
-   * Sorts {start, node} pairs by start, then node. On the hot path of every reservation, so
-   * packed into primitive keys when the starts lie within 2^32 seconds of now (they always do
-   * but for absurd time limits, which take the slow way).
-   */
-  private void sortByStartThenNode(List<long[]> starts) {
-    long now = table.now();
-    long[] keys = new long[starts.size()];
-    for (int k = 0; k < keys.length; k++) {
-      long offset = starts.get(k)[0] - now;
-      if (offset < 0 || offset >= 1L << 32) {
-        starts.sort(Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> a[1]));
-        return;
-      }
-      keys[k] = offset << 31 | starts.get(k)[1];
-    }
-    Arrays.sort(keys);
-    for (int k = 0; k < keys.length; k++) {
-      long[] st = starts.get(k);
-      st[0] = now + (keys[k] >>> 31);
-      st[1] = keys[k] & Integer.MAX_VALUE;
-    }
-  }
-
-  /**
-   * For a gang held to a few groups ({@code --switches}): the earliest times at which some group
-   * has {@code perGroup} nodes free, each group's k-th earliest node start; the first few only.
-   *
-   * @param starts {start, node} pairs in ascending order of start
-   */
-  private List<Long> groupStarts(List<long[]> starts, int perGroup) {
-    int[] seen = new int[groupCount];
-    List<Long> out = new ArrayList<>();
-    for (long[] st : starts) {
-      if (++seen[groupOf[(int) st[1]]] == perGroup) {
-        out.add(st[0]);
-        if (out.size() >= MAX_START_CANDIDATES) {
-          break;
-        }
-      }
-    }
-    return out;
-  }
-
-  private static int ceil(int a, int b) {
-    return (a + b - 1) / b;
-  }
-
   /** Books a reservation that {@link #findReservation} found, before anything else was booked. */
   void book(Reservation res, GangShape s) {
     for (int i : res.nodes()) {
@@ -240,59 +204,86 @@ final class GangPlacer {
   }
 
   /**
-   * Finds the earliest time the gang fits for its whole limit on the timeline, preferring one
-   * group; {@link #book} holds it.
+   * Finds the earliest time within the backfill window at which the gang fits for its whole limit
+   * on the timeline, preferring one group; {@link #book} holds it. Every time something on its
+   * nodes frees is tried, as Slurm's backfill walks its whole map up to bf_window (a search that
+   * stopped after a few times would leave a gang whose nodes free late without a reservation,
+   * for lower jobs to starve).
    *
-   * @return the reservation, or null when the gang can never fit on these nodes
+   * @param notBefore no start before this is tried (epoch seconds): an earlier search for the
+   *     same request found none sooner, and bookings only get added
+   * @return the reservation, or null when the gang cannot start on these nodes within the window
    */
-  Reservation findReservation(Request r) {
+  Reservation findReservation(Request r, long notBefore) {
     GangShape s = r.shape();
-    List<long[]> starts = new ArrayList<>();
-    for (int i : r.eligible()) {
-      long t = table.earliestStart(i, s);
-      if (t >= 0) {
-        starts.add(new long[] {t, i});
-      }
-    }
     for (int i : r.required()) {
-      if (table.earliestStart(i, s) < 0) {
+      if (table.earliestStart(i, s, grid.horizon()) < 0) {
         return null;
       }
     }
+    NodeStarts starts = startsOf(r);
     if (starts.size() < s.nodes()) {
       return null;
     }
-    sortByStartThenNode(starts);
     // At least N nodes must be free by the start, so the N-th earliest time is the first
-    // candidate. A few later candidates cover nodes free at their own earliest time but taken
-    // again by another reservation later.
-    TreeSet<Long> times = new TreeSet<>();
-    for (int k = s.nodes() - 1; k < starts.size() && times.size() < MAX_START_CANDIDATES; k++) {
-      times.add(starts.get(k)[0]);
+    // candidate, and usually the start. A node free then may be taken again by another
+    // reservation before the gang's limit runs out, so failing that, every later time counts.
+    long first = Math.max(grid.onGrid(starts.start(s.nodes() - 1)), notBefore);
+    if (!grid.withinWindow(first)) {
+      return null;
     }
-    if (r.maxGroups() < groupCount) {
-      times.addAll(groupStarts(starts, ceil(s.nodes(), r.maxGroups())));
+    Reservation res = tryAt(r, starts, first);
+    if (res != null) {
+      return res;
     }
-    for (long t : times) {
-      List<Integer> fitting = new ArrayList<>();
-      int[] perGroup = new int[groupCount];
-      for (long[] st : starts) {
-        int i = (int) st[1];
-        if (st[0] <= t && table.fits(i, s, t)) {
-          fitting.add(i);
-          perGroup[groupOf[i]]++;
-        }
-      }
-      boolean requiredOk = true;
-      for (int i : r.required()) {
-        requiredOk &= table.fits(i, s, t);
-      }
-      // The --switches limit holds while its wait runs (the request carries it only until then).
-      int[] nodes = requiredOk ? choose(r, fitting, perGroup) : null;
-      if (nodes != null) {
-        return new Reservation(t, nodes);
+    for (long t : grid.startsAfter(first, starts, table)) {
+      res = tryAt(r, starts, t);
+      if (res != null) {
+        return res;
       }
     }
     return null;
+  }
+
+  /** The request's eligible nodes by earliest start, as the table stands now. */
+  private NodeStarts startsOf(Request r) {
+    StartsKey key = new StartsKey(r.shape(), r.eligible());
+    NodeStarts starts = startsCache.get(key);
+    if (starts == null) {
+      starts = new NodeStarts(table, r.shape(), r.eligible(), grid.horizon());
+      startsCache.put(key, starts);
+    } else {
+      starts.refresh(marks);
+    }
+    return starts;
+  }
+
+  /**
+   * The gang's place at {@code t}, if it fits there for its whole limit.
+   *
+   * @param starts a node can fit only from its own earliest start
+   */
+  private Reservation tryAt(Request r, NodeStarts starts, long t) {
+    GangShape s = r.shape();
+    List<Integer> fitting = new ArrayList<>();
+    int[] perGroup = new int[groupCount];
+    for (int k = 0; k < starts.size() && starts.start(k) <= t; k++) {
+      int i = starts.node(k);
+      if (table.fits(i, s, t)) {
+        fitting.add(i);
+        perGroup[groupOf[i]]++;
+      }
+    }
+    if (fitting.size() < s.nodes()) {
+      return null;
+    }
+    for (int i : r.required()) {
+      if (!table.fits(i, s, t)) {
+        return null;
+      }
+    }
+    // The --switches limit holds while its wait runs (the request carries it only until then).
+    int[] nodes = choose(r, fitting, perGroup);
+    return nodes == null ? null : new Reservation(t, nodes);
   }
 }

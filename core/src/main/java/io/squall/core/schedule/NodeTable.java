@@ -3,6 +3,7 @@ package io.squall.core.schedule;
 import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Node;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +15,6 @@ import java.util.Map;
  * owned by one cycle; times are epoch seconds, {@link Long#MAX_VALUE} meaning never.
  */
 final class NodeTable {
-  /** Resources held on one node over {@code [start, end)}. */
-  record Booking(long start, long end, int gpus, int cpus, long memoryMb) {}
-
   /** An amount of one node's resources. */
   record Amount(int gpus, int cpus, long memoryMb) {}
 
@@ -25,17 +23,19 @@ final class NodeTable {
   final long[] freeMask;
   final int[] freeCpus;
   final long[] freeMemory;
-  /** Bookings per node; null until the node has one. */
-  private final List<Booking>[] bookings;
+  /** What each node has free from now on, bookings cut in; null until the node has one. */
+  private final NodeTimeline[] timelines;
   /**
    * Whether a node has a reservation (which, unlike a running job, the free counts do not show,
    * even when it starts now): the slow path must look.
    */
   private final boolean[] hasReservation;
   private boolean anyReservation;
+  /** The node of every booking so far, in order: what changed since a given point of the cycle. */
+  private int[] bookedNodes = new int[256];
+  private int bookedCount;
   private final long now;
 
-  @SuppressWarnings("unchecked")
   NodeTable(List<Node> nodes, long now) {
     this.nodes = nodes;
     this.now = now;
@@ -43,7 +43,7 @@ final class NodeTable {
     freeMask = new long[n];
     freeCpus = new int[n];
     freeMemory = new long[n];
-    bookings = new List[n];
+    timelines = new NodeTimeline[n];
     hasReservation = new boolean[n];
     for (int i = 0; i < n; i++) {
       Node node = nodes.get(i);
@@ -109,59 +109,34 @@ final class NodeTable {
 
   /** Whether the shape fits on the node's timeline over {@code [start, start + limit)}. */
   boolean fits(int i, GangShape s, long start) {
-    long end = plus(start, s.limitSeconds());
-    Node n = nodes.get(i);
-    int gpus = needGpus(i, s);
-    int cpus = needCpus(i, s);
-    long mem = needMemory(i, s);
-    List<Booking> list = bookings[i];
-    if (list == null) {
-      return n.gpus() >= gpus && n.cpus() >= cpus && n.memoryMb() >= mem;
+    NodeTimeline t = timelines[i];
+    if (t == null) {
+      return couldHold(i, s);
     }
-    // Usage only rises at a booking's start, so checking at start and at every later booking
-    // start inside the window covers the whole window.
-    if (!fitsAt(i, start, gpus, cpus, mem)) {
-      return false;
-    }
-    for (Booking b : list) {
-      if (b.start() > start && b.start() < end && !fitsAt(i, b.start(), gpus, cpus, mem)) {
-        return false;
-      }
-    }
-    return true;
+    return t.fits(start, plus(start, s.limitSeconds()), needGpus(i, s), needCpus(i, s), needMemory(i, s));
   }
 
-  private boolean fitsAt(int i, long t, int gpus, int cpus, long mem) {
-    Node n = nodes.get(i);
-    int g = n.gpus();
-    int c = n.cpus();
-    long m = n.memoryMb();
-    for (Booking b : bookings[i]) {
-      if (b.start() <= t && t < b.end()) {
-        g -= b.gpus();
-        c -= b.cpus();
-        m -= b.memoryMb();
-      }
-    }
-    return g >= gpus && c >= cpus && m >= mem;
-  }
-
-  /** The earliest start at or after now when the shape fits for its whole limit; -1 if never. */
-  long earliestStart(int i, GangShape s) {
+  /** The earliest start from now to {@code until} when the shape fits for its whole limit; -1 if none. */
+  long earliestStart(int i, GangShape s, long until) {
     if (!couldHold(i, s)) {
       return -1;
     }
-    if (fits(i, s, now)) {
-      return now;
-    }
-    long best = Long.MAX_VALUE;
-    for (Booking b : bookings[i]) {
-      long t = b.end();
-      if (t > now && t < best && t != Long.MAX_VALUE && fits(i, s, t)) {
-        best = t;
-      }
-    }
-    return best == Long.MAX_VALUE ? -1 : best;
+    NodeTimeline t = timelines[i];
+    return t == null ? now
+        : t.earliestStart(now, until, s.limitSeconds(), needGpus(i, s), needCpus(i, s), needMemory(i, s));
+  }
+
+  /** How many times the node's free resources change from now on: a bound for {@link #freeingTimes}. */
+  int steps(int i) {
+    return timelines[i] == null ? 0 : timelines[i].steps();
+  }
+
+  /**
+   * Appends to {@code out} from {@code n} on the times after {@code after} and up to {@code until}
+   * at which something on the node frees, earliest first; returns the new count.
+   */
+  int freeingTimes(int i, long after, long until, long[] out, int n) {
+    return timelines[i] == null ? n : timelines[i].freeingTimes(after, until, out, n);
   }
 
   /**
@@ -188,7 +163,7 @@ final class NodeTable {
     freeMask[i] = mask;
     freeCpus[i] -= cpus;
     freeMemory[i] -= mem;
-    book(i, new Booking(now, plus(now, s.limitSeconds()), needGpus(i, s), cpus, mem));
+    book(i, now, plus(now, s.limitSeconds()), needGpus(i, s), cpus, mem);
     return new GpuGrant(nodes.get(i).name(), indices, cpus, mem);
   }
 
@@ -209,21 +184,36 @@ final class NodeTable {
     freeMask[i] = exclusive ? 0 : freeMask[i] & ~mask;
     freeCpus[i] -= held.cpus();
     freeMemory[i] -= held.memoryMb();
-    book(i, new Booking(now, Math.max(end, now + 1), held.gpus(), held.cpus(), held.memoryMb()));
+    book(i, now, Math.max(end, now + 1), held.gpus(), held.cpus(), held.memoryMb());
   }
 
   /** Reserves the shape on the node from {@code start}, for a job that has to wait. */
   void reserve(int i, GangShape s, long start) {
-    book(i, new Booking(start, plus(start, s.limitSeconds()), needGpus(i, s), needCpus(i, s), needMemory(i, s)));
+    book(i, start, plus(start, s.limitSeconds()), needGpus(i, s), needCpus(i, s), needMemory(i, s));
     hasReservation[i] = true;
     anyReservation = true;
   }
 
-  private void book(int i, Booking b) {
-    if (bookings[i] == null) {
-      bookings[i] = new ArrayList<>(4);
+  private void book(int i, long start, long end, int gpus, int cpus, long memoryMb) {
+    if (timelines[i] == null) {
+      Node n = nodes.get(i);
+      timelines[i] = new NodeTimeline(now, n.gpus(), n.cpus(), n.memoryMb());
     }
-    bookings[i].add(b);
+    timelines[i].book(start, end, gpus, cpus, memoryMb);
+    if (bookedCount == bookedNodes.length) {
+      bookedNodes = Arrays.copyOf(bookedNodes, bookedCount * 2);
+    }
+    bookedNodes[bookedCount++] = i;
+  }
+
+  /** How many bookings have been made so far in the cycle. */
+  int bookedCount() {
+    return bookedCount;
+  }
+
+  /** The node the {@code k}-th booking of the cycle went to. */
+  int bookedNode(int k) {
+    return bookedNodes[k];
   }
 
   static long plus(long t, long seconds) {

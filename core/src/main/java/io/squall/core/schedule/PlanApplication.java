@@ -16,7 +16,7 @@ import java.time.Duration;
 public final class PlanApplication {
   /** What a plan is carried out on. Called from one thread, within one change of the state. */
   public interface Ledger {
-    /** The job (for an array task: its array) as it is now; null when it is gone. */
+    /** The job (or array task, once it is a job of its own) as it is now; null when there is none. */
     Job job(JobKey key);
 
     /** Whether the node can take the job: up, or powered down or powering up (the job then configures). */
@@ -28,7 +28,10 @@ public final class PlanApplication {
      */
     void eligible(Action.Eligible eligible);
 
-    /** Starts the job on its grants (RUNNING, or CONFIGURING while powered-down nodes come up). */
+    /**
+     * Starts the job on its grants (RUNNING, or CONFIGURING while powered-down nodes come up). An
+     * array task still in its array's pending remainder is taken off it first.
+     */
     void start(Action.Start start);
 
     /** The job waits: its pending reason and expected start (a ledger may keep only changes). */
@@ -104,13 +107,19 @@ public final class PlanApplication {
     return j != null && j.state() == JobState.PENDING && !j.request().control().hold() && j.eligibleSince() == null;
   }
 
+  /**
+   * Whether the job still waits unheld on usable nodes. An array task is either a job of its own
+   * (held or cancelled alone, or requeued, since it left its array) or still one of its array's
+   * pending tasks.
+   */
   private static boolean startable(Ledger ledger, Action.Start s) {
     JobKey key = s.job();
-    Job j = ledger.job(key.taskId() == null ? key : JobKey.of(key.id()));
-    if (j == null || j.state() != JobState.PENDING || j.request().control().hold()) {
-      return false;
+    Job j = ledger.job(key);
+    if (j == null && key.taskId() != null) {
+      Job array = ledger.job(JobKey.of(key.id()));
+      j = array != null && array.pendingTasks().contains(key.taskId()) ? array : null;
     }
-    if (key.taskId() != null && !j.pendingTasks().contains(key.taskId())) {
+    if (j == null || j.state() != JobState.PENDING || j.request().control().hold()) {
       return false;
     }
     for (GpuGrant g : s.grants()) {

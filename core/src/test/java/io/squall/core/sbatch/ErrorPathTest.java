@@ -336,10 +336,10 @@ class ErrorPathTest {
     }
 
     @Test
-    void unknownGenericResource() {
-      SbatchException e = directiveFailure("--gres=foo:1");
+    void malformedGenericResource() {
+      SbatchException e = directiveFailure("--gres=nvme:a:b:2");
 
-      assertError(e, "line 2", "--gres=foo:1", "unknown generic resource 'foo': Squall's nodes offer only 'gpu'");
+      assertError(e, "line 2", "--gres=nvme:a:b:2", "bad GRES 'nvme:a:b:2': expected name[:type][:count], e.g. gpu:h100:2");
     }
 
     @Test

@@ -194,6 +194,16 @@ class OptionSemanticsTest {
       assertThat(r.gpus()).isNull();
     }
 
+    /** Well-formed GRES the parser cannot know the cluster lacks: kept for the server to check, as sbatch leaves it to slurmctld. */
+    @Test
+    void otherGresAreKeptForTheServerToCheck() {
+      JobRequest.Resources r = request("--gres=nvme:2,gpu:h100:4,shard:gpu:1").resources();
+
+      assertThat(r.gpusPerNode()).isEqualTo(4);
+      assertThat(r.otherGres()).containsExactly("nvme:2", "shard:gpu:1");
+      assertThat(request("--gres=none").resources().otherGres()).isEmpty();
+    }
+
     @Test
     void gpusForTheWholeJobWithType() {
       JobRequest.Resources r = request("--gpus=h100:16").resources();
@@ -254,6 +264,13 @@ class OptionSemanticsTest {
     @Test
     void steppedRangeTaskIds() {
       assertThat(request("--array=0-15:4").control().array().taskIds()).containsExactly(0, 4, 8, 12);
+    }
+
+    /** SLURM_ARRAY_TASK_STEP: the same tasks have the same step however they are written. */
+    @ParameterizedTest(name = "--array={0} steps {1}")
+    @CsvSource(delimiter = '|', value = {"0-15:4 | 4", "1,3,5,7 | 2", "0-31 | 1", "7 | 1", "1,2,4 | 1"})
+    void arrayStep(String value, int step) {
+      assertThat(request("--array=" + value).control().array().step()).isEqualTo(step);
     }
 
     @Test

@@ -130,8 +130,8 @@ final class Harness {
       @Override
       public void start(Action.Start s) {
         JobKey parent = JobKey.of(s.job().id());
-        Job source = jobs.get(s.job().taskId() == null ? s.job() : parent);
-        if (s.job().taskId() != null) {
+        Job source = jobs.containsKey(s.job()) ? jobs.get(s.job()) : jobs.get(parent);
+        if (!jobs.containsKey(s.job())) {
           List<Integer> rest = new ArrayList<>(source.pendingTasks());
           rest.remove(s.job().taskId());
           if (rest.isEmpty()) {

@@ -25,7 +25,8 @@ import net.jqwik.api.constraints.IntRange;
 
 /** The invariants of DESIGN.md section 5, over random clusters and queues. */
 class SchedulerPropertiesTest {
-  private final Scheduler scheduler = new Scheduler(SchedulerConfig.defaults().withReservationDepth(20));
+  private final Scheduler scheduler = new Scheduler(SchedulerConfig.defaults()
+      .withBackfill(new Backfill(Backfill.defaults().window(), 20, Backfill.defaults().resolution())));
 
   /** A random cluster with some jobs already running (placed by an earlier cycle) and a queue. */
   private static ClusterSnapshot world(long seed, int nodeCount, int jobCount) {

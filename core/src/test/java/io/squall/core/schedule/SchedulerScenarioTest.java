@@ -285,10 +285,10 @@ class SchedulerScenarioTest {
     Map<String, Qos> qos = Map.of("normal", Qos.normal(),
         "urgent", new Qos("urgent", 100, Set.of("scavenger"), PreemptMode.REQUEUE, null, null),
         "scavenger", new Qos("scavenger", 0, Set.of(), PreemptMode.REQUEUE, null, null));
-    Job scav = new Job(JobKey.of(1), Fixtures.request("--gres=gpu:8 --signal=USR1@60"), "bob", "research", "scavenger",
+    Job scav = new Job(JobKey.of(1), 1, Fixtures.request("--gres=gpu:8 --signal=USR1@60"), "bob", "research", "scavenger",
         T0, JobState.PENDING, null, List.of(), List.of(), null, null, null, null, 0, null, null)
         .started(JobKey.of(1), "gpu", wholeNodes("gpu001"), T0.minusSeconds(600));
-    Job urgent = new Job(JobKey.of(2), Fixtures.request("--gres=gpu:8"), "alice", "ml", "urgent", T0, JobState.PENDING,
+    Job urgent = new Job(JobKey.of(2), 2, Fixtures.request("--gres=gpu:8"), "alice", "ml", "urgent", T0, JobState.PENDING,
         null, List.of(), List.of(), null, null, null, null, 0, null, null);
     ClusterSnapshot s = new ClusterSnapshot(base.nodes(), base.partitions(), qos, base.accounts(), base.users(),
         List.of(scav, urgent), base.usage());
@@ -297,7 +297,7 @@ class SchedulerScenarioTest {
   }
 
   private static Job withQos(long id, String qos, String options) {
-    return new Job(JobKey.of(id), Fixtures.request(options), "alice", "ml", qos, T0, JobState.PENDING, null,
+    return new Job(JobKey.of(id), id, Fixtures.request(options), "alice", "ml", qos, T0, JobState.PENDING, null,
         List.of(), List.of(), null, null, null, null, 0, null, null);
   }
 
@@ -413,14 +413,14 @@ class SchedulerScenarioTest {
     List<Node> nodes = nodes("gpu", 2, 2);
     Partition open = Partition.of("gpu", names(nodes.subList(0, 1))).asDefault();
     Partition restricted = Partition.of("vip", names(nodes.subList(1, 2))).withAllowed(Set.of("ml"), Set.of("normal"));
-    Job runningBare = new Job(JobKey.of(1), Fixtures.request("--gres=gpu:1"), "bob", null, null, T0,
+    Job runningBare = new Job(JobKey.of(1), 1, Fixtures.request("--gres=gpu:1"), "bob", null, null, T0,
         JobState.PENDING, null, List.of(), List.of(), null, null, null, null, 0, null, null)
         .started(JobKey.of(1), "gpu", List.of(new GpuGrant("gpu001", List.of(0), 1, 0)), T0.minusSeconds(60));
-    Job noQos = new Job(JobKey.of(2), Fixtures.request("--gres=gpu:1"), "alice", "ml", null, T0, JobState.PENDING,
+    Job noQos = new Job(JobKey.of(2), 2, Fixtures.request("--gres=gpu:1"), "alice", "ml", null, T0, JobState.PENDING,
         null, List.of(), List.of(), null, null, null, null, 0, null, null);
-    Job noAccount = new Job(JobKey.of(3), Fixtures.request("-p vip --gres=gpu:1"), "alice", null, "normal", T0,
+    Job noAccount = new Job(JobKey.of(3), 3, Fixtures.request("-p vip --gres=gpu:1"), "alice", null, "normal", T0,
         JobState.PENDING, null, List.of(), List.of(), null, null, null, null, 0, null, null);
-    Job noQosVip = new Job(JobKey.of(4), Fixtures.request("-p vip --gres=gpu:1"), "alice", "ml", null, T0,
+    Job noQosVip = new Job(JobKey.of(4), 4, Fixtures.request("-p vip --gres=gpu:1"), "alice", "ml", null, T0,
         JobState.PENDING, null, List.of(), List.of(), null, null, null, null, 0, null, null);
     Plan plan = scheduler.cycle(snapshot(nodes, List.of(open, restricted), List.of(runningBare, noQos, noAccount,
         noQosVip)), T0);

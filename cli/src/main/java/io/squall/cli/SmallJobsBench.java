@@ -1,0 +1,209 @@
+package io.squall.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.squall.core.model.Node;
+import io.squall.core.model.NodeState;
+import io.squall.core.model.Partition;
+import io.squall.core.provision.PurchaseRules;
+import io.squall.core.schedule.SchedulerConfig;
+import io.squall.core.time.ManualClock;
+import io.squall.simulate.ElasticSimulation;
+import io.squall.simulate.SimulatedCloud;
+import io.squall.simulate.SimulatedProvider;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * {@code squall bench small-jobs}: do small jobs wait behind gangs? A stretch of a real GPU
+ * cluster's history, mostly single-GPU jobs with some 2- and 4-node gangs, replayed on 64 static
+ * 8-GPU nodes by the what-if simulator ({@link ElasticSimulation}: the production scheduler and its
+ * plan's application), printing the mean wait of single-GPU jobs, of gangs and of all jobs, and the
+ * makespan.
+ *
+ * <p>The workload is {@link #JOBS} jobs in a row (by submission, from the {@link #FIRST}-th) of the
+ * bundled Philly trace (Jeon et al., ATC'19; {@code data/README.md}), which lists the jobs that used
+ * 4 to 128 GPUs. A job that ran on one Philly node (4 or 8 GPUs) becomes a single-GPU job; one that
+ * spread over several becomes a gang of as many whole 8-GPU nodes, at most {@link #MAX_GANG}. The
+ * runtimes are Philly's, a minute made a second (as the trace was replayed on a real cluster in
+ * minutes), and the time limits are each runtime plus 5 minutes, the simulator's default. The gaps
+ * between submissions are shrunk {@link #ARRIVAL_SQUEEZE} times more than that, so that the 64
+ * nodes are busy and a queue forms, as on the cluster the trace came from.
+ *
+ * <p>The loop is the service's: a 250 ms tick and a scheduler cycle when something changed, at most
+ * every {@code --scheduler-interval} seconds (1, as {@code squall.scheduler-interval}).
+ */
+final class SmallJobsBench {
+  static final int JOBS = 800;
+  static final int FIRST = 2200;
+  static final int MAX_GANG = 4;
+  static final int NODES = 64;
+  static final long ARRIVAL_SQUEEZE = 8;
+  /** A minute of the trace is a second here. */
+  static final long TIME_SQUEEZE = 60;
+  private static final Instant START = Instant.parse("2026-11-21T12:00:00Z");
+  private static final DateTimeFormatter PHILLY_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+  private SmallJobsBench() {}
+
+  static int run(Map<String, String> opts, PrintStream out) {
+    Duration interval = Duration.ofSeconds(Integer.parseInt(opts.getOrDefault("scheduler-interval", "1")));
+    List<ElasticSimulation.JobSpec> work = workload();
+    ManualClock clock = new ManualClock(START);
+    List<Node> nodes = nodes();
+    Partition gpu = Partition.of("gpu", nodes.stream().map(Node::name).toList()).asDefault();
+    ElasticSimulation.Setup setup = new ElasticSimulation.Setup("bench",
+        List.of(new ElasticSimulation.PartitionSetup(gpu, nodes, null)), SchedulerConfig.defaults(),
+        Duration.ofMillis(250), interval, Duration.ofDays(90), PurchaseRules.NONE, List.of());
+    // Static nodes are never bought: the provider is there because the loop needs one, and stays idle.
+    SimulatedProvider provider = SimulatedCloud.provider(clock, ElasticBench.offerings(), Map.of(),
+        new SplittableRandom(1));
+    long t0 = System.nanoTime();
+    ElasticSimulation.Result r = new ElasticSimulation(setup, clock, provider).run(work);
+    long wallMs = (System.nanoTime() - t0) / 1_000_000;
+
+    Waits single = new Waits();
+    Waits gangs = new Waits();
+    Waits twoNodes = new Waits();
+    Waits fourNodes = new Waits();
+    Waits all = new Waits();
+    for (ElasticSimulation.JobOutcome o : r.outcomes()) {
+      if (o.firstStart() == null) {
+        continue;
+      }
+      double wait = o.firstStart().minus(o.submitted()).toMillis() / 1000.0;
+      all.add(wait);
+      if (o.gpus() == 1) {
+        single.add(wait);
+      } else {
+        gangs.add(wait);
+      }
+      if (o.gpus() == 16) {
+        twoNodes.add(wait);
+      } else if (o.gpus() == 32) {
+        fourNodes.add(wait);
+      }
+    }
+    WaitingTime waiting = WaitingTime.of(r.outcomes());
+    out.printf(Locale.ROOT, "single-GPU jobs waited %.0f job-seconds with every GPU busy and %.0f with a GPU idle "
+        + "(%.0f of them while a gang waited)%n", waiting.allBusy, waiting.someIdle, waiting.someIdleGangWaiting);
+    out.printf(Locale.ROOT, "replayed %d jobs (%d single-GPU, %d gangs: %d of 2 nodes, %d of 4) on %d 8-GPU nodes, "
+        + "cycles at most every %d s: %d cycles, %d ms wall%n", r.jobs(), single.count, gangs.count, twoNodes.count,
+        fourNodes.count, NODES, interval.toSeconds(), r.schedulerCycles(), wallMs);
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("jobs", r.jobs());
+    line.put("completed", r.jobsCompleted());
+    line.put("wait_1_gpu_mean_s", single.mean());
+    line.put("wait_gangs_mean_s", gangs.mean());
+    line.put("wait_2_node_mean_s", twoNodes.mean());
+    line.put("wait_4_node_mean_s", fourNodes.mean());
+    line.put("wait_mean_s", all.mean());
+    line.put("makespan_s", r.makespan().toSeconds());
+    out.println(Json.write(line));
+    return 0;
+  }
+
+  /**
+   * Where single-GPU jobs' waiting went: while every GPU of the cluster was busy (no scheduler could
+   * have started them), or while some GPU was idle (held for a reservation, or free for less than
+   * their time limit), and of that, while a gang was waiting too. Worked out from the outcomes: the
+   * GPUs held and the jobs waiting change only at starts, ends and submissions.
+   */
+  private record WaitingTime(double allBusy, double someIdle, double someIdleGangWaiting) {
+    static WaitingTime of(List<ElasticSimulation.JobOutcome> outcomes) {
+      // At each instant: change in GPUs held, in single-GPU jobs waiting, in gangs waiting.
+      TreeMap<Long, long[]> changes = new TreeMap<>();
+      for (ElasticSimulation.JobOutcome o : outcomes) {
+        if (o.firstStart() == null || o.ended() == null) {
+          continue;
+        }
+        int kind = o.gpus() == 1 ? 1 : 2;
+        changes.computeIfAbsent(o.submitted().toMillis(), k -> new long[3])[kind]++;
+        long[] start = changes.computeIfAbsent(o.firstStart().toMillis(), k -> new long[3]);
+        start[0] += o.gpus();
+        start[kind]--;
+        changes.computeIfAbsent(o.ended().toMillis(), k -> new long[3])[0] -= o.gpus();
+      }
+      long held = 0;
+      long single = 0;
+      long gangs = 0;
+      long last = 0;
+      double busy = 0;
+      double idle = 0;
+      double idleGang = 0;
+      for (Map.Entry<Long, long[]> c : changes.entrySet()) {
+        double jobSeconds = single * (c.getKey() - last) / 1000.0;
+        if (held >= (long) NODES * 8) {
+          busy += jobSeconds;
+        } else {
+          idle += jobSeconds;
+          idleGang += gangs > 0 ? jobSeconds : 0;
+        }
+        last = c.getKey();
+        held += c.getValue()[0];
+        single += c.getValue()[1];
+        gangs += c.getValue()[2];
+      }
+      return new WaitingTime(busy, idle, idleGang);
+    }
+  }
+
+  /** Waits of one kind of job, to average. */
+  private static final class Waits {
+    int count;
+    double sum;
+
+    void add(double seconds) {
+      count++;
+      sum += seconds;
+    }
+
+    double mean() {
+      return count == 0 ? 0 : Math.round(sum / count * 10) / 10.0;
+    }
+  }
+
+  /** The trace's jobs from the {@link #FIRST}-th by submission, reshaped and squeezed as the class says. */
+  static List<ElasticSimulation.JobSpec> workload() {
+    List<JsonNode> trace = new ArrayList<>();
+    ElasticBench.json("philly-multigpu-jobs.json").forEach(trace::add);
+    trace.sort(Comparator.comparing((JsonNode j) -> j.get("submitted_time").asText())); // stable: file order on ties
+    List<JsonNode> stretch = trace.subList(FIRST, FIRST + JOBS);
+    Instant first = submitted(stretch.get(0));
+    List<ElasticSimulation.JobSpec> out = new ArrayList<>(JOBS);
+    for (JsonNode j : stretch) {
+      int gpus = j.get("num_gpus").asInt();
+      int nodes = Math.min(MAX_GANG, (gpus + 7) / 8);
+      long gapMs = Duration.between(first, submitted(j)).toMillis() / (TIME_SQUEEZE * ARRIVAL_SQUEEZE);
+      long runtimeMs = Math.round(j.get("runtime").asDouble() * 60_000 / TIME_SQUEEZE);
+      out.add(new ElasticSimulation.JobSpec(Duration.ofMillis(gapMs), nodes, nodes == 1 ? 1 : 8,
+          Duration.ofMillis(runtimeMs)));
+    }
+    return out;
+  }
+
+  private static Instant submitted(JsonNode j) {
+    return LocalDateTime.parse(j.get("submitted_time").asText(), PHILLY_TIME).toInstant(ZoneOffset.UTC);
+  }
+
+  private static List<Node> nodes() {
+    List<Node> out = new ArrayList<>(NODES);
+    for (int i = 0; i < NODES; i++) {
+      out.add(new Node(String.format(Locale.ROOT, "gpu%02d", i + 1), 8, "h100", 192, 2_097_152, Set.of("h100"),
+          String.format(Locale.ROOT, "pg%d", i / 16), NodeState.IDLE));
+    }
+    return out;
+  }
+}

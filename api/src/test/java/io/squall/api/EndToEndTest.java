@@ -88,6 +88,16 @@ class EndToEndTest {
     JsonNode sacct = http.get("alice-token", "/v1/accounting?job=" + id).json().get("jobs").get(0);
     assertThat(sacct.get("num_gpus").asInt()).isEqualTo(8);
     assertThat(sacct.get("exit_code").asInt()).isZero();
+    // What sacct's QOS, Timelimit, ReqTRES, AllocCPUS, NTasks, WorkDir and Cluster show.
+    assertThat(sacct.get("qos").asText()).isEqualTo("normal");
+    assertThat(sacct.get("time_limit_minutes").isNull()).as("no --time, no DefaultTime or MaxTime").isTrue();
+    assertThat(sacct.get("req_nodes").asInt()).isEqualTo(2);
+    assertThat(sacct.get("req_gpus").asInt()).isEqualTo(8);
+    assertThat(sacct.get("req_cpus").asInt()).isEqualTo(4);
+    assertThat(sacct.get("num_cpus").asInt()).isEqualTo(4);
+    assertThat(sacct.get("num_tasks").asInt()).isEqualTo(4);
+    assertThat(sacct.get("cluster").asText()).isEqualTo("squall");
+    assertThat(sacct.get("work_dir").asText()).isNotEmpty();
   }
 
   @Test

@@ -87,6 +87,24 @@ class JobsApiTest implements TestPropertyProvider {
     assertThat(job.json().get("time_limit_minutes").asInt()).isEqualTo(10);
   }
 
+  /**
+   * sbatch(1) INPUT ENVIRONMENT VARIABLES: the submitter's SBATCH_* variables override the
+   * script's directives, and options override them; a bad one is a 400 naming the variable.
+   */
+  @Test
+  void theEnvironmentsInputVariablesComeBetweenDirectivesAndOptions() {
+    Http.Answer a = http().post("alice-token", "/v1/jobs", Map.of("script", SCRIPT, "argv", List.of("--time=10"),
+        "environment", Map.of("SBATCH_JOB_NAME", "fromenv", "SBATCH_TIMELIMIT", "30", "SBATCH_HOLD", "ignored")));
+    assertThat(a.status()).as(a.body()).isEqualTo(201);
+    Http.Answer job = http().get("alice-token", "/v1/jobs/" + a.json().get("job_id").asLong());
+    assertThat(job.json().get("name").asText()).isEqualTo("fromenv");
+    assertThat(job.json().get("time_limit_minutes").asInt()).isEqualTo(10);
+    Http.Answer bad = http().post("alice-token", "/v1/jobs", Map.of("script", SCRIPT,
+        "environment", Map.of("SBATCH_TIMELIMIT", "soon")));
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.error()).startsWith("SBATCH_TIMELIMIT: --time=soon: ");
+  }
+
   @Test
   void anArraySubmissionAnswersWithTheArrayJobId() {
     Http.Answer a = http().post("alice-token", "/v1/jobs", Map.of("script", SCRIPT, "argv", List.of("--array=1-5%2")));

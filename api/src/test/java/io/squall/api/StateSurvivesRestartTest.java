@@ -38,6 +38,7 @@ class StateSurvivesRestartTest {
     long held;
     long cancelled;
     long array;
+    long fromEnvironment;
     long heldTask;
     Instant eligible;
     try (Controllers.Running first = Controllers.start(settings)) {
@@ -46,6 +47,7 @@ class StateSurvivesRestartTest {
       held = submit(h, List.of("--hold"));
       cancelled = submit(h, List.of());
       array = submit(h, List.of("--array=0-3"));
+      fromEnvironment = h.submit(Map.of("script", SCRIPT, "environment", Map.of("SBATCH_TIMELIMIT", "45")));
       assertThat(h.delete("alice-token", "/v1/jobs/" + cancelled).status()).isEqualTo(200);
       assertThat(h.delete("alice-token", "/v1/jobs/" + array + "_2").status()).isEqualTo(200);
       // Tasks taken off the array get their own job ids: the first the array's, the next a new one.
@@ -63,6 +65,8 @@ class StateSurvivesRestartTest {
       // The restarted controller's cycles see the job as eligible since then, not since now.
       assertThat(eligibleTime(h, pending)).isEqualTo(eligible);
       assertThat(h.jobState(cancelled)).isEqualTo("CANCELLED");
+      // The request is read again with the submitter's SBATCH_* variables, as at submission.
+      assertThat(h.job(fromEnvironment).get("time_limit_minutes").asInt()).isEqualTo(45);
       assertThat(h.get("alice-token", "/v1/jobs/" + array).json().get("array_pending").asText()).isEqualTo("[0-1]");
       assertThat(h.jobState(array + "_2")).isEqualTo("CANCELLED");
       assertThat(h.get("alice-token", "/v1/jobs/" + cancelled).json().get("events").findValuesAsText("state"))

@@ -8,11 +8,19 @@ final class Json {
 
   static String write(Object value) {
     StringBuilder sb = new StringBuilder();
-    write(value, sb);
+    write(value, sb, null);
     return sb.toString();
   }
 
-  private static void write(Object value, StringBuilder sb) {
+  /** Indented two spaces a level, as Slurm's tools print {@code --json}. */
+  static String pretty(Object value) {
+    StringBuilder sb = new StringBuilder();
+    write(value, sb, "");
+    return sb.toString();
+  }
+
+  /** @param indent the current line's indent, or null for one line without spaces */
+  private static void write(Object value, StringBuilder sb, String indent) {
     if (value == null) {
       sb.append("null");
     } else if (value instanceof String s) {
@@ -20,6 +28,7 @@ final class Json {
     } else if (value instanceof Number || value instanceof Boolean) {
       sb.append(value);
     } else if (value instanceof Map<?, ?> map) {
+      String inner = indent == null ? null : indent + "  ";
       sb.append('{');
       boolean first = true;
       for (Map.Entry<?, ?> e : map.entrySet()) {
@@ -27,12 +36,17 @@ final class Json {
           sb.append(',');
         }
         first = false;
+        newline(sb, inner);
         string(String.valueOf(e.getKey()), sb);
-        sb.append(':');
-        write(e.getValue(), sb);
+        sb.append(indent == null ? ":" : ": ");
+        write(e.getValue(), sb, inner);
+      }
+      if (!first) {
+        newline(sb, indent);
       }
       sb.append('}');
     } else if (value instanceof Iterable<?> list) {
+      String inner = indent == null ? null : indent + "  ";
       sb.append('[');
       boolean first = true;
       for (Object item : list) {
@@ -40,11 +54,21 @@ final class Json {
           sb.append(',');
         }
         first = false;
-        write(item, sb);
+        newline(sb, inner);
+        write(item, sb, inner);
+      }
+      if (!first) {
+        newline(sb, indent);
       }
       sb.append(']');
     } else {
       string(value.toString(), sb);
+    }
+  }
+
+  private static void newline(StringBuilder sb, String indent) {
+    if (indent != null) {
+      sb.append('\n').append(indent);
     }
   }
 

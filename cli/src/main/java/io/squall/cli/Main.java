@@ -7,7 +7,8 @@ import java.util.List;
 public final class Main {
   private static final String USAGE = """
       usage: squall COMMAND [ARGS...]
-        sbatch [OPTIONS] SCRIPT [ARGS...]       submit a batch script (--parsable, --test-only, --wrap=CMD)
+        sbatch [OPTIONS] SCRIPT [ARGS...]       submit a batch script (--parsable, --test-only, --wrap=CMD,
+                                                --wait: until it ends, exiting with its exit code)
         sbatch --parse-only FILE [OPTIONS...]   validate a batch script, print the request as JSON
         squeue [-u USER] [-p PART] [-t STATES] [-j JOBS] [-o FORMAT] [-h] [--me]
                                                 list queued and running jobs

@@ -2,6 +2,7 @@ package io.squall.cli;
 
 import io.squall.cli.format.LineTemplate;
 import io.squall.cli.format.Table;
+import io.squall.cli.format.TimeFormat;
 import io.squall.cli.format.Table.Column;
 import io.squall.cli.service.AccountingJob;
 import io.squall.cli.service.AccountingQuery;
@@ -32,7 +33,8 @@ final class SacctCommand extends ServiceCommand {
         Getopt.Option.flag('P', "parsable2"),
         Getopt.Option.flag('p', "parsable"),
         Getopt.Option.flag('a', "allusers"),
-        Getopt.Option.flag('b', "brief"));
+        Getopt.Option.flag('b', "brief"),
+        Getopt.Option.flag('\0', "json"));
   }
 
   @Override
@@ -46,13 +48,14 @@ final class SacctCommand extends ServiceCommand {
           -S, --starttime=TIME   from TIME (default: midnight today)
           -E, --endtime=TIME     until TIME (default: now)
               TIME: YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], now-2hours, today ...
-          -o, --format=FIELDS    e.g. JobID,JobName%30,State,ExitCode,Start,End,Elapsed,NNodes,
-                                 NodeList,AllocTRES,GPUHours,User,Account,Partition,Submit,RestartCount,
-                                 Cost (USD),CapacityType (spot, on-demand),InstanceType
+          -o, --format=FIELDS    (default: $SACCT_FORMAT) e.g. JobID,JobName%30,State,ExitCode,Start,End,Elapsed,NNodes,
+                                 NodeList,AllocTRES,ReqTRES,Timelimit,QOS,GPUHours,User,Account,Partition,Submit,
+                                 Eligible,RestartCount,Cost (USD),CapacityType (spot, on-demand),InstanceType
           -b, --brief            JobID,State,ExitCode
           -n, --noheader         no header lines
           -P, --parsable2        '|' between fields     -p, --parsable   and after the last
-          -X, --allocations      accepted (Squall has no job steps)""";
+          -X, --allocations      accepted (Squall has no job steps)
+              --json             the jobs as Slurm 23.02's sacct --json prints them""";
   }
 
   @Override
@@ -60,7 +63,8 @@ final class SacctCommand extends ServiceCommand {
     if (!args.operands().isEmpty()) {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
     }
-    List<LineTemplate.Field> fields = fields(args);
+    // Formatting options do not apply to --json, as in sacct; a bad --format is still found before asking.
+    List<LineTemplate.Field> fields = args.has("json") ? List.of() : fields(args);
     Instant now = io.clock().instant();
     // With jobs named and no start, sacct looks at all time rather than today.
     Instant start = args.has("starttime") ? SacctTime.parse(args.last("starttime"), now, io.zone())
@@ -70,27 +74,41 @@ final class SacctCommand extends ServiceCommand {
     AccountingQuery query = new AccountingQuery(args.list("user"), args.list("accounts"), jobIds,
         states(args, "state", List.of()), start, end);
     List<AccountingJob> jobs = client().accounting(query);
-
+    if (args.has("json")) {
+      io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "jobs", jobs.stream().map(SacctJson::job).toList())));
+      return 0;
+    }
     boolean parsable = args.has("parsable2") || args.has("parsable");
     LineTemplate template = parsable
         ? LineTemplate.columns(fields.stream().map(f -> f.withWidth(0)).toList(), "|", args.has("parsable") ? "|" : "",
             LineTemplate.Overflow.MARK)
         : LineTemplate.columns(fields, " ", "", LineTemplate.Overflow.MARK);
     Map<String, Column<AccountingJob>> columns = new LinkedHashMap<>();
+    TimeFormat time = timeFormat();
     for (SacctField f : SacctField.values()) {
-      columns.put(f.name(), new Column<>(f.title(), j -> f.value(j, io.zone())));
+      columns.put(f.title(), new Column<>(f.title(), j -> f.value(j, time)));
     }
+    SacctField.NOT_RECORDED.keySet().forEach(title -> columns.put(title, new Column<>(title, j -> "")));
     print(new Table<>(template, columns).lines(jobs, !args.has("noheader"), !parsable));
     return 0;
   }
 
-  /** {@code JobID,JobName%30,State%-12}: names in any case, each with an optional width. */
-  private static List<LineTemplate.Field> fields(Getopt.Parsed args) {
+  /**
+   * {@code JobID,JobName%30,State%-12}: names in any case, each with an optional width. As in sacct,
+   * {@code --brief}'s fields follow {@code --format}'s, and {@code SACCT_FORMAT} is used only when
+   * neither was given.
+   */
+  private List<LineTemplate.Field> fields(Getopt.Parsed args) {
     List<String> names = new ArrayList<>();
-    if (args.has("format")) {
-      args.values().get("format").forEach(v -> names.addAll(List.of(v.split(","))));
-    } else {
-      (args.has("brief") ? SacctField.BRIEF : SacctField.DEFAULT).forEach(f -> names.add(f.title()));
+    args.values().getOrDefault("format", List.of()).forEach(v -> names.addAll(List.of(v.split(","))));
+    if (args.has("brief")) {
+      SacctField.BRIEF.forEach(f -> names.add(f.title()));
+    }
+    String env = io.env().get("SACCT_FORMAT");
+    if (names.isEmpty() && env != null) {
+      names.addAll(List.of(env.split(",")));
+    } else if (names.isEmpty()) {
+      SacctField.DEFAULT.forEach(f -> names.add(f.title()));
     }
     List<LineTemplate.Field> fields = new ArrayList<>();
     for (String spec : names) {
@@ -98,8 +116,8 @@ final class SacctCommand extends ServiceCommand {
         continue;
       }
       int percent = spec.indexOf('%');
-      SacctField field = SacctField.byName(percent < 0 ? spec : spec.substring(0, percent));
-      int width = field.width();
+      String title = SacctField.title(percent < 0 ? spec : spec.substring(0, percent));
+      int width = SacctField.width(title);
       if (percent >= 0) {
         try {
           int given = Integer.parseInt(spec.substring(percent + 1).strip());
@@ -112,7 +130,7 @@ final class SacctCommand extends ServiceCommand {
           throw new UsageException("Invalid field width in \"" + spec.strip() + "\": use NAME%WIDTH, e.g. JobName%30");
         }
       }
-      fields.add(new LineTemplate.Field(field.name(), Math.abs(width), width > 0, false));
+      fields.add(new LineTemplate.Field(title, Math.abs(width), width > 0, false));
     }
     if (fields.isEmpty()) {
       throw new UsageException("no fields to print in --format");

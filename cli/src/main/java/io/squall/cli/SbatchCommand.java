@@ -34,7 +34,8 @@ final class SbatchCommand {
     options.addAll(client.line().afterScript());
     SbatchParser.Result result;
     try {
-      result = new SbatchParser(io.zone()).parse(script.text(), script.name(), options, io.clock().instant());
+      result = new SbatchParser(io.zone()).parse(script.text(), script.name(), io.env(), options,
+          io.clock().instant());
     } catch (SbatchException e) {
       throw new UsageException(e.getMessage());
     }

@@ -1,6 +1,5 @@
 package io.squall.cli;
 
-import io.squall.cli.format.SlurmTime;
 import io.squall.cli.service.Submission;
 import io.squall.cli.service.SubmitResult;
 import io.squall.core.sbatch.CommandLine;
@@ -17,7 +16,8 @@ import java.util.List;
  * {@code sbatch [OPTIONS] SCRIPT [ARGS...]}: sends the script and the options as typed to the
  * service, which parses and validates them (one parser, one set of rules: no local guessing).
  * Only the options that change what this client does are handled here: {@code --parsable},
- * {@code --test-only}, {@code --wrap} and {@code --parse-only} ({@link SbatchCommand}).
+ * {@code --test-only}, {@code --wait} ({@link JobWait}), {@code --wrap} and {@code --parse-only}
+ * ({@link SbatchCommand}).
  */
 final class SbatchSubmit extends ServiceVerb {
   /** Slurm's wrapper script text for {@code --wrap}, so jobs look the same in both. */
@@ -28,7 +28,8 @@ final class SbatchSubmit extends ServiceVerb {
    *
    * @param line sbatch's options, the script (null for standard input) and the words after it
    */
-  record ClientOptions(boolean parseOnly, boolean parsable, boolean testOnly, String wrap, CommandLine line) {}
+  record ClientOptions(boolean parseOnly, boolean parsable, boolean testOnly, boolean waitForEnd, String wrap,
+      CommandLine line) {}
 
   /** A script's text and the name the job gets from it. */
   record Script(String text, String name) {}
@@ -48,17 +49,29 @@ final class SbatchSubmit extends ServiceVerb {
     if (client.testOnly()) {
       // Slurm reports a test-only result on stderr (through its info()); scripts redirect 2>&1.
       io.err().println(testOnlyMessage(result));
-    } else if (client.parsable()) {
+      return 0;
+    }
+    if (client.parsable()) {
       io.out().println(result.jobId());
     } else {
       io.out().println("Submitted batch job " + result.jobId());
     }
-    return 0;
+    // SBATCH_WAIT set to anything means --wait, as in sbatch; the service never acts on it.
+    if (!client.waitForEnd() && !io.env().containsKey("SBATCH_WAIT")) {
+      return 0;
+    }
+    io.out().flush();
+    try {
+      return new JobWait(client(), io.sleeper(), this::error).exitStatus(result.jobId());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    }
   }
 
   /**
-   * Takes {@code --parse-only}, {@code --parsable}, {@code --test-only} and {@code --wrap} out of
-   * the options before the script; the same words after the script are the script's own
+   * Takes {@code --parse-only}, {@code --parsable}, {@code --test-only}, {@code --wait}
+   * ({@code -W}) and {@code --wrap} out of the options before the script; the same words after the script are the script's own
    * arguments and stay.
    *
    * @throws UsageException for an unknown sbatch option or one without its value
@@ -99,6 +112,7 @@ final class SbatchSubmit extends ServiceVerb {
     boolean parseOnly = false;
     boolean parsable = false;
     boolean testOnly = false;
+    boolean waitForEnd = false;
     String wrap = null;
     for (int i = 0; i < scriptAt; i++) {
       String w = words.get(i);
@@ -111,6 +125,8 @@ final class SbatchSubmit extends ServiceVerb {
         parsable = true;
       } else if (w.equals("--test-only")) {
         testOnly = true;
+      } else if (w.equals("--wait") || w.equals("-W")) {
+        waitForEnd = true;
       } else if (w.startsWith("--wrap=")) {
         wrap = w.substring("--wrap=".length());
       } else if (w.equals("--wrap")) {
@@ -121,12 +137,13 @@ final class SbatchSubmit extends ServiceVerb {
       }
     }
     List<String> afterScript = split.script() == null ? List.of() : words.subList(scriptAt + 1, words.size());
-    return new ClientOptions(parseOnly, parsable, testOnly, wrap,
+    return new ClientOptions(parseOnly, parsable, testOnly, waitForEnd, wrap,
         new CommandLine(split.options(), split.script(), afterScript));
   }
 
   private static boolean isClientFlag(String w) {
-    return w.equals("--parse-only") || w.equals("--parsable") || w.equals("--test-only");
+    return w.equals("--parse-only") || w.equals("--parsable") || w.equals("--test-only") || w.equals("--wait")
+        || w.equals("-W");
   }
 
   private static CommandLine split(List<String> words) {
@@ -179,7 +196,7 @@ final class SbatchSubmit extends ServiceVerb {
           + (r.reason() == null ? "" : ": " + r.reason()) + cost;
     }
     String using = r.numGpus() != null ? " using " + r.numGpus() + " GPUs" : "";
-    return "sbatch: Job " + id + " to start at " + SlurmTime.timestamp(r.expectedStart(), io.zone()) + using
+    return "sbatch: Job " + id + " to start at " + timeFormat().format(r.expectedStart()) + using
         + (r.nodes() == null ? "" : " on nodes " + r.nodes()) + partition + cost;
   }
 }

@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * {@code scontrol}: {@code show job|node|partition} records, {@code show hostnames|hostlist}
- * (local, no service needed), and {@code hold|release|requeue} of jobs.
+ * (local, no service needed), {@code hold|release|requeue} of jobs and {@code update} of pending
+ * jobs and of nodes ({@link ScontrolUpdate}).
  */
 final class ScontrolCommand extends ServiceCommand {
   ScontrolCommand(Invocation io) {
@@ -40,6 +41,11 @@ final class ScontrolCommand extends ServiceCommand {
           hold ID...               keep pending jobs from starting
           release ID...            let held jobs start
           requeue ID...            queue jobs again (a running one checkpoints first)
+          update JobId=ID[,ID] [TimeLimit=T|TimeLimit+=T|TimeLimit-=T] [Partition=P] [QOS=Q]
+                 [NumNodes=N[-M]] [Dependency=LIST] [Nice[=N]] [Priority=N]
+                                   change pending jobs (raising a limit, Priority and a negative Nice: operators)
+          update NodeName=NODES State=DRAIN Reason=TEXT | State=RESUME
+                                   take nodes out of service or back (operators)
           -o, --oneliner           each record on one line""";
   }
 
@@ -61,8 +67,10 @@ final class ScontrolCommand extends ServiceCommand {
         return act(rest, JobAction.RELEASE);
       case "requeue":
         return act(rest, JobAction.REQUEUE);
+      case "update":
+        return new ScontrolUpdate(client(), this::error).run(rest);
       default:
-        throw new UsageException("Invalid command: " + words.get(0) + " (use show, hold, release or requeue)");
+        throw new UsageException("Invalid command: " + words.get(0) + " (use show, update, hold, release or requeue)");
     }
   }
 
@@ -72,7 +80,7 @@ final class ScontrolCommand extends ServiceCommand {
     }
     String entity = words.get(0).toLowerCase(Locale.ROOT);
     String name = words.size() > 1 ? String.join(",", words.subList(1, words.size())) : null;
-    ScontrolRecords records = new ScontrolRecords(io.zone());
+    ScontrolRecords records = new ScontrolRecords(timeFormat());
     List<KeyValueText> shown = new ArrayList<>();
     switch (entity) {
       case "job", "jobs", "jobid" -> {

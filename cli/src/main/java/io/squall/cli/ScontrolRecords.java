@@ -2,12 +2,12 @@ package io.squall.cli;
 
 import io.squall.cli.format.SlurmTime;
 import io.squall.cli.format.SlurmValues;
+import io.squall.cli.format.TimeFormat;
 import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.NodeInfo;
 import io.squall.cli.service.PartitionInfo;
 import io.squall.core.sbatch.ArraySpec;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
@@ -16,10 +16,10 @@ import java.util.Map;
  * API has the data. Keys Slurm has and the API lacks are left out rather than made up.
  */
 final class ScontrolRecords {
-  private final ZoneId zone;
+  private final TimeFormat time;
 
-  ScontrolRecords(ZoneId zone) {
-    this.zone = zone;
+  ScontrolRecords(TimeFormat time) {
+    this.time = time;
   }
 
   KeyValueText job(JobInfo j) {
@@ -43,11 +43,8 @@ final class ScontrolRecords {
     t.line().put("RunTime", SlurmTime.full(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds()))
         .put("TimeLimit", SlurmTime.fullLimit(j.timeLimitMinutes()));
     t.line().put("SubmitTime", time(j.submitTime()));
-    // Slurm shows a pending job's expected start as its StartTime.
-    Instant start = j.startTime() != null ? j.startTime() : j.expectedStart();
-    Instant end = j.endTime() != null ? j.endTime()
-        : start != null && j.timeLimitMinutes() != null ? start.plusSeconds(j.timeLimitMinutes() * 60) : null;
-    t.line().put("StartTime", time(start)).put("EndTime", time(end));
+    // Slurm shows a pending job's expected start as its StartTime, as squeue does.
+    t.line().put("StartTime", time(SqueueColumns.start(j))).put("EndTime", time(SqueueColumns.end(j)));
     t.line().put("Partition", j.partition());
     t.line().put("NodeList", j.nodes());
     t.line().put("NumNodes", j.numNodes()).put("NumTasks", j.numTasks());
@@ -97,7 +94,7 @@ final class ScontrolRecords {
   }
 
   private String time(Instant at) {
-    return SlurmTime.timestamp(at, zone, "Unknown");
+    return this.time.format(at, "Unknown");
   }
 
   private static Object request(JobInfo j, String key) {

@@ -10,8 +10,18 @@ import java.util.List;
  * error reporting come from here.
  */
 abstract class ServiceCommand extends ServiceVerb {
+  private List<String> arguments = List.of();
+
   ServiceCommand(String verb, Invocation io) {
     super(verb, io);
+  }
+
+  /** The command line as typed, the verb first (what {@code --json} reports as {@code meta.command}). */
+  final List<String> commandLine() {
+    List<String> line = new ArrayList<>();
+    line.add(verb());
+    line.addAll(arguments);
+    return line;
   }
 
   abstract List<Getopt.Option> options();
@@ -22,6 +32,7 @@ abstract class ServiceCommand extends ServiceVerb {
   abstract int execute(Getopt.Parsed args);
 
   final int run(List<String> args) {
+    arguments = List.copyOf(args);
     return guarded(() -> {
       List<Getopt.Option> all = new ArrayList<>(options());
       all.add(Getopt.Option.flag('\0', "help"));

@@ -1,5 +1,6 @@
 package io.squall.cli;
 
+import io.squall.cli.format.TimeFormat;
 import io.squall.cli.service.ServiceAddress;
 import io.squall.cli.service.ServiceConfigException;
 import io.squall.cli.service.ServiceException;
@@ -44,6 +45,10 @@ abstract class ServiceVerb {
     }
   }
 
+  final String verb() {
+    return verb;
+  }
+
   final void error(String message) {
     io.err().println(verb + ": error: " + message);
   }
@@ -64,6 +69,19 @@ abstract class ServiceVerb {
   final String localUser() {
     String user = io.env().get("USER");
     return user == null || user.isBlank() ? System.getProperty("user.name") : user;
+  }
+
+  /**
+   * How this run prints moments ({@code SLURM_TIME_FORMAT}); an invalid setting is reported and the
+   * standard format used, as Slurm does.
+   */
+  final TimeFormat timeFormat() {
+    try {
+      return TimeFormat.of(io.env().get("SLURM_TIME_FORMAT"), io.zone(), io.clock().instant());
+    } catch (IllegalArgumentException e) {
+      error(e.getMessage());
+      return TimeFormat.standard(io.zone());
+    }
   }
 
   final void print(List<String> lines) {

@@ -25,8 +25,8 @@ final class SinfoColumns {
     put(c, 'l', "TIMELIMIT", r -> r.partition().maxTimeMinutes() == null ? "infinite"
         : SlurmTime.compact(r.partition().maxTimeMinutes() * 60));
     put(c, 'D', "NODES", r -> Integer.toString(r.nodes().size()));
-    put(c, 't', "STATE", r -> node(r, n -> NodeStates.shortName(n.state())));
-    put(c, 'T', "STATE", r -> node(r, n -> NodeStates.longName(n.state())));
+    put(c, 't', "STATE", r -> node(r, n -> NodeStates.shortName(n.state(), busy(n))));
+    put(c, 'T', "STATE", r -> node(r, n -> NodeStates.longName(n.state(), busy(n))));
     put(c, 'N', "NODELIST", r -> Hostlist.compress(r.nodes().stream().map(NodeInfo::name).toList()));
     put(c, 'G', "GRES", r -> node(r, SinfoColumns::gres));
     put(c, 'c', "CPUS", r -> node(r, n -> n.cpus() == null ? "0" : n.cpus().toString()));
@@ -42,6 +42,11 @@ final class SinfoColumns {
       return "(null)";
     }
     return "gpu:" + (n.gpuType() == null || n.gpuType().isBlank() ? "" : n.gpuType() + ":") + n.gpus();
+  }
+
+  /** Whether jobs hold some of the node's GPUs (a drained node has none left). */
+  private static boolean busy(NodeInfo n) {
+    return n.gpusAllocated() != null && n.gpusAllocated() > 0;
   }
 
   private static String node(SinfoRow r, Function<NodeInfo, String> value) {

@@ -33,7 +33,8 @@ final class SinfoCommand extends ServiceCommand {
         Getopt.Option.value('p', "partition"),
         Getopt.Option.flag('h', "noheader"),
         Getopt.Option.value('o', "format"),
-        Getopt.Option.flag('a', "all"));
+        Getopt.Option.flag('a', "all"),
+        Getopt.Option.flag('\0', "json"));
   }
 
   @Override
@@ -43,7 +44,8 @@ final class SinfoCommand extends ServiceCommand {
           -N, --Node             one line per node
           -p, --partition=LIST   only these partitions
           -o, --format=FORMAT    e.g. "%P %a %l %D %T %N %G %c %m"
-          -h, --noheader         no header line""";
+          -h, --noheader         no header line
+              --json             partitions and node states as Slurm 23.02's sinfo --json prints them""";
   }
 
   @Override
@@ -54,9 +56,11 @@ final class SinfoCommand extends ServiceCommand {
     boolean perNode = args.has("Node");
     Map<String, Column<SinfoRow>> columns = SinfoColumns.of();
     LineTemplate template;
+    boolean json = args.has("json");
     try {
-      template = LineTemplate.percent(args.has("format") ? args.last("format") : perNode ? NODE_FORMAT : DEFAULT_FORMAT,
-          LineTemplate.letters(columns.keySet()));
+      // --json describes the lines sinfo prints by default, whatever the format, as sinfo does.
+      template = LineTemplate.percent(args.has("format") && !json ? args.last("format")
+          : perNode && !json ? NODE_FORMAT : DEFAULT_FORMAT, LineTemplate.letters(columns.keySet()));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
@@ -65,6 +69,11 @@ final class SinfoCommand extends ServiceCommand {
         .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
         .toList();
     List<NodeInfo> nodes = client().nodes();
+    if (json) {
+      List<SinfoRow> rows = grouped(partitions, nodes, template, columns);
+      io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "sinfo", rows.stream().map(SinfoJson::row).toList())));
+      return 0;
+    }
     List<SinfoRow> rows = perNode ? perNode(partitions, nodes) : grouped(partitions, nodes, template, columns);
     print(new Table<>(template, columns).lines(rows, !args.has("noheader"), false));
     return 0;

@@ -2,10 +2,10 @@ package io.squall.cli;
 
 import io.squall.cli.format.JobStates;
 import io.squall.cli.format.SlurmTime;
+import io.squall.cli.format.TimeFormat;
 import io.squall.cli.format.Table.Column;
 import io.squall.cli.service.JobInfo;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +19,7 @@ final class SqueueColumns {
 
   private SqueueColumns() {}
 
-  static Map<String, Column<JobInfo>> of(ZoneId zone) {
+  static Map<String, Column<JobInfo>> of(TimeFormat time) {
     Map<String, Column<JobInfo>> c = new LinkedHashMap<>();
     put(c, 'i', "JOBID", JobInfo::displayId);
     put(c, 'P', "PARTITION", JobInfo::partition);
@@ -34,10 +34,9 @@ final class SqueueColumns {
     put(c, 'a', "ACCOUNT", JobInfo::account);
     put(c, 'b', "TRES_PER_NODE", SqueueColumns::gres);
     put(c, 'C', "CPUS", j -> "N/A"); // the API has no CPU counts
-    put(c, 'S', "START_TIME", j -> SlurmTime.timestamp(j.startTime() != null ? j.startTime() : j.expectedStart(), zone,
-        "N/A"));
-    put(c, 'V', "SUBMIT_TIME", j -> SlurmTime.timestamp(j.submitTime(), zone, "N/A"));
-    put(c, 'e', "END_TIME", j -> SlurmTime.timestamp(end(j), zone, "N/A"));
+    put(c, 'S', "START_TIME", j -> time.format(start(j), "N/A"));
+    put(c, 'V', "SUBMIT_TIME", j -> time.format(j.submitTime(), "N/A"));
+    put(c, 'e', "END_TIME", j -> time.format(end(j), "N/A"));
     put(c, 'q', "QOS", JobInfo::qos);
     put(c, 'Q', "PRIORITY", j -> ""); // nor priorities
     put(c, 'r', "REASON", JobInfo::reason);
@@ -69,12 +68,17 @@ final class SqueueColumns {
     return "gres/gpu:" + (j.numGpus() % nodes == 0 ? j.numGpus() / nodes : j.numGpus());
   }
 
+  /** A waiting job's start is its expected start, as squeue shows it. */
+  static Instant start(JobInfo j) {
+    return j.startTime() != null ? j.startTime() : j.expectedStart();
+  }
+
   /** A running job's end is its start plus its limit until it actually ends, as squeue shows it. */
-  private static Instant end(JobInfo j) {
+  static Instant end(JobInfo j) {
     if (j.endTime() != null) {
       return j.endTime();
     }
-    Instant start = j.startTime() != null ? j.startTime() : j.expectedStart();
+    Instant start = start(j);
     return start == null || j.timeLimitMinutes() == null ? null : start.plusSeconds(j.timeLimitMinutes() * 60);
   }
 

@@ -27,9 +27,11 @@ final class SqueueCommand extends ServiceCommand {
         Getopt.Option.value('A', "account"),
         Getopt.Option.value('n', "name"),
         Getopt.Option.value('o', "format"),
+        Getopt.Option.value('O', "Format"),
         Getopt.Option.flag('h', "noheader"),
         Getopt.Option.flag('l', "long"),
         Getopt.Option.flag('a', "all"),
+        Getopt.Option.flag('\0', "json"),
         Getopt.Option.flag('\0', "me"));
   }
 
@@ -43,9 +45,11 @@ final class SqueueCommand extends ServiceCommand {
           -t, --states=LIST      states: PD,R,CG,CD,F,CA,TO,PR,NF or names, or all
           -j, --jobs=LIST        these jobs (any state)
           -n, --name=LIST        jobs with these names
-          -o, --format=FORMAT    e.g. "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
+          -o, --format=FORMAT    e.g. "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R" (default: $SQUEUE_FORMAT)
+          -O, --Format=FIELDS    e.g. "jobid:10,name:30,state" (default: $SQUEUE_FORMAT2)
           -l, --long             show state and time limit
-          -h, --noheader         no header line""";
+          -h, --noheader         no header line
+              --json             the jobs as Slurm 23.02's squeue --json prints them""";
   }
 
   @Override
@@ -53,21 +57,48 @@ final class SqueueCommand extends ServiceCommand {
     if (!args.operands().isEmpty()) {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
     }
-    String format = args.has("format") ? args.last("format") : args.has("long") ? LONG_FORMAT : DEFAULT_FORMAT;
-    Map<String, Table.Column<JobInfo>> columns = SqueueColumns.of(io.zone());
-    LineTemplate template;
-    try {
-      template = LineTemplate.percent(format, LineTemplate.letters(columns.keySet()));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
     List<String> jobIds = JobIds.expand(args.values().getOrDefault("jobs", List.of()));
     // Like Slurm: unfinished jobs by default, any state when jobs are named, all with -t all.
     List<String> states = states(args, "states", args.has("jobs") ? List.of() : JobStates.ACTIVE);
     JobQuery query = new JobQuery(states, users(args), args.list("account"), args.list("partition"), args.list("name"),
         jobIds);
+    if (args.has("json")) {
+      // Formatting options do not apply to --json, as in squeue; the filters do (Slurm 23.11 and later).
+      List<JobInfo> jobs = client().jobs(query);
+      io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "jobs", jobs.stream().map(SqueueJson::job).toList())));
+      return 0;
+    }
+    Map<String, Table.Column<JobInfo>> columns = SqueueColumns.of(timeFormat());
+    LineTemplate template;
+    try {
+      template = LineTemplate.percent(format(args), LineTemplate.letters(columns.keySet()));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
     List<JobInfo> jobs = client().jobs(query);
     print(new Table<>(template, columns).lines(jobs, !args.has("noheader"), false));
     return 0;
+  }
+
+  /**
+   * The format asked for: {@code -O} or {@code -o} on the command line, else {@code SQUEUE_FORMAT2},
+   * else {@code SQUEUE_FORMAT} (either makes {@code -l} moot, as in squeue), else the default.
+   */
+  private String format(Getopt.Parsed args) {
+    if (args.has("Format")) {
+      return SqueueLongFormat.toPercentFormat(args.last("Format"));
+    }
+    if (args.has("format")) {
+      return args.last("format");
+    }
+    String long2 = io.env().get("SQUEUE_FORMAT2");
+    if (long2 != null && !long2.isBlank()) {
+      return SqueueLongFormat.toPercentFormat(long2);
+    }
+    String env = io.env().get("SQUEUE_FORMAT");
+    if (env != null && !env.isBlank()) {
+      return env;
+    }
+    return args.has("long") ? LONG_FORMAT : DEFAULT_FORMAT;
   }
 }

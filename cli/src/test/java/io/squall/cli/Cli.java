@@ -6,14 +6,19 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Runs a verb in-process against a fake service, with a fixed clock and zone, and captures its output. */
+/**
+ * Runs a verb in-process against a fake service, with a fixed clock and zone and pauses that return
+ * at once, and captures its output.
+ */
 final class Cli {
   static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
   static final String TOKEN = "t0ken";
@@ -24,6 +29,8 @@ final class Cli {
   private ZoneId zone = ZoneId.of("UTC");
   private Path cwd = Path.of("/home/alice/work");
   private String stdin = "";
+  /** Every pause a verb asked for; none is slept, so tests never wait on the wall clock. */
+  private final List<Duration> pauses = new CopyOnWriteArrayList<>();
 
   Cli(FakeSquall fake) {
     this(fake.url());
@@ -60,6 +67,10 @@ final class Cli {
     return this;
   }
 
+  List<Duration> pauses() {
+    return List.copyOf(pauses);
+  }
+
   Map<String, String> environment() {
     return Map.copyOf(env);
   }
@@ -69,7 +80,7 @@ final class Cli {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Invocation io = new Invocation(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-        Map.copyOf(env), cwd, InstantSource.fixed(NOW), zone);
+        Map.copyOf(env), cwd, InstantSource.fixed(NOW), zone, pauses::add);
     int exit = Main.run(List.of(args), io);
     return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }

@@ -2,13 +2,16 @@ package io.squall.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.cli.fake.FakeSquall;
+import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class SacctCommandTest {
-  private static final String ROWS = """
+  static final String ROWS = """
       {"jobs":[
         {"job_id":"42","name":"train","user":"alice","account":"ml","partition":"gpu","state":"COMPLETED",
          "exit_code":0,"exit_signal":null,"submit_time":"2026-11-21T08:00:00Z","start_time":"2026-11-21T09:00:00Z",
@@ -138,9 +141,9 @@ class SacctCommandTest {
 
   @Test
   void badFieldsAndTimesAreUsageErrors() {
-    Cli.Result r = cli.run("sacct", "-o", "JobID,MaxRSS");
+    Cli.Result r = cli.run("sacct", "-o", "JobID,MaxRSSS");
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).startsWith("sacct: error: Invalid field requested: \"MaxRSS\"");
+    assertThat(r.err()).startsWith("sacct: error: Invalid field requested: \"MaxRSSS\"");
     r = cli.run("sacct", "-S", "yesterdayish");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).startsWith("sacct: error: invalid time 'yesterdayish'");
@@ -153,5 +156,41 @@ class SacctCommandTest {
     Cli.Result r = cli.run("sacct");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("sacct: error: start=x: expected an ISO-8601 instant\n");
+  }
+
+  @Test
+  void requestLimitQosAndTheOtherFieldsSquallRecords() throws IOException {
+    fake.on("GET", "/v1/accounting", 200, """
+        {"jobs":[{"job_id":"45","name":"train","user":"alice","account":"ml","partition":"gpu","state":"COMPLETED",
+          "exit_code":0,"submit_time":"2026-11-21T08:00:00Z","eligible_time":"2026-11-21T08:30:00Z",
+          "start_time":"2026-11-21T09:00:00Z","end_time":"2026-11-21T10:00:00Z","elapsed_seconds":3600,
+          "num_nodes":2,"num_gpus":16,"num_cpus":64,"memory_mb":131072,"num_tasks":16,"nodes":"node-[1-2]",
+          "qos":"high","time_limit_minutes":120,"req_nodes":2,"req_gpus":16,"req_cpus":64,"req_memory_mb":4000,
+          "cluster":"squall","work_dir":"/home/alice","reason":"None","comment":"sweep 3",
+          "constraints":"h100","reservation":null}]}""");
+    Cli.Result r = cli.run("sacct", "-P", "-n", "-o", "Timelimit,TimelimitRaw,QOS,ReqTRES,AllocTRES,AllocCPUS,NCPUS,"
+        + "ReqNodes,ReqCPUS,AllocNodes,NTasks,CPUTime,CPUTimeRAW,Eligible,Planned,Reserved,Suspended,Cluster,WorkDir,"
+        + "Reason,Comment,Constraints,Reservation");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).isEqualTo("02:00:00|120|high|cpu=64,gres/gpu=16,mem=4000M,node=2|"
+        + "cpu=64,gres/gpu=16,mem=128G,node=2|64|64|2|64|2|16|2-16:00:00|230400|2026-11-21T08:30:00|00:30:00|"
+        + "00:30:00|00:00:00|squall|/home/alice|None|sweep 3|h100|\n");
+    assertThat(cli.run("sacct", "-n", "-o", "timelimit").out()).isEqualTo("  02:00:00\n");
+    JsonNode job = new ObjectMapper().readTree(cli.run("sacct", "--json").out()).get("jobs").get(0);
+    assertThat(job.get("qos").asText()).isEqualTo("high");
+    assertThat(job.at("/time/limit/number").asInt()).isEqualTo(120);
+    assertThat(job.at("/time/eligible").asLong()).isEqualTo(1795249800L);
+    assertThat(job.get("working_directory").asText()).isEqualTo("/home/alice");
+    assertThat(job.at("/tres/requested").findValuesAsText("type")).containsExactly("cpu", "mem", "node", "gres");
+    assertThat(job.at("/tres/requested/1/count").asLong()).isEqualTo(4000);
+  }
+
+  @Test
+  void slurmsFieldsSquallDoesNotRecordPrintEmptySoASitesFormatStillWorks() {
+    Cli.Result r = cli.run("sacct", "-j", "42", "-o", "JobID,MaxRSS,AveCPU%4,ExitCode");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out().lines()).startsWith("JobID            MaxRSS AveC ExitCode",
+        "------------ ---------- ---- --------");
+    assertThat(r.out().lines().skip(2).findFirst()).hasValue("42                                0:0");
   }
 }

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class SinfoCommandTest {
-  private static final String PARTITIONS = """
+  static final String PARTITIONS = """
       {"partitions":[
         {"name":"gpu","default":true,"nodes":"node-[1-4]","total_nodes":4,"nodes_by_state":{"IDLE":2},
          "total_gpus":32,"max_time_minutes":1440,"default_time_minutes":60,"max_nodes":null,"priority_tier":1,
@@ -16,7 +16,7 @@ class SinfoCommandTest {
          "max_time_minutes":null,"state":"UP"},
         {"name":"empty","default":false,"nodes":"","total_nodes":0,"max_time_minutes":30,"state":"DOWN"}
       ]}""";
-  private static final String NODES = """
+  static final String NODES = """
       {"nodes":[
         {"name":"node-1","state":"IDLE","partitions":["gpu"],"gpus":8,"gpus_allocated":0,"gpu_type":"h100",
          "cpus":96,"memory_mb":1000000,"features":["h100","ib"],"placement_group":"pg0","jobs":[]},
@@ -83,5 +83,16 @@ class SinfoCommandTest {
     Cli.Result r = cli.run("sinfo");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("sinfo: error: operators only\n");
+  }
+
+  @Test
+  void aDrainedNodeIsDrainAndOneWithJobsLeftIsDraining() {
+    fake.on("GET", "/v1/nodes", 200, """
+        {"nodes":[
+          {"name":"node-1","state":"DRAINING","reason":"bad disk","partitions":["gpu"],"gpus":8,"gpus_allocated":0},
+          {"name":"node-2","state":"DRAINING","reason":"bad disk","partitions":["gpu"],"gpus":8,"gpus_allocated":4}
+        ]}""");
+    assertThat(cli.run("sinfo", "-h", "-N", "-o", "%N %t %T %E").out().lines())
+        .containsExactly("node-1 drain drained bad disk", "node-2 drng draining bad disk");
   }
 }

@@ -43,10 +43,12 @@ public final class AccountingController {
   private final SquallConfig config;
   private final InterruptionRepository interruptions;
   private final Costs costs;
+  private final AccountingDetail detail;
 
   public AccountingController(JobHistory history, InstantSource clock, SquallConfig config,
-      InterruptionRepository interruptions, Costs costs) {
+      InterruptionRepository interruptions, Costs costs, AccountingDetail detail) {
     this.costs = costs;
+    this.detail = detail;
     this.history = history;
     this.interruptions = interruptions;
     this.clock = clock;
@@ -84,6 +86,7 @@ public final class AccountingController {
         continue;
       }
       Map<String, Object> row = row(s, now);
+      row.putAll(detail.of(s));
       row.put("lost_gpu_hours", Math.round(lost.getOrDefault(s.key().toString(), 0.0) / 3600 * 1000) / 1000.0);
       money(row, money, s.key().toString());
       out.add(row);

@@ -14,9 +14,7 @@ import io.squall.api.state.Submission;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.JobState;
-import io.squall.core.model.Partition;
 import io.squall.core.sbatch.ArraySpec;
-import io.squall.core.sbatch.Dependency;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.sbatch.SbatchException;
 import io.squall.core.sbatch.SbatchParser;
@@ -41,10 +39,15 @@ public final class JobCommands {
   private final InstantSource clock;
   private final Wakeup scheduler;
   private final InterruptionResponder checkpointed;
+  private final ClusterRules rules;
+  private final JobUpdates updates;
 
   public JobCommands(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
-      InstantSource clock, Wakeup scheduler, InterruptionResponder checkpointed) {
+      InstantSource clock, Wakeup scheduler, InterruptionResponder checkpointed, ClusterRules rules,
+      JobUpdates updates) {
     this.writer = writer;
+    this.rules = rules;
+    this.updates = updates;
     this.checkpointed = checkpointed;
     this.lifecycle = lifecycle;
     this.layout = layout;
@@ -60,7 +63,8 @@ public final class JobCommands {
   public Accepted check(Caller caller, SubmitInput in) {
     SbatchParser.Result parsed;
     try {
-      parsed = new SbatchParser(config.zoneId()).parse(in.script(), in.scriptName(), in.options(), clock.instant());
+      parsed = new SbatchParser(config.zoneId()).parse(in.script(), in.scriptName(), in.environment(), in.options(),
+          clock.instant());
     } catch (SbatchException e) {
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("where", e.where());
@@ -76,28 +80,12 @@ public final class JobCommands {
           + " specified (user " + caller.user() + " may use account " + caller.account() + ")");
     }
     if (!caller.operator()) {
-      operatorOnly(r);
+      operatorOnly(r.control().priority(), r.control().nice());
     }
     if (layout.accounts().stream().noneMatch(a -> a.name().equals(account))) {
       throw ApiException.badRequest("--account=" + account + ": no such account");
     }
-    if (r.control().qos() != null && !layout.qos().containsKey(r.control().qos())) {
-      throw ApiException.badRequest("--qos=" + r.control().qos() + ": Invalid qos specification");
-    }
-    List<Partition> partitions = layout.partitions();
-    for (String p : r.placement().partitions()) {
-      if (partitions.stream().noneMatch(x -> x.name().equals(p))) {
-        throw ApiException.badRequest("--partition=" + p + ": invalid partition name specified");
-      }
-    }
-    List<Partition> usable = r.placement().partitions().isEmpty()
-        ? partitions.stream().filter(Partition::isDefault).toList()
-        : r.placement().partitions().stream().map(n -> partitions.stream().filter(p -> p.name().equals(n)).findFirst()
-            .orElseThrow()).toList();
-    String refusal = SubmitLimits.refusal(r, usable, layout::node);
-    if (refusal != null) {
-      throw ApiException.badRequest(refusal);
-    }
+    rules.check(r);
     String qos = r.control().qos() != null ? r.control().qos() : config.getDefaultQos();
     return new Accepted(r, parsed.warnings(), account, qos);
   }
@@ -118,15 +106,16 @@ public final class JobCommands {
   /**
    * Refuses what only operators may ask for, as sbatch(1) says: "Only Slurm operators and
    * administrators can set the priority of a job" (--priority), and "Only privileged users can
-   * specify a negative adjustment" (--nice). Otherwise any user could jump the queue.
+   * specify a negative adjustment" (--nice). Otherwise any user could jump the queue. At
+   * submission the whole request is checked, at an update the fields it sets.
    */
-  private static void operatorOnly(JobRequest r) {
-    if (r.control().priority() != null) {
+  static void operatorOnly(Long priority, Integer nice) {
+    if (priority != null) {
       throw ApiException.forbidden("--priority: only operators and administrators can set a job's priority "
           + "(Access/permission denied)");
     }
-    if (r.control().nice() != null && r.control().nice() < 0) {
-      throw ApiException.forbidden("--nice=" + r.control().nice() + ": only operators and administrators can give "
+    if (nice != null && nice < 0) {
+      throw ApiException.forbidden("--nice=" + nice + ": only operators and administrators can give "
           + "a negative nice value (Invalid nice value); 0 or more lowers your job's own priority");
     }
   }
@@ -135,7 +124,7 @@ public final class JobCommands {
   public CompletableFuture<Long> submit(Caller caller, SubmitInput in, Accepted accepted) {
     return writer.write(b -> {
       long id = b.allocateJobId();
-      checkDependencies(b, id, accepted.request().control().dependency());
+      ClusterRules.checkDependencies(b, id, accepted.request().control().dependency());
       Submission s = new Submission(id, in.scriptName(), in.script(), in.options(), in.scriptArgs(), in.environment(),
           in.submitDir(), b.now());
       Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), accepted.qos(), b.now());
@@ -151,31 +140,6 @@ public final class JobCommands {
       b.afterCommit(() -> scheduler.wake());
       return id;
     });
-  }
-
-  /**
-   * Slurm refuses a dependency on a job it does not know ("Job dependency problem"); as a job can
-   * depend only on jobs submitted before it, that also rules out cycles, a job on itself included.
-   */
-  private static void checkDependencies(Batch b, long id, Dependency dependency) {
-    if (dependency == null) {
-      return;
-    }
-    for (Dependency.Condition c : dependency.conditions()) {
-      if (c.type() == Dependency.Type.SINGLETON) {
-        continue;
-      }
-      if (c.jobId() == id) {
-        throw ApiException.badRequest("--dependency=" + c + ": Job dependency problem (job " + id
-            + " cannot depend on itself)");
-      }
-      List<StoredJob> target = c.taskId() == null ? b.jobsNamed(c.jobId()) : b.jobsWithId(c.jobId());
-      if (target.isEmpty() || c.taskId() != null && target.stream().noneMatch(j -> j.key().taskId() == null
-          ? j.job().pendingTasks().contains(c.taskId()) : c.taskId().equals(j.key().taskId()))) {
-        throw ApiException.badRequest("--dependency=" + c + ": Job dependency problem (no job "
-            + c.jobId() + (c.taskId() == null ? "" : "_" + c.taskId()) + ")");
-      }
-    }
   }
 
   /** scancel: ends pending jobs at once, stops running ones (SIGTERM, SIGKILL after KillWait). */
@@ -237,6 +201,28 @@ public final class JobCommands {
         b.afterCommit(() -> scheduler.wake());
       }
     }, "the job is not held");
+  }
+
+  /**
+   * scontrol update job: changes a pending job (every pending task of an array named by its id;
+   * one task named alone is split off its array first), durably; the scheduler sees it at its next
+   * cycle. A job that is no longer pending is refused, as Slurm refuses it.
+   */
+  public CompletableFuture<List<StoredJob>> update(Caller caller, String id, JobUpdate update) {
+    return act(caller, id, new JobAction() {
+      @Override
+      public boolean allows(StoredJob j) {
+        return j.job().state() == JobState.PENDING;
+      }
+
+      @Override
+      public void apply(Batch b, StoredJob j) {
+        b.update(updates.apply(b, j, update, caller));
+        b.event(j.key(), JobState.PENDING, "updated by " + caller.user() + ": " + String.join(" ",
+            update.fields().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
+        b.afterCommit(() -> scheduler.wake());
+      }
+    }, "Job is no longer pending execution (only a pending job can be updated)");
   }
 
   /**

@@ -39,7 +39,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
-/** {@code /v1/jobs}: submit, list, show, cancel, hold, release, requeue. */
+/** {@code /v1/jobs}: submit, list, show, cancel, hold, release, requeue, update. */
 @Controller("/v1/jobs")
 @Tag(name = "jobs")
 public final class JobsController {
@@ -217,6 +217,15 @@ public final class JobsController {
   public CompletableFuture<Map<String, Object>> requeue(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @PathVariable String id) {
     return commands.requeue(caller, id).thenApply(this::jobs);
+  }
+
+  @Operation(summary = "Change a pending job (scontrol update job): time_limit, time_limit_delta, partition, qos,"
+      + " num_nodes, dependency, nice; operators also priority")
+  @Post(value = "/{id}/update", consumes = MediaType.APPLICATION_JSON)
+  public CompletableFuture<Map<String, Object>> update(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @PathVariable String id, @Body String text) {
+    JobUpdate update = JobUpdate.of(JsonBody.parse(text, JobUpdate.FIELDS));
+    return commands.update(caller, id, update).thenApply(this::jobs);
   }
 
   @Operation(summary = "Checkpoint and release a running job's gang, keeping it held (squall pause); release resumes it")

@@ -99,7 +99,8 @@ public final class JobHistory {
   public List<StoredJob> of(Collection<JobRow> found) {
     Map<Long, Submission> submissions = submissions(found);
     SbatchParser parser = new SbatchParser(config.zoneId());
-    Map<Long, JobRequest> requests = new HashMap<>();
+    // Jobs of one submission share its request, unless scontrol update changed some of them.
+    Map<List<Object>, JobRequest> requests = new HashMap<>();
     List<StoredJob> out = new ArrayList<>(found.size());
     for (JobRow r : found) {
       Submission s = submissions.get(r.jobId());
@@ -107,9 +108,11 @@ public final class JobHistory {
         LOG.error("job {} has no stored script; skipped", r.jobKey());
         continue;
       }
-      JobRequest request = requests.computeIfAbsent(r.jobId(), id -> parse(parser, s));
+      List<String> updates = rows.updates(r);
+      Submission own = updates.isEmpty() ? s : s.withUpdates(updates);
+      JobRequest request = requests.computeIfAbsent(List.of(r.jobId(), updates), k -> parse(parser, own));
       if (request != null) {
-        out.add(rows.job(r, s, request, !r.state().equals("PENDING") ? "None"
+        out.add(rows.job(r, own, request, !r.state().equals("PENDING") ? "None"
             : r.held() ? PendingReason.JOB_HELD_USER.slurmName() : PendingReason.PRIORITY.slurmName()));
       }
     }
@@ -130,7 +133,9 @@ public final class JobHistory {
 
   private static JobRequest parse(SbatchParser parser, Submission s) {
     try {
-      return parser.parse(s.script(), s.scriptName(), s.options(), s.submitTime()).request();
+      // As at submission: the submitter's SBATCH_* variables between the directives and the options,
+      // then what scontrol update changed.
+      return parser.parse(s.script(), s.scriptName(), s.environment(), s.allOptions(), s.submitTime()).request();
     } catch (SbatchException e) {
       // Only possible if the parser became stricter since the job was accepted.
       LOG.error("job {}: its script no longer parses ({}); left out", s.jobId(), e.getMessage());

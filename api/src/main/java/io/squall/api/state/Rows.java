@@ -36,7 +36,12 @@ public final class Rows {
         j.qos(), j.state().name(), s.held(), j.partition(), StoreText.taskIds(j.pendingTasks()),
         StoreText.allocation(s.ranOn()), j.startTime(), j.endTime(), j.exitCode(), s.exitSignal(),
         j.restartCount(), s.ending() == null ? null : s.ending().name(), s.credential(), j.notBefore(), j.eligibleSince(),
-        s.version(), s.limitSignalled());
+        s.version(), s.limitSignalled(), s.submission().updates().isEmpty() ? null : write(s.submission().updates()));
+  }
+
+  /** The options {@code scontrol update} gave the job the row stores (none for most). */
+  public List<String> updates(JobRow r) {
+    return r.updates() == null ? List.of() : read(r.updates(), Argument.listOf(String.class));
   }
 
   /** A stored job, with its request parsed again from the submission. */

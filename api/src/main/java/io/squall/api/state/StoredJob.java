@@ -50,6 +50,12 @@ public record StoredJob(Job job, Submission submission, String reason, Instant e
         limitSignalled);
   }
 
+  /** The job with its submission updated ({@code scontrol update}'s options added). */
+  public StoredJob withSubmission(Submission updated) {
+    return new StoredJob(job, updated, reason, expectedStart, ending, exitSignal, credential, ranOn, version,
+        limitSignalled);
+  }
+
   public StoredJob withReason(String newReason, Instant newExpectedStart) {
     return new StoredJob(job, submission, newReason, newExpectedStart, ending, exitSignal, credential, ranOn, version,
         limitSignalled);

@@ -1,6 +1,7 @@
 package io.squall.api.state;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -9,12 +10,41 @@ import java.util.Map;
  *
  * @param options the explicit sbatch options, in the order they override the script's directives
  * @param environment the submitter's environment, exported to the job as sbatch's --export=ALL does
+ * @param updates the sbatch options {@code scontrol update} gave this job since, applied after
+ *     {@code options}; kept per job (stored with its row), as one task of an array may be updated alone
  */
 public record Submission(long jobId, String scriptName, String script, List<String> options,
-    List<String> scriptArgs, Map<String, String> environment, String submitDir, Instant submitTime) {
+    List<String> scriptArgs, Map<String, String> environment, String submitDir, Instant submitTime,
+    List<String> updates) {
   public Submission {
     options = List.copyOf(options);
     scriptArgs = List.copyOf(scriptArgs);
     environment = Map.copyOf(environment);
+    updates = List.copyOf(updates);
+  }
+
+  /** As submitted, never updated. */
+  public Submission(long jobId, String scriptName, String script, List<String> options, List<String> scriptArgs,
+      Map<String, String> environment, String submitDir, Instant submitTime) {
+    this(jobId, scriptName, script, options, scriptArgs, environment, submitDir, submitTime, List.of());
+  }
+
+  /** The explicit options the request is read from: the submitted ones, then the updates. */
+  public List<String> allOptions() {
+    List<String> all = new ArrayList<>(options);
+    all.addAll(updates);
+    return all;
+  }
+
+  /** The same submission with {@code more} updates after the ones it has. */
+  public Submission updatedWith(List<String> more) {
+    List<String> all = new ArrayList<>(updates);
+    all.addAll(more);
+    return new Submission(jobId, scriptName, script, options, scriptArgs, environment, submitDir, submitTime, all);
+  }
+
+  /** The same submission with exactly these updates (as stored with a job's row). */
+  public Submission withUpdates(List<String> stored) {
+    return new Submission(jobId, scriptName, script, options, scriptArgs, environment, submitDir, submitTime, stored);
   }
 }

@@ -20,6 +20,7 @@ import java.time.Instant;
  * @param eligibleSince when the job became eligible, its age counting from then ({@code Job#eligibleSince});
  *     null while it has not, or is held
  * @param limitSignalled whether the current run got its {@code --signal} before its time limit
+ * @param updates the sbatch options {@code scontrol update} gave the job, as JSON; null when none
  */
 @MappedEntity("jobs")
 public record JobRow(
@@ -45,4 +46,5 @@ public record JobRow(
     @Nullable Instant notBefore,
     @Nullable Instant eligibleSince,
     @Version Long version,
-    boolean limitSignalled) {}
+    boolean limitSignalled,
+    @Nullable String updates) {}

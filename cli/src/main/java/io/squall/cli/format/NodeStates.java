@@ -13,6 +13,19 @@ import java.util.Locale;
 public final class NodeStates {
   private NodeStates() {}
 
+  /**
+   * As sinfo shows a node: a draining node with no job left on it is drained ({@code drain},
+   * {@code drained}), with jobs still running it is draining ({@code drng}, {@code draining}).
+   */
+  public static String shortName(String state, boolean jobsLeft) {
+    return known(state) == NodeState.DRAINING && !jobsLeft ? "drain" : shortName(state);
+  }
+
+  /** See {@link #shortName(String, boolean)}. */
+  public static String longName(String state, boolean jobsLeft) {
+    return known(state) == NodeState.DRAINING && !jobsLeft ? "drained" : longName(state);
+  }
+
   public static String shortName(String state) {
     NodeState s = known(state);
     if (s == null) {

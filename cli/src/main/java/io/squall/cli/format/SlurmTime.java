@@ -1,19 +1,14 @@
 package io.squall.cli.format;
 
 import io.squall.core.sbatch.TimeLimit;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * Durations and timestamps as Slurm's tools print them. Two duration styles exist in Slurm and
+ * Durations as Slurm's tools print them (moments: {@link TimeFormat}). Two duration styles exist in Slurm and
  * scripts parse both: squeue and sinfo drop leading zero fields ({@code 0:05}), sacct and
  * scontrol always show hours ({@code 00:00:05}).
  */
 public final class SlurmTime {
-  private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
-
   private SlurmTime() {}
 
   /** squeue's and sinfo's style: {@code 0:05}, {@code 1:02:03}, {@code 1-00:00:00}. */
@@ -55,15 +50,5 @@ public final class SlurmTime {
   /** scontrol's TimeLimit: core's {@link TimeLimit#format} ({@code 01:00:00}), null meaning none. */
   public static String fullLimit(Long minutes) {
     return TimeLimit.format(minutes == null ? TimeLimit.UNLIMITED : Math.toIntExact(minutes));
-  }
-
-  /** A moment as Slurm prints it: local wall-clock time without zone, {@code 2026-11-21T10:00:00}. */
-  public static String timestamp(Instant at, ZoneId zone) {
-    return TIMESTAMP.format(at.atZone(zone));
-  }
-
-  /** Like {@link #timestamp} with Slurm's word for "none" (squeue says N/A, sacct Unknown). */
-  public static String timestamp(Instant at, ZoneId zone, String none) {
-    return at == null ? none : timestamp(at, zone);
   }
 }

@@ -1,5 +1,6 @@
 /**
- * How Slurm's client tools print things: durations and timestamps ({@link SlurmTime}), job and
+ * How Slurm's client tools print things: durations ({@link SlurmTime}), moments as
+ * {@code SLURM_TIME_FORMAT} says ({@link TimeFormat}, {@link Strftime}), job and
  * node state names ({@link JobStates}, {@link NodeStates}), TRES strings and exit codes
  * ({@link SlurmValues}), and format templates with widths and justification ({@link LineTemplate},
  * {@link Table}) shared by squeue, sinfo and sacct.

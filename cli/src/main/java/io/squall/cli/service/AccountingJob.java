@@ -10,6 +10,9 @@ import java.time.Instant;
  * @param exitSignal the signal that ended the job, or null
  * @param costUsd its share of its nodes' bills (0 on static nodes)
  * @param capacityType what its instances were bought as ({@code SPOT}, {@code ON_DEMAND}, comma-separated)
+ * @param numCpus and memoryMb what it was granted on all its nodes
+ * @param timeLimitMinutes as the partition resolved it; null for none (UNLIMITED)
+ * @param reqNodes and reqGpus, reqCpus, reqMemoryMb: what it asked for, in the partition it ran in
  */
 public record AccountingJob(
     String jobId,
@@ -34,4 +37,20 @@ public record AccountingJob(
     Double onDemandUsd,
     Double lostUsd,
     String capacityType,
-    String instanceType) {}
+    String instanceType,
+    String cluster,
+    String qos,
+    Instant eligibleTime,
+    Integer numCpus,
+    Long memoryMb,
+    Integer numTasks,
+    Long timeLimitMinutes,
+    Integer reqNodes,
+    Integer reqGpus,
+    Integer reqCpus,
+    Long reqMemoryMb,
+    String workDir,
+    String reason,
+    String comment,
+    String constraints,
+    String reservation) {}

@@ -13,6 +13,7 @@ import java.util.Map;
  * @param arrayPending for the line that stands for an array's pending tasks, e.g. {@code "[4-9%2]"}
  * @param timeLimitMinutes null means no limit
  * @param exitSignal the signal that ended the job, or null
+ * @param eligibleTime when the job became eligible to run (its age counts from then), or null
  */
 public record JobInfo(
     String jobId,
@@ -33,6 +34,7 @@ public record JobInfo(
     Integer numTasks,
     Long timeLimitMinutes,
     Instant submitTime,
+    Instant eligibleTime,
     Instant startTime,
     Instant endTime,
     Long elapsedSeconds,

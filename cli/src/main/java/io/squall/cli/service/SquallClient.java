@@ -62,16 +62,7 @@ public final class SquallClient {
 
   /** {@code POST /v1/jobs} with a JSON body: 201 with the id, or 200 for a test-only submission. */
   public SubmitResult submit(Submission submission) {
-    String body;
-    try {
-      body = json.writeValueAsString(submission);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the submission as JSON", e);
-    }
-    HttpRequest.Builder request = request("/v1/jobs", Map.of())
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-    return convert(send(request), SubmitResult.class);
+    return convert(send(postJson("/v1/jobs", submission)), SubmitResult.class);
   }
 
   /** {@code GET /v1/jobs}, once per job id when several are named. */
@@ -103,6 +94,37 @@ public final class SquallClient {
     HttpRequest.Builder request = request("/v1/jobs/" + segment(id) + "/" + action.path(), Map.of())
         .POST(HttpRequest.BodyPublishers.noBody());
     return changed(send(request));
+  }
+
+  /**
+   * {@code POST /v1/jobs/{id}/update}: changes a pending job ({@code scontrol update job}).
+   *
+   * @param fields {@code time_limit}, {@code partition}, ... as docs/rest-api.md names them
+   * @return the jobs changed
+   */
+  public List<JobInfo> update(String id, Map<String, String> fields) {
+    return changed(send(postJson("/v1/jobs/" + segment(id) + "/update", fields)));
+  }
+
+  /** {@code POST /v1/nodes/{name}/drain} (operators): no new job starts on the node. */
+  public void drain(String node, String reason) {
+    send(postJson("/v1/nodes/" + segment(node) + "/drain", Map.of("reason", reason)));
+  }
+
+  /** {@code POST /v1/nodes/{name}/resume} (operators): a drained node takes work again. */
+  public void resume(String node) {
+    send(request("/v1/nodes/" + segment(node) + "/resume", Map.of()).POST(HttpRequest.BodyPublishers.noBody()));
+  }
+
+  private HttpRequest.Builder postJson(String path, Object body) {
+    String text;
+    try {
+      text = json.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the request as JSON", e);
+    }
+    return request(path, Map.of()).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8));
   }
 
   /** The answer of a cancel or action: {@code {"jobs":[JOB..]}}, the jobs it changed. */

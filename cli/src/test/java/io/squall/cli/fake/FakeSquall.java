@@ -9,8 +9,10 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +42,8 @@ public final class FakeSquall implements AutoCloseable {
 
   private final HttpServer server;
   private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
-  private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+  /** The answers still to give for a route, in order; the last one is given from then on. */
+  private final Map<String, Deque<Answer>> answers = new ConcurrentHashMap<>();
 
   private FakeSquall(HttpServer server) {
     this.server = server;
@@ -73,8 +76,37 @@ public final class FakeSquall implements AutoCloseable {
 
   /** Answers {@code method path} (path without query) with {@code status} and {@code json}. */
   public FakeSquall on(String method, String path, int status, String json) {
-    answers.put(method + " " + path, new Answer(status, json));
+    answers.put(method + " " + path, new ArrayDeque<>(List.of(new Answer(status, json))));
     return this;
+  }
+
+  /**
+   * Answers {@code method path} with each of {@code jsons} in turn (status 200), then keeps giving
+   * the last: a job that is pending, then running, then done.
+   */
+  public FakeSquall onEach(String method, String path, String... jsons) {
+    Deque<Answer> queue = new ArrayDeque<>();
+    for (String json : jsons) {
+      queue.add(new Answer(200, json));
+    }
+    answers.put(method + " " + path, queue);
+    return this;
+  }
+
+  /** Adds an answer to give after those already set for {@code method path}. */
+  public FakeSquall then(String method, String path, int status, String json) {
+    answers.computeIfAbsent(method + " " + path, k -> new ArrayDeque<>()).add(new Answer(status, json));
+    return this;
+  }
+
+  private Answer answer(String route) {
+    Deque<Answer> queue = answers.get(route);
+    if (queue == null) {
+      return null;
+    }
+    synchronized (queue) {
+      return queue.size() > 1 ? queue.poll() : queue.peek();
+    }
   }
 
   public List<Request> requests() {
@@ -96,8 +128,10 @@ public final class FakeSquall implements AutoCloseable {
     String path = exchange.getRequestURI().getRawPath();
     requests.add(new Request(exchange.getRequestMethod(), URLDecoder.decode(path, StandardCharsets.UTF_8),
         query(exchange.getRequestURI().getRawQuery()), body, Map.copyOf(exchange.getRequestHeaders())));
-    Answer answer = answers.getOrDefault(exchange.getRequestMethod() + " " + URLDecoder.decode(path,
-        StandardCharsets.UTF_8), new Answer(404, "{\"error\":\"no route for " + path + "\"}"));
+    Answer answer = answer(exchange.getRequestMethod() + " " + URLDecoder.decode(path, StandardCharsets.UTF_8));
+    if (answer == null) {
+      answer = new Answer(404, "{\"error\":\"no route for " + path + "\"}");
+    }
     byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", "application/json");
     exchange.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);

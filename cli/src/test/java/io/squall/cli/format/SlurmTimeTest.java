@@ -2,8 +2,6 @@ package io.squall.cli.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Instant;
-import java.time.ZoneId;
 import org.junit.jupiter.api.Test;
 
 class SlurmTimeTest {
@@ -33,14 +31,6 @@ class SlurmTimeTest {
     assertThat(SlurmTime.fullLimit(60L)).isEqualTo("01:00:00");
     assertThat(SlurmTime.fullLimit(1_441L)).isEqualTo("1-00:01:00");
     assertThat(SlurmTime.fullLimit(null)).isEqualTo("UNLIMITED");
-  }
-
-  @Test
-  void timestampsAreLocalWallClockWithoutZone() {
-    Instant at = Instant.parse("2026-11-21T09:00:00Z");
-    assertThat(SlurmTime.timestamp(at, ZoneId.of("UTC"))).isEqualTo("2026-11-21T09:00:00");
-    assertThat(SlurmTime.timestamp(at, ZoneId.of("Europe/Berlin"))).isEqualTo("2026-11-21T10:00:00");
-    assertThat(SlurmTime.timestamp(null, ZoneId.of("UTC"), "N/A")).isEqualTo("N/A");
   }
 
   @Test

@@ -89,6 +89,12 @@ public record Job(JobKey key, long jobId, JobRequest request, String user, Strin
         startTime, at, null, code, restartCount, null, eligibleSince);
   }
 
+  /** The job under another QOS ({@code scontrol update job QOS=}). */
+  public Job withQos(String newQos) {
+    return new Job(key, jobId, request, user, account, newQos, submitTime, state, partition, pendingTasks, allocation,
+        startTime, endTime, preemptedAt, exitCode, restartCount, notBefore, eligibleSince);
+  }
+
   /**
    * The job with its request changed after submission (held or released). A hold makes it
    * ineligible: it starts to age again only once released, as Slurm clears a held job's accrue

@@ -46,10 +46,14 @@ public record Dependency(List<Condition> conditions, boolean anyOf) {
     conditions = List.copyOf(conditions);
   }
 
+  /**
+   * @return null for an empty list: sbatch stores {@code --dependency=} as given, no dependency, and
+   *     a later empty one clears an earlier (scontrol update's {@code Dependency=} does the same)
+   */
   static Dependency parse(String text) {
     String t = text.strip();
     if (t.isEmpty()) {
-      throw new IllegalArgumentException("empty dependency");
+      return null;
     }
     boolean hasAll = t.indexOf(',') >= 0;
     boolean hasAny = t.indexOf('?') >= 0;

@@ -41,6 +41,9 @@ final class RequestBuilder {
   /** When each option was last given, counting across sources: the later one wins. */
   private final Map<SbatchOption, Integer> order = new EnumMap<>(SbatchOption.class);
   private int sequence;
+  /** Which source each option came from (0 the script, then the environment, then explicit options). */
+  private final Map<SbatchOption, Integer> sourceOf = new EnumMap<>(SbatchOption.class);
+  private int source = -1;
 
   RequestBuilder(Instant now, ZoneId zone, List<String> warnings) {
     this.now = now;
@@ -48,8 +51,12 @@ final class RequestBuilder {
     this.warnings = warnings;
   }
 
-  /** Applies one source's options (all directives, or all explicit options), in order. */
-  void applyAll(List<OptionValue> options, boolean explicit) {
+  /**
+   * Applies one source's options in order: all directives, then the input environment variables,
+   * then all explicit options; each source overrides the ones before it.
+   */
+  void applyAll(List<OptionValue> options) {
+    source++;
     for (OptionValue o : options) {
       if (MEMORY.contains(o.option())) {
         for (SbatchOption other : MEMORY) {
@@ -57,8 +64,9 @@ final class RequestBuilder {
           if (other == o.option() || prior == null) {
             continue;
           }
-          if (explicit && !prior.where().equals("option")) {
-            // An explicit memory option replaces the script's other memory options (sbatch does the same).
+          if (sourceOf.get(other) < source) {
+            // A later source's memory option replaces an earlier one's other memory options (sbatch does
+            // the same); within one source they are exclusive.
             given.remove(other);
           } else {
             throw o.error("--mem, --mem-per-cpu and --mem-per-gpu are mutually exclusive (" + prior.written()
@@ -69,6 +77,7 @@ final class RequestBuilder {
       check(o);
       given.put(o.option(), o);
       order.put(o.option(), sequence++);
+      sourceOf.put(o.option(), source);
     }
   }
 

@@ -125,8 +125,7 @@ public enum SbatchOption {
   USE_MIN_NODES("use-min-nodes", '\0', Arg.NONE, "a node range starts on as many free nodes as it may"),
   VERBOSE("verbose", 'v', Arg.NONE, Why.EARLY),
   VERSION("version", 'V', Arg.NONE, Why.EARLY),
-  WAIT("wait", 'W', Arg.NONE,
-      "squall sbatch returns once the job is queued; follow the job with squeue or sacct"),
+  WAIT("wait", 'W', Arg.NONE, Why.CLIENT),
   WAIT_ALL_NODES("wait-all-nodes", '\0', Arg.REQUIRED, null),
   WCKEY("wckey", '\0', Arg.REQUIRED, "workload characterization keys are not tracked"),
   WRAP("wrap", '\0', Arg.REQUIRED, Why.EARLY);

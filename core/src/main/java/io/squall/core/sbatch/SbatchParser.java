@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a batch script and explicit options into a {@link JobRequest}, as sbatch does. Pure and
@@ -32,6 +33,18 @@ public final class SbatchParser {
    * @throws SbatchException naming the line or option, the directive and the reason
    */
   public Result parse(String script, String scriptName, List<String> explicitOptions, Instant now) {
+    return parse(script, scriptName, Map.of(), explicitOptions, now);
+  }
+
+  /**
+   * As {@link #parse(String, String, List, Instant)}, with the submitter's environment: its input
+   * variables ({@code SBATCH_PARTITION}, ..., see {@link InputEnvironment}) override the script's
+   * directives and are overridden by the explicit options, as in sbatch.
+   *
+   * @param environment the environment sbatch runs in; only its input variables are read
+   */
+  public Result parse(String script, String scriptName, Map<String, String> environment, List<String> explicitOptions,
+      Instant now) {
     int nul = script.indexOf('\0');
     if (nul >= 0) {
       throw new SbatchException("line " + (1 + script.substring(0, nul).chars().filter(c -> c == '\n').count()), "",
@@ -40,8 +53,9 @@ public final class SbatchParser {
     DirectiveScanner.Scan scan = DirectiveScanner.scan(script);
     List<String> warnings = new ArrayList<>(scan.warnings());
     RequestBuilder builder = new RequestBuilder(now, zone, warnings);
-    builder.applyAll(scan.options(), false);
-    builder.applyAll(OptionTokenizer.tokenize(explicitOptions, "option"), true);
+    builder.applyAll(scan.options());
+    builder.applyAll(InputEnvironment.options(environment, warnings));
+    builder.applyAll(OptionTokenizer.tokenize(explicitOptions, "option"));
     return new Result(builder.build(script, scriptName), warnings);
   }
 }

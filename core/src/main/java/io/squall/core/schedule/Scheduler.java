@@ -20,16 +20,19 @@ public final class Scheduler {
   }
 
   /**
-   * What a job would hold in a partition, for cost estimates.
+   * What a job would hold in a partition, for cost estimates and what sacct reports as requested.
    *
+   * @param nodes the nodes it waits for (a {@code --nodes} range's minimum)
+   * @param cpusPerNode and memoryMbPerNode what each of them must have; memory 0 when the request
+   *     names none, -1 for {@code --mem=0} (the whole node)
    * @param limitSeconds its time limit, {@link Long#MAX_VALUE} for UNLIMITED
    */
-  public record Size(int gpus, long limitSeconds) {}
+  public record Size(int nodes, int gpus, int cpusPerNode, long memoryMbPerNode, long limitSeconds) {}
 
-  /** The job's GPUs and time limit in the partition, as a cycle would shape it. */
+  /** The job's nodes, GPUs, CPUs, memory and time limit in the partition, as a cycle would shape it. */
   public static Size sizeIn(io.squall.core.model.Job job, io.squall.core.model.Partition partition,
       int largestNodeGpus) {
     GangShape s = GangShape.of(job.request(), partition, largestNodeGpus);
-    return new Size(s.totalGpus(), s.limitSeconds());
+    return new Size(s.nodes(), s.totalGpus(), s.cpusPerNode(), s.memoryMb(), s.limitSeconds());
   }
 }

@@ -2,6 +2,7 @@ package io.squall.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.test.support.TestPropertyProvider;
@@ -103,6 +104,32 @@ class JobsApiTest implements TestPropertyProvider {
         "environment", Map.of("SBATCH_TIMELIMIT", "soon")));
     assertThat(bad.status()).isEqualTo(400);
     assertThat(bad.error()).startsWith("SBATCH_TIMELIMIT: --time=soon: ");
+  }
+
+  /**
+   * sprio's data: each pending job's factors as the scheduler computes them, with the weights;
+   * held jobs are left out, and a user sees only their own jobs.
+   */
+  @Test
+  void prioritiesAreTheSchedulersPerPendingJob() {
+    long mine = http().submit(Map.of("script", PLAIN, "argv", List.of("--nice=50")));
+    long held = http().submit(Map.of("script", PLAIN, "argv", List.of("--hold")));
+    long bobs = http().post("bob-token", "/v1/jobs", Map.of("script", PLAIN)).json().get("job_id").asLong();
+    Http.Answer a = http().get("alice-token", "/v1/priorities");
+    assertThat(a.status()).isEqualTo(200);
+    assertThat(a.json().at("/weights/fair_share").asLong()).isEqualTo(10000);
+    List<String> ids = a.json().get("jobs").findValuesAsText("job_id");
+    assertThat(ids).contains(Long.toString(mine)).doesNotContain(Long.toString(held), Long.toString(bobs));
+    JsonNode line = http().get("alice-token", "/v1/priorities?job=" + mine).json().get("jobs").get(0);
+    assertThat(line.get("partition").asText()).isEqualTo("gpu");
+    assertThat(line.get("nice").asInt()).isEqualTo(50);
+    assertThat(line.get("fair_share").asDouble()).isBetween(0.0, 1.0);
+    long sum = Math.round(1000 * line.get("age").asDouble() + 10000 * line.get("fair_share").asDouble()
+        + 1000 * line.get("job_size").asDouble() + 1000 * line.get("partition_factor").asDouble()
+        + 2000 * line.get("qos_factor").asDouble());
+    assertThat(line.get("priority").asLong()).isEqualTo(Math.max(0, sum - 50));
+    assertThat(http().get("admin-token", "/v1/priorities?user=bob").json().get("jobs").findValuesAsText("job_id"))
+        .containsExactly(Long.toString(bobs));
   }
 
   @Test

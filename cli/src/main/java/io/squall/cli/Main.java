@@ -19,7 +19,10 @@ public final class Main {
                                                 jobs that ran
         sshare [-a] [-A ACCOUNTS] [-u USERS] [-U] [-l] [-n] [-p|-P]
                                                 fair-share: shares, usage and factors
-        scontrol show job|node|partition [NAME], show hostnames [LIST], hold|release|requeue JOBID...
+        scontrol show job|node|partition [NAME], show hostnames [LIST], hold|release|requeue JOBID...,
+                 update JobId=ID FIELD=VALUE..., update NodeName=NODES State=DRAIN|RESUME [Reason=TEXT]
+        sprio [-j JOBS] [-u USERS] [-p PART] [-l] [-n] [-w] [-o FORMAT] [-h]
+                                                pending jobs' priority factors
         pause JOBID...                          checkpoint a running job, release its nodes, keep it held
         report cost [--since T] [--until T] [--account A] [--by user|account|partition|day]
                     [--format table|csv|json]   what jobs cost, with what spot saved (chargeback)
@@ -79,6 +82,8 @@ public final class Main {
         return new ScontrolCommand(io).run(rest);
       case "sshare":
         return new SshareCommand(io).run(rest);
+      case "sprio":
+        return new SprioCommand(io).run(rest);
       case "pause":
         return ScontrolCommand.pause(io).run(rest);
       case "report":

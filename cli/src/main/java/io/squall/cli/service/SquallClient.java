@@ -132,6 +132,11 @@ public final class SquallClient {
     return convert(answer.path("jobs"), JOBS);
   }
 
+  /** {@code GET /v1/priorities}: pending jobs' priority factors and the weights (sprio). */
+  public Priorities priorities(Map<String, String> query) {
+    return convert(send(request("/v1/priorities", query).GET()), Priorities.class);
+  }
+
   /** {@code GET /v1/nodes}. */
   public List<NodeInfo> nodes() {
     return convert(send(request("/v1/nodes", Map.of()).GET()).path("nodes"), NODES);

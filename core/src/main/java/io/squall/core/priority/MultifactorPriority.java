@@ -39,12 +39,22 @@ public final class MultifactorPriority {
     this.maxQosPriority = maxQosPriority;
   }
 
+  /**
+   * The factors of a job's priority, each in [0, 1] (what {@code sprio -n} shows), and what
+   * adjusts it: its nice, or a {@code --priority} that replaces the sum.
+   *
+   * @param explicit the job's {@code --priority}, or null
+   */
+  public record Factors(double age, double fairShare, double jobSize, double partition, double qos, int nice,
+      Long explicit) {}
+
   /** @param nodes the job's node count */
   public long priority(Job job, int nodes, Partition partition, Qos qos, Instant now) {
-    Long explicit = job.request().control().priority();
-    if (explicit != null) {
-      return explicit;
-    }
+    return priority(factors(job, nodes, partition, qos, now));
+  }
+
+  /** @param nodes the job's node count */
+  public Factors factors(Job job, int nodes, Partition partition, Qos qos, Instant now) {
     Instant agingSince = accrueAlways ? job.submitTime() : job.eligibleSince();
     double age = 0;
     if (agingSince != null && now.isAfter(agingSince) && !weights.maxAge().isZero()) {
@@ -53,12 +63,21 @@ public final class MultifactorPriority {
     double size = Math.min(1.0, nodes / (double) clusterNodes);
     double part = maxPartitionFactor <= 0 ? 0 : partition.priorityJobFactor() / (double) maxPartitionFactor;
     double q = maxQosPriority <= 0 || qos == null ? 0 : qos.priority() / (double) maxQosPriority;
-    double sum = weights.age() * age
-        + weights.fairShare() * fairShare.factor(job.account(), job.user())
-        + weights.jobSize() * size
-        + weights.partition() * part
-        + weights.qos() * q;
     Integer nice = job.request().control().nice();
-    return Math.max(0, Math.round(sum) - (nice == null ? 0 : nice));
+    return new Factors(age, fairShare.factor(job.account(), job.user()), size, part, q, nice == null ? 0 : nice,
+        job.request().control().priority());
+  }
+
+  /** The weighted sum of the factors minus nice, never below 0; an explicit priority as it is. */
+  public long priority(Factors f) {
+    if (f.explicit() != null) {
+      return f.explicit();
+    }
+    double sum = weights.age() * f.age()
+        + weights.fairShare() * f.fairShare()
+        + weights.jobSize() * f.jobSize()
+        + weights.partition() * f.partition()
+        + weights.qos() * f.qos();
+    return Math.max(0, Math.round(sum) - f.nice());
   }
 }

@@ -236,13 +236,40 @@ final class Cycle {
     }
   }
 
-  private List<Candidate> rank(List<Job> pending) {
+  /** The priority pending jobs are ordered by, from the snapshot's fair-share and the weights. */
+  private MultifactorPriority multifactor() {
     FairShare fairShare = FairShare.compute(config.fairShare().algorithm(), snapshot.accounts(), snapshot.users(),
         usage);
     int maxFactor = snapshot.partitions().stream().mapToInt(Partition::priorityJobFactor).max().orElse(1);
     int maxQos = snapshot.qos().values().stream().mapToInt(Qos::priority).max().orElse(0);
-    MultifactorPriority priority = new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos,
+    return new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos,
         config.accrueAlways());
+  }
+
+  /**
+   * What sprio shows: each pending job that is not held, once for each partition it may run in,
+   * with its priority factors as this cycle would compute them (its age counting as of now, from
+   * when it became eligible; a job not yet eligible has none).
+   */
+  List<JobPriority> priorities() {
+    MultifactorPriority priority = multifactor();
+    List<JobPriority> out = new ArrayList<>();
+    for (Job job : snapshot.jobs()) {
+      if (job.state() != io.squall.core.model.JobState.PENDING || job.request().control().hold()) {
+        continue;
+      }
+      for (Partition p : partitionsOf(job)) {
+        GangShape shape = GangShape.of(job.request(), p, largestGpus.get(p.name()));
+        MultifactorPriority.Factors f = priority.factors(job, shape.nodes(), p, qosOf(job), now);
+        out.add(new JobPriority(job, p.name(), f, priority.priority(f)));
+      }
+    }
+    out.sort(Comparator.comparing((JobPriority j) -> j.job().key()).thenComparing(JobPriority::partition));
+    return out;
+  }
+
+  private List<Candidate> rank(List<Job> pending) {
+    MultifactorPriority priority = multifactor();
     dependencies = new DependencyCheck(snapshot.jobs(), now);
     List<Candidate> out = new ArrayList<>();
     List<JobKey> becameEligible = new ArrayList<>();

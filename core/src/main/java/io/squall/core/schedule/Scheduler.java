@@ -1,7 +1,9 @@
 package io.squall.core.schedule;
 
 import io.squall.core.model.ClusterSnapshot;
+import io.squall.core.priority.PriorityWeights;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Runs scheduling cycles. Stateless and thread-safe: each call is a pure function of the
@@ -17,6 +19,19 @@ public final class Scheduler {
   /** Decides one cycle. The same snapshot and instant always give an equal plan. */
   public Plan cycle(ClusterSnapshot snapshot, Instant now) {
     return new Cycle(config, snapshot, now).run();
+  }
+
+  /**
+   * The priority factors of every pending job that is not held, in each partition it may run in,
+   * in job order: what a cycle at {@code now} would order them by (sprio).
+   */
+  public List<JobPriority> priorities(ClusterSnapshot snapshot, Instant now) {
+    return new Cycle(config, snapshot, now).priorities();
+  }
+
+  /** The weights priorities are made with (sprio -w). */
+  public PriorityWeights weights() {
+    return config.weights();
   }
 
   /**

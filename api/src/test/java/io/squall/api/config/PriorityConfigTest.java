@@ -10,10 +10,12 @@ import io.squall.core.model.Partition;
 import io.squall.core.model.TresBillingWeights;
 import io.squall.core.priority.FairShareAlgorithm;
 import io.squall.core.priority.FairSharePolicy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code squall.priority.*}: accrue-always is Slurm's PriorityFlags=ACCRUE_ALWAYS, off unless set;
@@ -22,10 +24,15 @@ import org.junit.jupiter.api.Test;
  * GPU unless set. Wrong values stop the start naming the key.
  */
 class PriorityConfigTest {
+  /** The contexts start the controller's state: in a directory of their own, not ./squall-data. */
+  @TempDir
+  Path dir;
+
   @Test
   void accrueAlwaysReachesTheSchedulerWhenSetAndIsOffOtherwise() {
     assertThat(SchedulerFactory.config(new PriorityConfig(), new BackfillConfig()).accrueAlways()).isFalse();
-    try (ApplicationContext ctx = ApplicationContext.run(Map.of("squall.priority.accrue-always", "true"))) {
+    try (ApplicationContext ctx = ApplicationContext.run(Map.of("squall.priority.accrue-always", "true",
+        "squall.data-dir", dir.toString()))) {
       assertThat(SchedulerFactory.config(ctx.getBean(PriorityConfig.class), ctx.getBean(BackfillConfig.class)).accrueAlways()).isTrue();
     }
   }
@@ -36,7 +43,8 @@ class PriorityConfigTest {
     assertThat(FairSharePolicy.defaults()).isEqualTo(
         new FairSharePolicy(FairShareAlgorithm.FAIR_TREE, Duration.ofMinutes(5), Duration.ofDays(7)));
     try (ApplicationContext ctx = ApplicationContext.run(Map.of("squall.priority.fairshare", "classic",
-        "squall.priority.calc-period", "1m", "squall.priority.decay-half-life", "14d"))) {
+        "squall.priority.calc-period", "1m", "squall.priority.decay-half-life", "14d",
+        "squall.data-dir", dir.toString()))) {
       assertThat(SchedulerFactory.config(ctx.getBean(PriorityConfig.class), ctx.getBean(BackfillConfig.class)).fairShare()).isEqualTo(
           new FairSharePolicy(FairShareAlgorithm.CLASSIC, Duration.ofMinutes(1), Duration.ofDays(14)));
     }

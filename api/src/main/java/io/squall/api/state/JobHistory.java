@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,10 +65,8 @@ public final class JobHistory {
         out.put(key, new Owner(j.job().user(), j.job().account(), j.job().partition()));
       }
     }
-    for (int i = 0; i < stored.size(); i += CHUNK) {
-      for (JobRow r : jobs.findByJobKeyInList(stored.subList(i, Math.min(stored.size(), i + CHUNK)))) {
-        out.put(r.jobKey(), new Owner(r.user(), r.account(), r.partition()));
-      }
+    for (JobRow r : inChunks(stored, jobs::findByJobKeyInList)) {
+      out.put(r.jobKey(), new Owner(r.user(), r.account(), r.partition()));
     }
     return out;
   }
@@ -123,10 +122,17 @@ public final class JobHistory {
   private Map<Long, Submission> submissions(Collection<JobRow> found) {
     List<Long> ids = new ArrayList<>(new TreeSet<>(found.stream().map(JobRow::jobId).toList()));
     Map<Long, Submission> out = new HashMap<>();
-    for (int i = 0; i < ids.size(); i += CHUNK) {
-      for (JobScriptRow r : scripts.findByJobIdInList(ids.subList(i, Math.min(ids.size(), i + CHUNK)))) {
-        out.put(r.jobId(), rows.submission(r));
-      }
+    for (JobScriptRow r : inChunks(ids, scripts::findByJobIdInList)) {
+      out.put(r.jobId(), rows.submission(r));
+    }
+    return out;
+  }
+
+  /** What {@code query} finds for all of {@code keys}, asked {@link #CHUNK} at a time. */
+  private static <K, R> List<R> inChunks(List<K> keys, Function<List<K>, List<R>> query) {
+    List<R> out = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i += CHUNK) {
+      out.addAll(query.apply(keys.subList(i, Math.min(keys.size(), i + CHUNK))));
     }
     return out;
   }

@@ -49,6 +49,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -152,12 +153,14 @@ public final class ElasticSimulation {
    * @param maxTime the run stops after this much virtual time even if work remains
    * @param purchaseRules finance's rules per QOS and account (the controller's), asked for every
    *     job holding nodes at each fleet tick; {@link PurchaseRules#NONE} by default
-   * @param budgets the accounts' budgets (each workload account is a top-level account); spend is
-   *     added up at scheduler cycles at most every {@link #BUDGET_INTERVAL}, as the controller's
-   *     BudgetWatch does at its {@code budget-interval}
+   * @param budgets the accounts' budgets; spend is added up at scheduler cycles at most every
+   *     {@link #BUDGET_INTERVAL}, as the controller's BudgetWatch does at its {@code budget-interval}
+   * @param accounting the configured QOS, accounts and users, with their limits; {@link
+   *     Accounting#NONE} by default
    */
   public record Setup(String cluster, List<PartitionSetup> partitions, SchedulerConfig scheduler, Duration tick,
-      Duration schedulerInterval, Duration maxTime, PurchaseRules purchaseRules, List<Budget> budgets) {
+      Duration schedulerInterval, Duration maxTime, PurchaseRules purchaseRules, List<Budget> budgets,
+      Accounting accounting) {
     public Setup {
       Objects.requireNonNull(cluster, "cluster");
       Objects.requireNonNull(scheduler, "scheduler");
@@ -167,9 +170,16 @@ public final class ElasticSimulation {
       }
       purchaseRules = purchaseRules == null ? PurchaseRules.NONE : purchaseRules;
       budgets = budgets == null ? List.of() : List.copyOf(budgets);
+      accounting = accounting == null ? Accounting.NONE : accounting;
       if (tick.isNegative() || tick.isZero()) {
         throw new IllegalArgumentException("tick must be positive");
       }
+    }
+
+    /** No QOS, account or user configured ({@link Accounting#NONE}). */
+    public Setup(String cluster, List<PartitionSetup> partitions, SchedulerConfig scheduler, Duration tick,
+        Duration schedulerInterval, Duration maxTime, PurchaseRules purchaseRules, List<Budget> budgets) {
+      this(cluster, partitions, scheduler, tick, schedulerInterval, maxTime, purchaseRules, budgets, Accounting.NONE);
     }
 
     /** One elastic partition, the default one; a 250 ms tick, a cycle at most every second, at most 90 virtual days. */
@@ -179,23 +189,29 @@ public final class ElasticSimulation {
     }
 
     public Setup withScheduler(SchedulerConfig config) {
-      return new Setup(cluster, partitions, config, tick, schedulerInterval, maxTime, purchaseRules, budgets);
+      return new Setup(cluster, partitions, config, tick, schedulerInterval, maxTime, purchaseRules, budgets, accounting);
     }
 
     public Setup withSchedulerInterval(Duration interval) {
-      return new Setup(cluster, partitions, scheduler, tick, interval, maxTime, purchaseRules, budgets);
+      return new Setup(cluster, partitions, scheduler, tick, interval, maxTime, purchaseRules, budgets, accounting);
     }
 
     public Setup withMaxTime(Duration max) {
-      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, max, purchaseRules, budgets);
+      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, max, purchaseRules, budgets, accounting);
     }
 
     public Setup withPurchaseRules(PurchaseRules rules) {
-      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, maxTime, rules, budgets);
+      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, maxTime, rules, budgets, accounting);
     }
 
     public Setup withBudgets(List<Budget> newBudgets) {
-      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, maxTime, purchaseRules, newBudgets);
+      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, maxTime, purchaseRules, newBudgets,
+          accounting);
+    }
+
+    public Setup withAccounting(Accounting configured) {
+      return new Setup(cluster, partitions, scheduler, tick, schedulerInterval, maxTime, purchaseRules, budgets,
+          configured);
     }
   }
 
@@ -212,9 +228,10 @@ public final class ElasticSimulation {
    * @param qos its QOS; null for {@code normal}
    * @param timeLimit the time limit it asked for; null for its runtime and 5 min
    * @param partition the partition it asks for ({@code -p}); null for the default one
+   * @param user who submits it; null for the simulation's one user
    */
   public record JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime, Duration deadline,
-      String account, String qos, Duration timeLimit, String partition) {
+      String account, String qos, Duration timeLimit, String partition, String user) {
     public JobSpec {
       if (nodes < 1 || gpusPerNode < 0 || runtime.isNegative() || submitAt.isNegative()) {
         throw new IllegalArgumentException("job spec needs nodes >= 1, gpus >= 0, runtime and submit >= 0");
@@ -229,28 +246,32 @@ public final class ElasticSimulation {
 
     /** No deadline, the default account and QOS, the time limit its runtime and 5 min. */
     public JobSpec(Duration submitAt, int nodes, int gpusPerNode, Duration runtime) {
-      this(submitAt, nodes, gpusPerNode, runtime, null, null, null, null, null);
+      this(submitAt, nodes, gpusPerNode, runtime, null, null, null, null, null, null);
     }
 
     public JobSpec withDeadline(Duration afterSubmission) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, afterSubmission, account, qos, timeLimit, partition);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, afterSubmission, account, qos, timeLimit, partition, user);
     }
 
     public JobSpec withAccount(String newAccount) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, newAccount, qos, timeLimit, partition);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, newAccount, qos, timeLimit, partition, user);
     }
 
     public JobSpec withQos(String newQos) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, newQos, timeLimit, partition);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, newQos, timeLimit, partition, user);
     }
 
     /** The time limit the job asked for (what backfill plans with), at least its runtime. */
     public JobSpec withTimeLimit(Duration limit) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, limit, partition);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, limit, partition, user);
+    }
+
+    public JobSpec withUser(String name) {
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, timeLimit, partition, name);
     }
 
     public JobSpec withPartition(String name) {
-      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, timeLimit, name);
+      return new JobSpec(submitAt, nodes, gpusPerNode, runtime, deadline, account, qos, timeLimit, name, user);
     }
 
     /** Its {@code -t} in whole minutes, rounded up as Slurm does: the limit asked, else its runtime and 5 min. */
@@ -735,8 +756,8 @@ public final class ElasticSimulation {
     }
     this.fleet = new FleetActuator(setup.cluster(), policies, provider, new MemoryFleet());
     this.partitions = setup.partitions().stream().map(PartitionSetup::partition).toList();
-    // The trace's QOS are made up as it names them, with no UsageFactor: usage is charged whole.
-    this.usageMeter = new UsageMeter(setup.scheduler().fairShare(), partitions, Map.of());
+    // QOS the trace names that are not configured are made up with no UsageFactor: charged whole.
+    this.usageMeter = new UsageMeter(setup.scheduler().fairShare(), partitions, setup.accounting().qos());
   }
 
   /** Runs the workload to its end (or {@link Setup#maxTime()}). Call once. */
@@ -824,20 +845,30 @@ public final class ElasticSimulation {
 
   // ---------------------------------------------------------------- jobs
 
-  /** The workload's accounts (and the budgets'), each a top-level account the simulated user may use. */
+  /**
+   * The configured accounts, users and QOS, and those the workload (and the budgets) name beyond
+   * them: an account as a top-level one of one share, a user as associated with each account it
+   * submits to, a QOS as {@code normal} buying as finance's rule for it says.
+   */
   private void accountsOf(List<JobSpec> workload) {
-    Set<String> names = new TreeSet<>();
-    names.add(ACCOUNT);
-    workload.forEach(j -> names.add(j.account() == null ? ACCOUNT : j.account()));
-    setup.budgets().forEach(b -> names.add(b.account()));
-    accounts = names.stream().map(a -> new Account(a, null, 1)).toList();
-    users = names.stream().map(a -> new UserAssociation(USER, a, 1)).toList();
-    Map<String, Qos> q = new TreeMap<>();
-    q.put("normal", Qos.normal());
+    Accounting configured = setup.accounting();
+    Map<String, Account> byName = new TreeMap<>();
+    configured.accounts().forEach(a -> byName.put(a.name(), a));
+    Set<String> named = new TreeSet<>();
+    workload.forEach(j -> named.add(accountOf(j)));
+    setup.budgets().forEach(b -> named.add(b.account()));
+    named.forEach(a -> byName.putIfAbsent(a, new Account(a, null, 1)));
+    accounts = List.copyOf(byName.values());
+    Map<List<String>, UserAssociation> associations = new LinkedHashMap<>();
+    configured.users().forEach(u -> associations.put(List.of(u.user(), u.account()), u));
+    workload.forEach(j -> associations.putIfAbsent(List.of(userOf(j), accountOf(j)),
+        new UserAssociation(userOf(j), accountOf(j), 1)));
+    users = List.copyOf(associations.values());
+    Map<String, Qos> q = new TreeMap<>(configured.qos());
     for (JobSpec j : workload) {
-      if (j.qos() != null) {
+      if (j.qos() != null && !q.containsKey(j.qos())) {
         PurchaseRules.QosRule rule = setup.purchaseRules().qosRule(j.qos());
-        q.putIfAbsent(j.qos(), new Qos(j.qos(), 0, Set.of(), Qos.normal().preemptMode(), null, null,
+        q.put(j.qos(), new Qos(j.qos(), 0, Set.of(), Qos.normal().preemptMode(), null, null,
             rule == null || rule.capacity() == null ? Set.of() : rule.capacity().runsOn()));
       }
     }
@@ -845,10 +876,18 @@ public final class ElasticSimulation {
     budgets = new Budgets(setup.budgets(), accounts);
   }
 
+  private static String accountOf(JobSpec spec) {
+    return spec.account() == null ? ACCOUNT : spec.account();
+  }
+
+  private static String userOf(JobSpec spec) {
+    return spec.user() == null ? USER : spec.user();
+  }
+
   private void submit(long id, JobSpec spec, Instant now) {
     long minutes = spec.timeLimitMinutes();
-    String account = spec.account() == null ? ACCOUNT : spec.account();
-    String qosName = spec.qos() == null ? "normal" : spec.qos();
+    String account = accountOf(spec);
+    String qosName = spec.qos() == null ? setup.accounting().defaultQos() : spec.qos();
     List<String> options = new ArrayList<>(List.of("-N", Integer.toString(spec.nodes()),
         "--gres=gpu:" + spec.gpusPerNode(), "-t", Long.toString(minutes), "-J", "sim-" + id, "-A", account,
         "--qos", qosName));
@@ -859,7 +898,7 @@ public final class ElasticSimulation {
       options.addAll(List.of("-p", spec.partition()));
     }
     Job job = Job.pending(id, parser.parse("#!/bin/bash\nsrun python train.py\n", "sim.sh", options, now).request(),
-        USER, account, qosName, now);
+        userOf(spec), account, qosName, now);
     SimJob j = new SimJob(job, spec);
     jobs.put(job.key(), j);
     allJobs.put(id, j);

@@ -46,6 +46,7 @@ public final class ClusterLayout {
   private final List<Account> accounts = new ArrayList<>();
   private final List<UserAssociation> users = new ArrayList<>();
   private final Map<String, Qos> qos;
+  private final String defaultQos;
   private final Map<String, CapacityPolicy> policies = new TreeMap<>();
   private final Set<String> elasticNodes = new TreeSet<>();
   private final Map<String, CheckpointPolicy> checkpointPolicies = new TreeMap<>();
@@ -126,6 +127,7 @@ public final class ClusterLayout {
     }
     accounts.sort(Comparator.comparing(Account::name));
     users.sort(Comparator.comparing(UserAssociation::user));
+    defaultQos = config.getDefaultQos();
     Qos normal = Qos.normal();
     Map<String, Qos> allQos = new TreeMap<>();
     allQos.put(config.getDefaultQos(), new Qos(config.getDefaultQos(), normal.priority(), normal.preempt(),
@@ -406,6 +408,11 @@ public final class ClusterLayout {
 
   public Map<String, Qos> qos() {
     return qos;
+  }
+
+  /** The QOS of a job that names none ({@code squall.default-qos}), one of {@link #qos()}. */
+  public String defaultQos() {
+    return defaultQos;
   }
 
   /** The UsageFactor of a job's QOS: 1 for none or an unknown one (a QOS since removed from configuration). */

@@ -176,6 +176,7 @@ public final class WhatIf {
             perNode, j.runtime()).withPartition(partition);
         spec = j.account() == null ? spec : spec.withAccount(j.account());
         spec = j.qos() == null ? spec : spec.withQos(j.qos());
+        spec = j.user() == null ? spec : spec.withUser(j.user());
         // A recorded run longer than its limit (Slurm's OverTimeLimit) keeps its runtime.
         spec = j.timeLimit() == null ? spec : spec.withTimeLimit(j.timeLimit().compareTo(j.runtime()) < 0
             ? j.runtime() : j.timeLimit());

@@ -7,6 +7,7 @@ import io.squall.core.provider.Offering;
 import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.time.ManualClock;
 import io.squall.providers.local.LocalProvider;
+import io.squall.simulate.Accounting;
 import io.squall.simulate.Catalogue;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.PriceHistory;
@@ -102,7 +103,8 @@ public final class WhatIfRun {
       }
     }
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup(cluster.name(), parts, cluster.scheduler(),
-        Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work), layout.purchaseRules(), layout.budgets());
+        Duration.ofMillis(250), cluster.schedulerInterval(), horizon(work), layout.purchaseRules(), layout.budgets(),
+        new Accounting(layout.qos(), layout.defaultQos(), layout.accounts(), layout.users()));
     if (cloudModel.interruptionsPerHour() > 0) {
       List<String> spotZones = catalogue.stream().filter(o -> o.capacityType() == CapacityType.SPOT)
           .map(Offering::zone).distinct().toList();

@@ -71,6 +71,69 @@ class WhatIfRunTest {
     assertThat((long) g.get("dollars_billed")).isGreaterThan((long) f.get("dollars_billed"));
   }
 
+  /**
+   * One engine: the configuration's QOS and account limits hold in the what-if as in the
+   * controller's cycle. 12 jobs of one user, submitted 10 min apart and running 30 to 85 min, of 8
+   * to 32 GPUs: unlimited, some overlap; with at most one running job per user (the QOS) they run
+   * one after another (two users: two at once), and with the account's 16 GPUs (GrpTRES) never
+   * more than 16 GPUs at once. Fails when the what-if makes up its own QOS and accounts instead of the configured ones.
+   */
+  @Test
+  void theConfigurationsQosAndAccountLimitsHoldInTheReplay() throws Exception {
+    List<ElasticSimulation.JobSpec> ann = work().stream().map(j -> j.withUser("ann")).toList();
+    ServiceConfig.Cluster unlimited = ServiceConfig.read(config("free.yml", ""));
+    ElasticSimulation.Result free = WhatIfRun.run(unlimited, WhatIfRun.partitions(unlimited, null),
+        WhatIfRun.Cloud.BUNDLED, ann, START, 1, NO_PROGRESS);
+    assertThat(free.jobsCompleted()).isEqualTo(12);
+    assertThat(mostAtOnce(free, false)).isGreaterThan(1);
+    assertThat(mostAtOnce(free, true)).isGreaterThan(16);
+
+    ServiceConfig.Cluster oneEach = ServiceConfig.read(config("one.yml", """
+          qos:
+            normal:
+              max-jobs-per-user: 1
+        """));
+    ElasticSimulation.Result serial = WhatIfRun.run(oneEach, WhatIfRun.partitions(oneEach, null),
+        WhatIfRun.Cloud.BUNDLED, ann, START, 1, NO_PROGRESS);
+    assertThat(serial.jobsCompleted()).isEqualTo(12);
+    assertThat(mostAtOnce(serial, false)).isEqualTo(1);
+    // Per user, as the trace names them: two users run a job each at once.
+    List<ElasticSimulation.JobSpec> pair = new ArrayList<>();
+    for (int i = 0; i < ann.size(); i++) {
+      pair.add(ann.get(i).withUser(i % 2 == 0 ? "ann" : "bob"));
+    }
+    assertThat(mostAtOnce(WhatIfRun.run(oneEach, WhatIfRun.partitions(oneEach, null), WhatIfRun.Cloud.BUNDLED, pair,
+        START, 1, NO_PROGRESS), false)).isEqualTo(2);
+
+    Path capped = config("capped.yml", "");
+    Files.writeString(capped, Files.readString(capped).replace(
+        "hard-limit-usd: 100000", "hard-limit-usd: 100000\n      grp-tres: gres/gpu=16"));
+    ServiceConfig.Cluster sixteen = ServiceConfig.read(capped);
+    ElasticSimulation.Result held = WhatIfRun.run(sixteen, WhatIfRun.partitions(sixteen, null),
+        WhatIfRun.Cloud.BUNDLED, ann, START, 1, NO_PROGRESS);
+    // The 24- and 32-GPU jobs can never run under the account's 16: they wait, as in Slurm.
+    assertThat(held.jobsCompleted()).isEqualTo(6);
+    assertThat(held.outcomes().stream().filter(o -> o.gpus() > 16).map(ElasticSimulation.JobOutcome::pendingReason))
+        .containsOnly("AssocGrpGRES").hasSize(6);
+    assertThat(mostAtOnce(held, true)).isLessThanOrEqualTo(16);
+  }
+
+  /** The most jobs (or their GPUs) running at one moment of the run. */
+  private static int mostAtOnce(ElasticSimulation.Result r, boolean gpus) {
+    List<ElasticSimulation.JobOutcome> ran = r.outcomes().stream().filter(o -> o.firstStart() != null).toList();
+    int most = 0;
+    for (ElasticSimulation.JobOutcome at : ran) {
+      int now = 0;
+      for (ElasticSimulation.JobOutcome o : ran) {
+        if (o.firstStart().compareTo(at.firstStart()) <= 0 && o.ended().compareTo(at.firstStart()) > 0) {
+          now += gpus ? o.gpus() : 1;
+        }
+      }
+      most = Math.max(most, now);
+    }
+    return most;
+  }
+
   @Test
   void spotInterruptionsFollowTheAvailabilityTracesAndProgressIsToldEachSimulatedHour() throws Exception {
     ServiceConfig.Cluster spot = ServiceConfig.read(config("spot.yml", ""));

@@ -65,15 +65,7 @@ public final class AccountingController {
         : TimeParameter.parse("start", start, config.zoneId());
     Instant to = end == null ? now : TimeParameter.parse("end", end, config.zoneId());
     Set<String> states = state == null ? Set.of() : Set.of(state.toUpperCase(Locale.ROOT).split(","));
-    // GPU time interruptions cost each job (since its last checkpoint), summed over its restarts.
-    Map<String, Double> lost = new HashMap<>();
-    for (InterruptionRow r : interruptions.findAllOrderById()) {
-      if (r.jobKey() != null && r.lostGpuSeconds() != null) {
-        lost.merge(r.jobKey(), r.lostGpuSeconds(), Double::sum);
-      }
-    }
-    Costs.Period money = costs.between(Instant.EPOCH, now);
-    List<Map<String, Object>> out = new ArrayList<>();
+    List<StoredJob> listed = new ArrayList<>();
     // From the database, as sacct reads slurmdbd's: finished jobs leave the controller's memory.
     for (StoredJob s : job == null ? history.ranBetween(from, to) : history.named(JobCommands.parseJobId(job))) {
       Job j = s.job();
@@ -85,6 +77,22 @@ public final class AccountingController {
           || j.endTime() != null && j.endTime().isBefore(from)) {
         continue;
       }
+      listed.add(s);
+    }
+    // A job holds nodes, and is interrupted, only after its submission: reading money and
+    // interruptions from the earliest one listed gives each job all of its own, whatever the history.
+    Instant since = listed.stream().map(s -> s.job().submitTime()).min(Instant::compareTo).orElse(now);
+    since = since.isAfter(now) ? now : since;
+    // GPU time interruptions cost each job (since its last checkpoint), summed over its restarts.
+    Map<String, Double> lost = new HashMap<>();
+    for (InterruptionRow r : interruptions.findNoticedSince(since)) {
+      if (r.jobKey() != null && r.lostGpuSeconds() != null) {
+        lost.merge(r.jobKey(), r.lostGpuSeconds(), Double::sum);
+      }
+    }
+    Costs.Period money = costs.between(since, now);
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (StoredJob s : listed) {
       Map<String, Object> row = row(s, now);
       row.putAll(detail.of(s));
       row.put("lost_gpu_hours", Math.round(lost.getOrDefault(s.key().toString(), 0.0) / 3600 * 1000) / 1000.0);

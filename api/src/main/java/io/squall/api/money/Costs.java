@@ -66,18 +66,29 @@ public final class Costs {
     return periods(List.of(from, until)).get(0);
   }
 
-  /** The periods between consecutive cuts (days of a report), from one reading of the database. */
+  /**
+   * The periods between consecutive cuts (days of a report, in order), from one reading of the
+   * database: only the rows of the whole span, so that the cost of asking does not grow with history.
+   */
   public List<Period> periods(List<Instant> cuts) {
     Instant now = clock.instant();
-    List<InstanceBillRow> allBills = bills.findAll();
-    List<HoldingRow> allHoldings = holdings.findAll();
-    List<InterruptionRow> allInterruptions = interruptions.findAllOrderById();
+    List<Instant> ends = new ArrayList<>();
+    for (int i = 0; i + 1 < cuts.size(); i++) {
+      Instant to = cuts.get(i + 1).isAfter(now) ? now : cuts.get(i + 1);
+      ends.add(to.isBefore(cuts.get(i)) ? cuts.get(i) : to);
+    }
+    if (ends.isEmpty()) {
+      return List.of();
+    }
+    Instant first = cuts.get(0);
+    Instant last = ends.get(ends.size() - 1);
+    List<InstanceBillRow> spanBills = bills.findBillingBetween(first, last);
+    List<HoldingRow> spanHoldings = holdings.findHeldBetween(first, last);
+    List<InterruptionRow> spanInterruptions = interruptions.findNoticedBetween(first, last);
     PriceSeries series = prices.series();
     List<Period> out = new ArrayList<>();
-    for (int i = 0; i + 1 < cuts.size(); i++) {
-      Instant from = cuts.get(i);
-      Instant to = cuts.get(i + 1).isAfter(now) ? now : cuts.get(i + 1);
-      out.add(period(from, to.isBefore(from) ? from : to, allBills, allHoldings, allInterruptions, series));
+    for (int i = 0; i < ends.size(); i++) {
+      out.add(period(cuts.get(i), ends.get(i), spanBills, spanHoldings, spanInterruptions, series));
     }
     return out;
   }

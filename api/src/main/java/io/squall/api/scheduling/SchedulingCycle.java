@@ -14,6 +14,7 @@ import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobState;
 import io.squall.core.priority.UsageMeter;
+import io.squall.core.reserve.ReservationRules;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.Scheduler;
 import jakarta.inject.Singleton;
@@ -66,6 +67,14 @@ public final class SchedulingCycle {
     try {
       reports.checkTimeouts().get();
       purge.purge(now);
+      // Slurm purges a reservation after its end time; its jobs were ended then by the cycle.
+      if (!writer.state().reservations().isEmpty()) {
+        writer.write(b -> {
+          List<Job> holding = b.holdingJobs().stream().map(StoredJob::job).toList();
+          ReservationRules.ended(b.reservations(), holding, b.now()).forEach(r -> b.removeReservation(r.name()));
+          return null;
+        }).get();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return 0;

@@ -112,4 +112,16 @@ class ScontrolReservationTest {
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("scontrol: error: delete_reservation ReservationName=team: Requested reservation is in use\n");
   }
+
+  @Test
+  void sinfoListsReservationsAsSinfoTDoes() {
+    fake.on("GET", "/v1/reservations", 200, "{\"reservations\":[" + LATER + "," + TEAM + "]}");
+    Cli.Result r = cli.run("sinfo", "-T");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).isEqualTo("""
+        RESV_NAME     STATE           START_TIME             END_TIME     DURATION  NODELIST
+        later      INACTIVE  2026-11-22T10:00:00  2026-11-23T10:00:00   1-00:00:00  node-3
+        team         ACTIVE  2026-11-21T10:00:00  2026-11-21T12:00:00     02:00:00  node-[1-2]
+        """);
+  }
 }

@@ -53,6 +53,8 @@ import java.util.concurrent.CompletableFuture;
 @Tag(name = "cluster")
 public final class ReservationsController {
   private static final int MAX_NAME = 200;
+  /** Times past this are refused: every database keeps them, and no reservation is meant for later. */
+  private static final Instant LATEST = Instant.parse("9999-01-01T00:00:00Z");
   private static final Set<String> FIELDS = Set.of("name", "start_time", "end_time", "duration", "nodes",
       "node_count", "partition", "users", "accounts", "flags");
   /** The flags a request may set; SPEC_NODES is Slurm's own mark of named nodes. */
@@ -127,6 +129,9 @@ public final class ReservationsController {
       } catch (ReservationException e) {
         throw ApiException.badRequest(e.getMessage());
       }
+      if (r.end().isAfter(LATEST)) {
+        throw ApiException.badRequest("Invalid time specified (EndTime " + r.end() + " is after " + LATEST + ")");
+      }
       b.addReservation(r);
       b.afterCommit(scheduler::wake);
       return HttpResponse.<Map<String, Object>>status(HttpStatus.CREATED).body(view(r, b.now()));
@@ -200,12 +205,18 @@ public final class ReservationsController {
     if (text == null) {
       return null;
     }
+    Instant t;
     try {
-      return BeginTime.parse(text, now, config.zoneId());
+      t = BeginTime.parse(text, now, config.zoneId());
     } catch (RuntimeException e) {
       throw ApiException.badRequest(field + ": Invalid time specified (" + TextRules.quoted(text) + ": "
           + e.getMessage() + ")");
     }
+    if (t.isAfter(LATEST)) {
+      throw ApiException.badRequest(field + ": Invalid time specified (" + TextRules.quoted(text) + " is after "
+          + LATEST + ")");
+    }
+    return t;
   }
 
   private static Duration duration(String text) {

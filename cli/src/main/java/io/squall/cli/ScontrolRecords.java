@@ -46,6 +46,10 @@ final class ScontrolRecords {
     // Slurm shows a pending job's expected start as its StartTime, as squeue does.
     t.line().put("StartTime", time(SqueueColumns.start(j))).put("EndTime", time(SqueueColumns.end(j)));
     t.line().put("Partition", j.partition());
+    Object reservation = request(j, "reservation");
+    if (reservation != null) {
+      t.line().put("Reservation", reservation); // as Slurm, only for a job that names one
+    }
     t.line().put("NodeList", j.nodes());
     t.line().put("NumNodes", j.numNodes()).put("NumTasks", j.numTasks());
     t.line().put("TRES", SlurmValues.tres(null, j.numGpus(), j.numNodes()));

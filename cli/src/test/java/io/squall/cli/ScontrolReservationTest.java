@@ -124,4 +124,15 @@ class ScontrolReservationTest {
         team         ACTIVE  2026-11-21T10:00:00  2026-11-21T12:00:00     02:00:00  node-[1-2]
         """);
   }
+
+  @Test
+  void squeueAndScontrolShowAJobsReservation() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"42","job_id_raw":42,"state":"PENDING","request":{"reservation":"team"}},
+         {"job_id":"43","job_id_raw":43,"state":"PENDING","request":{}}]}""");
+    assertThat(cli.run("squeue", "-h", "-o", "%i %v").out()).isEqualTo("42 team\n43 (null)\n");
+    fake.on("GET", "/v1/jobs/42", 200, """
+        {"job_id":"42","job_id_raw":42,"state":"PENDING","partition":"gpu","request":{"reservation":"team"}}""");
+    assertThat(cli.run("scontrol", "show", "job", "42").out()).contains("   Partition=gpu\n   Reservation=team\n");
+  }
 }

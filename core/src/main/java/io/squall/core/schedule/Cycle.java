@@ -934,7 +934,8 @@ final class Cycle {
         continue;
       }
       for (Attempt attempt : c.attempts().get(0)) {
-        List<Preemptor.Victim> victims = preemptor.victimsFor(c.job(), p, shape, attempt.request().eligible());
+        // Only nodes it could start on once freed: never a job off a node an advanced reservation keeps it from.
+        List<Preemptor.Victim> victims = preemptor.victimsFor(c.job(), p, shape, startableOn(attempt.request()));
         if (!victims.isEmpty()) {
           for (Preemptor.Victim v : victims) {
             if (v.alreadyPreempted()) {
@@ -948,6 +949,15 @@ final class Cycle {
         }
       }
     }
+  }
+
+  /** The request's eligible nodes on which the advanced reservations let it start now. */
+  private int[] startableOn(GangPlacer.Request r) {
+    if (!table.hasWindows()) {
+      return r.eligible();
+    }
+    long end = r.access().end(nowSec, r.shape().limitSeconds());
+    return Arrays.stream(r.eligible()).filter(i -> table.windowsAllow(i, nowSec, end, r.access())).toArray();
   }
 
   private boolean mayPreempt(Candidate c) {

@@ -37,6 +37,7 @@ final class NodeTable {
   /** Advanced reservations' windows on each node; null for a node without any. */
   private final List<Window>[] windows;
   private boolean anyMaint;
+  private boolean anyWindow;
   /** The node of every booking so far, in order: what changed since a given point of the cycle. */
   private int[] bookedNodes = new int[256];
   private int bookedCount;
@@ -110,6 +111,20 @@ final class NodeTable {
     }
     windows[i].add(w);
     anyMaint |= w.maint();
+    anyWindow = true;
+  }
+
+  /** Whether any advanced reservation holds a node in this cycle. */
+  boolean hasWindows() {
+    return anyWindow;
+  }
+
+  /**
+   * Whether a placement on the node over {@code [start, end)} stays out of every advanced
+   * reservation's window its access does not let it use, and begins no sooner than it may.
+   */
+  boolean windowsAllow(int i, long start, long end, Access a) {
+    return start >= a.notBefore() && end > start && (windows[i] == null || conflict(i, start, end, a) == null);
   }
 
   /** Whether a MAINT reservation holds any node. */

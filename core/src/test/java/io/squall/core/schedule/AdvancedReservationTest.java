@@ -139,4 +139,25 @@ class AdvancedReservationTest {
     assertThat(startOf(plan, 2)).isNotNull();
     assertThat(startOf(plan, 1)).isNull();
   }
+
+  @Test
+  void aJobPreemptsOnlyOnNodesAReservationLetsItUse() {
+    List<io.squall.core.model.Node> nodes = Fixtures.nodes("gpu", 4, 4);
+    List<io.squall.core.model.Partition> tiers = List.of(
+        io.squall.core.model.Partition.of("spot", Fixtures.names(nodes))
+            .withPriority(1, 1, io.squall.core.model.PreemptMode.REQUEUE, 0),
+        io.squall.core.model.Partition.of("gpu", Fixtures.names(nodes)).asDefault()
+            .withPriority(1, 2, io.squall.core.model.PreemptMode.OFF, 0));
+    List<Job> jobs = new java.util.ArrayList<>();
+    for (int k = 1; k <= 4; k++) {
+      // The jobs on the reserved nodes have run least: without the reservation they would be the victims.
+      jobs.add(job(k, "-p spot --gres=gpu:8").started(JobKey.of(k), "spot", List.of(new GpuGrant("gpu00" + k,
+          List.of(0, 1, 2, 3, 4, 5, 6, 7), 1, 0)), T0.minus(Duration.ofHours(5 - k))));
+    }
+    jobs.add(job(9, "-p gpu -N 2 --gres=gpu:8 -t 60"));
+    Reservation r = reservation("team", T0, Duration.ofHours(4), List.of("gpu003", "gpu004"));
+    Plan plan = scheduler.cycle(Fixtures.snapshot(nodes, tiers, jobs).withReservations(List.of(r)), T0);
+    assertThat(plan.of(Action.Preempt.class)).extracting(Action.Preempt::job)
+        .containsExactlyInAnyOrder(JobKey.of(1), JobKey.of(2));
+  }
 }

@@ -171,4 +171,57 @@ class ReservationsApiTest {
       assertThat(h.get("bob-token", "/v1/reservations").json().get("reservations")).isEmpty();
     }
   }
+
+  @Test
+  void aWaitingJobChangesReservationAndIsHeldWhenItsReservationGoesOnH2() {
+    jobsFollowTheirReservation(null);
+  }
+
+  @Test
+  void aWaitingJobChangesReservationAndIsHeldWhenItsReservationGoesOnPostgres() throws SQLException {
+    jobsFollowTheirReservation(Controllers.emptyPostgres());
+  }
+
+  private void jobsFollowTheirReservation(String jdbcUrl) {
+    long moved;
+    long orphan;
+    try (Controllers.Running c = Controllers.start(settings(jdbcUrl))) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      register(h, "node-1");
+      assertThat(create(h, "admin-token", Map.of("name", "a", "start_time", "now+1hour", "duration", "60", "nodes",
+          "node-1", "users", List.of("alice"))).status()).isEqualTo(201);
+      assertThat(create(h, "admin-token", Map.of("name", "b", "start_time", "now+3hours", "duration", "60", "nodes",
+          "node-1", "users", List.of("bob"))).status()).isEqualTo(201);
+      moved = h.submit(Map.of("script", WHOLE_NODE, "argv", List.of("--reservation=a")));
+      orphan = h.submit(Map.of("script", WHOLE_NODE, "argv", List.of("--reservation=a")));
+      time.tick();
+      assertThat(h.job(moved).get("reason").asText()).isEqualTo("Reservation");
+
+      // scontrol update job ReservationName=: checked as at submission; empty takes it out.
+      assertThat(h.post("alice-token", "/v1/jobs/" + moved + "/update", Map.of("reservation", "nope")).error())
+          .startsWith("--reservation=nope: Requested reservation is invalid");
+      assertThat(h.post("alice-token", "/v1/jobs/" + moved + "/update", Map.of("reservation", "b")).status())
+          .isEqualTo(403);
+      assertThat(h.post("alice-token", "/v1/jobs/" + moved + "/update", Map.of("reservation", "")).status())
+          .isEqualTo(200);
+      time.tick(); // 30 minutes end before "a" opens: it starts now
+      assertThat(h.jobState(moved)).isIn("RUNNING", "CONFIGURING");
+      assertThat(h.job(moved).get("reservation").isNull()).isTrue();
+
+      // Deleting "a" holds its waiting job without it, as Slurm does.
+      assertThat(h.delete("admin-token", "/v1/reservations/a").status()).isEqualTo(200);
+      assertThat(h.job(orphan).get("held").asBoolean()).isTrue();
+      assertThat(h.job(orphan).get("reservation").isNull()).isTrue();
+      assertThat(h.job(orphan).get("events").findValuesAsText("reason"))
+          .contains("held: its reservation a was deleted by admin (scontrol release runs it outside any reservation)");
+    }
+    // The cleared reservation is the job's after a restart too.
+    try (Controllers.Running c = Controllers.start(settings(jdbcUrl))) {
+      Http h = new Http(c.url());
+      assertThat(h.job(orphan).get("reservation").isNull()).isTrue();
+      assertThat(h.job(orphan).get("held").asBoolean()).isTrue();
+      assertThat(h.job(moved).get("reservation").isNull()).isTrue();
+    }
+  }
 }

@@ -135,4 +135,13 @@ class ScontrolReservationTest {
         {"job_id":"42","job_id_raw":42,"state":"PENDING","partition":"gpu","request":{"reservation":"team"}}""");
     assertThat(cli.run("scontrol", "show", "job", "42").out()).contains("   Partition=gpu\n   Reservation=team\n");
   }
+
+  @Test
+  void updateMovesAJobIntoAReservationOrOutOfIt() throws IOException {
+    fake.on("POST", "/v1/jobs/42/update", 200, "{\"jobs\":[{\"job_id\":\"42\"}]}");
+    assertThat(cli.run("scontrol", "update", "JobId=42", "ReservationName=team").exit()).isZero();
+    assertThat(JSON.readValue(fake.last().body(), Map.class)).isEqualTo(Map.of("reservation", "team"));
+    assertThat(cli.run("scontrol", "update", "jobid=42", "reservationname=").exit()).isZero();
+    assertThat(JSON.readValue(fake.last().body(), Map.class)).isEqualTo(Map.of("reservation", ""));
+  }
 }

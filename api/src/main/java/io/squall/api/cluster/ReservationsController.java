@@ -14,6 +14,7 @@ import io.micronaut.http.annotation.RequestAttribute;
 import io.squall.api.auth.Caller;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
+import io.squall.api.jobs.ReservationJobs;
 import io.squall.api.scheduling.Wakeup;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
@@ -66,9 +67,11 @@ public final class ReservationsController {
   private final SquallConfig config;
   private final InstantSource clock;
   private final Wakeup scheduler;
+  private final ReservationJobs jobs;
 
   public ReservationsController(StateWriter writer, ClusterLayout layout, SquallConfig config, InstantSource clock,
-      Wakeup scheduler) {
+      Wakeup scheduler, ReservationJobs jobs) {
+    this.jobs = jobs;
     this.writer = writer;
     this.layout = layout;
     this.config = config;
@@ -173,6 +176,7 @@ public final class ReservationsController {
             + "; a reservation cannot be deleted while jobs run in it)");
       }
       b.removeReservation(name);
+      jobs.reservationGone(b, name, "deleted by " + caller.user());
       b.afterCommit(scheduler::wake);
       return Map.<String, Object>of("name", name, "deleted", true);
     });

@@ -175,8 +175,16 @@ class HostileInputTest {
         + r.query(List.of("user", "account", "job", "start", "end", "state")))));
     out.add(new Endpoint("cost report", "admin-token", r -> get("/v1/reports/cost"
         + r.query(List.of("since", "until", "account", "by")))));
+    out.add(new Endpoint("create reservation", "admin-token", r -> new HostileRequests.Request("POST",
+        "/v1/reservations", json, r.jsonBody(Map.of("name", "probe", "start_time", "now+1hour", "duration", "60",
+            "nodes", "node-1", "node_count", 1, "partition", "gpu", "users", List.of("alice"),
+            "accounts", List.of("research"), "flags", List.of("MAINT"), "end_time", "2026-12-01T10:00")))));
+    out.add(new Endpoint("show reservation", "alice-token", r -> get("/v1/reservations/"
+        + r.segment(List.of("probe")))));
+    out.add(new Endpoint("delete reservation", "admin-token", r -> new HostileRequests.Request("DELETE",
+        "/v1/reservations/" + r.segment(List.of("probe")), null, null)));
     out.add(new Endpoint("prices", "alice-token", r -> get("/v1/prices" + r.query(List.of("offering")))));
-    for (String path : List.of("/v1/nodes", "/v1/partitions", "/v1/shares", "/v1/launches", "/v1/instances", "/v1/budgets",
+    for (String path : List.of("/v1/nodes", "/v1/partitions", "/v1/reservations", "/v1/shares", "/v1/launches", "/v1/instances", "/v1/budgets",
         "/prometheus", "/health")) {
       out.add(new Endpoint(path, "admin-token", r -> get(path + r.query(List.of("x")))));
     }

@@ -4,6 +4,7 @@ import io.squall.cli.service.JobAction;
 import io.squall.cli.service.JobQuery;
 import io.squall.cli.service.NodeInfo;
 import io.squall.cli.service.PartitionInfo;
+import io.squall.cli.service.ReservationInfo;
 import io.squall.cli.service.ServiceException;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
@@ -15,7 +16,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * {@code scontrol}: {@code show job|node|partition} records, {@code show hostnames|hostlist}
+ * {@code scontrol}: {@code show job|node|partition|reservation} records, {@code create} and
+ * {@code delete} of reservations ({@link ScontrolReservation}), {@code show hostnames|hostlist}
  * (local, no service needed), {@code hold|release|requeue} of jobs and {@code update} of pending
  * jobs and of nodes ({@link ScontrolUpdate}).
  */
@@ -36,6 +38,7 @@ final class ScontrolCommand extends ServiceCommand {
           show job [ID]            a job (all jobs without ID)
           show node [NODES]        nodes, as a hostlist (all nodes without NODES)
           show partition [NAME]    a partition (all without NAME)
+          show reservation [NAME]  an advanced reservation (all without NAME)
           show hostnames [LIST]    expand a hostlist (default $SLURM_JOB_NODELIST), one name a line
           show hostlist NAMES      compress names into a hostlist
           hold ID...               keep pending jobs from starting
@@ -46,6 +49,12 @@ final class ScontrolCommand extends ServiceCommand {
                                    change pending jobs (raising a limit, Priority and a negative Nice: operators)
           update NodeName=NODES State=DRAIN Reason=TEXT | State=RESUME
                                    take nodes out of service or back (operators)
+          create reservation [ReservationName=NAME] StartTime=now|TIME Duration=MINUTES|D-HH:MM:SS|UNLIMITED
+                 (or EndTime=TIME) Nodes=NODES|ALL (or NodeCnt=N [PartitionName=P]) Users=U,.. Accounts=A,..
+                 [Flags=MAINT,OVERLAP,IGNORE_JOBS,FLEX]
+                                   hold nodes for a window for some users' jobs (operators)
+          delete ReservationName=NAME
+                                   delete a reservation no job runs in (operators)
           -o, --oneliner           each record on one line""";
   }
 
@@ -69,14 +78,23 @@ final class ScontrolCommand extends ServiceCommand {
         return act(rest, JobAction.REQUEUE);
       case "update":
         return new ScontrolUpdate(client(), this::error).run(rest);
+      case "create":
+        if (rest.isEmpty() || !rest.get(0).toLowerCase(Locale.ROOT).startsWith("res")) {
+          throw new UsageException("Invalid creation entity: " + String.join(" ", rest)
+              + " (Squall creates reservations: create reservation KEY=VALUE...)");
+        }
+        return new ScontrolReservation(client(), this::error, io.out()).create(rest.subList(1, rest.size()));
+      case "delete":
+        return new ScontrolReservation(client(), this::error, io.out()).delete(rest);
       default:
-        throw new UsageException("Invalid command: " + words.get(0) + " (use show, update, hold, release or requeue)");
+        throw new UsageException("Invalid command: " + words.get(0)
+            + " (use show, update, create, delete, hold, release or requeue)");
     }
   }
 
   private int show(List<String> words, boolean oneLine) {
     if (words.isEmpty()) {
-      throw new UsageException("show needs an entity: job, node, partition, hostnames or hostlist");
+      throw new UsageException("show needs an entity: job, node, partition, reservation, hostnames or hostlist");
     }
     String entity = words.get(0).toLowerCase(Locale.ROOT);
     String name = words.size() > 1 ? String.join(",", words.subList(1, words.size())) : null;
@@ -123,6 +141,17 @@ final class ScontrolCommand extends ServiceCommand {
           return 1;
         }
       }
+      case "reservation", "reservations", "res", "reservationname" -> {
+        for (ReservationInfo r : client().reservations()) {
+          if (name == null || r.name().equals(name)) {
+            shown.add(records.reservation(r));
+          }
+        }
+        if (name != null && shown.isEmpty()) {
+          error("Reservation " + name + " not found");
+          return 1;
+        }
+      }
       case "hostnames" -> {
         return hostnames(name);
       }
@@ -130,11 +159,11 @@ final class ScontrolCommand extends ServiceCommand {
         return hostlist(name);
       }
       default -> throw new UsageException("Invalid entity " + words.get(0)
-          + " for show (use job, node, partition, hostnames or hostlist)");
+          + " for show (use job, node, partition, reservation, hostnames or hostlist)");
     }
     if (shown.isEmpty()) {
-      io.out().println("No " + (entity.startsWith("job") ? "jobs" : entity.startsWith("node") ? "nodes" : "partitions")
-          + " in the system");
+      io.out().println("No " + (entity.startsWith("job") ? "jobs" : entity.startsWith("node") ? "nodes"
+          : entity.startsWith("res") ? "reservations" : "partitions") + " in the system");
       return 0;
     }
     printRecords(shown, oneLine);

@@ -46,6 +46,10 @@ final class ScontrolRecords {
     // Slurm shows a pending job's expected start as its StartTime, as squeue does.
     t.line().put("StartTime", time(SqueueColumns.start(j))).put("EndTime", time(SqueueColumns.end(j)));
     t.line().put("Partition", j.partition());
+    Object reservation = request(j, "reservation");
+    if (reservation != null) {
+      t.line().put("Reservation", reservation); // as Slurm, only for a job that names one
+    }
     t.line().put("NodeList", j.nodes());
     t.line().put("NumNodes", j.numNodes()).put("NumTasks", j.numTasks());
     t.line().put("TRES", SlurmValues.tres(null, j.numGpus(), j.numNodes()));
@@ -91,6 +95,26 @@ final class ScontrolRecords {
     t.line().put("State", p.state()).put("TotalNodes", p.totalNodes());
     t.line().put("TRES", SlurmValues.tres(null, p.totalGpus(), p.totalNodes()));
     return t;
+  }
+
+  /**
+   * A reservation as Slurm's {@code scontrol show reservation} prints it; the fields Squall does
+   * not model (features, licenses, burst buffers, groups) are {@code (null)}, as Slurm prints them
+   * when unset.
+   */
+  KeyValueText reservation(io.squall.cli.service.ReservationInfo r) {
+    KeyValueText t = new KeyValueText().line().put("ReservationName", r.name())
+        .put("StartTime", time(r.startTime())).put("EndTime", time(r.endTime()))
+        .put("Duration", SlurmTime.full(r.durationSeconds() == null ? 0 : r.durationSeconds()));
+    t.line().put("Nodes", r.nodes()).put("NodeCnt", r.nodeCount()).put("Features", null)
+        .put("PartitionName", r.partition()).put("Flags", r.flags() == null ? "" : String.join(",", r.flags()));
+    t.line().put("Users", list(r.users())).put("Groups", null).put("Accounts", list(r.accounts()))
+        .put("Licenses", null).put("State", r.state()).put("BurstBuffer", null);
+    return t;
+  }
+
+  private static String list(List<String> names) {
+    return names == null || names.isEmpty() ? null : String.join(",", names);
   }
 
   private String time(Instant at) {

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code scontrol update}, as scontrol(1) writes it: {@code JobId=42 TimeLimit=1:00:00
- * Partition=gpu QOS=high NumNodes=2 Dependency=afterok:41 Nice=10 Priority=100} (also
+ * Partition=gpu QOS=high NumNodes=2 Dependency=afterok:41 Nice=10 Priority=100
+ * ReservationName=maint} (also
  * {@code TimeLimit+=30} and {@code TimeLimit-=30}; {@code JobId} takes a list), or
  * {@code NodeName=node-[1-2] State=DRAIN Reason="bad disk"} and {@code State=RESUME}. Keys are
  * read in any case; anything else is refused before the service is asked.
@@ -21,7 +22,8 @@ import java.util.function.Consumer;
 final class ScontrolUpdate {
   /** The job keys and the update fields they set (docs/rest-api.md). */
   private static final Map<String, String> JOB_FIELDS = Map.of("timelimit", "time_limit", "partition", "partition",
-      "qos", "qos", "numnodes", "num_nodes", "dependency", "dependency", "nice", "nice", "priority", "priority");
+      "qos", "qos", "numnodes", "num_nodes", "dependency", "dependency", "nice", "nice", "priority", "priority",
+      "reservationname", "reservation", "reservation", "reservation");
 
   private final SquallClient client;
   private final Consumer<String> error;
@@ -69,7 +71,7 @@ final class ScontrolUpdate {
       return nodes(nodes, state, reason);
     }
     throw new UsageException("update takes JobId=ID with job fields (TimeLimit, Partition, QOS, NumNodes,"
-        + " Dependency, Nice, Priority) or NodeName=NODES with State= and Reason=");
+        + " Dependency, Nice, Priority, ReservationName) or NodeName=NODES with State= and Reason=");
   }
 
   private int jobs(List<String> ids, Map<String, String> fields) {

@@ -1,10 +1,13 @@
 package io.squall.cli;
 
 import io.squall.cli.format.LineTemplate;
+import io.squall.cli.format.SlurmTime;
 import io.squall.cli.format.Table;
 import io.squall.cli.format.Table.Column;
+import io.squall.cli.format.TimeFormat;
 import io.squall.cli.service.NodeInfo;
 import io.squall.cli.service.PartitionInfo;
+import io.squall.cli.service.ReservationInfo;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
 import java.util.ArrayList;
@@ -34,6 +37,7 @@ final class SinfoCommand extends ServiceCommand {
         Getopt.Option.flag('h', "noheader"),
         Getopt.Option.value('o', "format"),
         Getopt.Option.flag('a', "all"),
+        Getopt.Option.flag('T', "reservation"),
         Getopt.Option.flag('\0', "json"));
   }
 
@@ -45,13 +49,31 @@ final class SinfoCommand extends ServiceCommand {
           -p, --partition=LIST   only these partitions
           -o, --format=FORMAT    e.g. "%P %a %l %D %T %N %G %c %m"
           -h, --noheader         no header line
+          -T, --reservation      advanced reservations: name, state, start, end, duration, nodes
               --json             partitions and node states as Slurm 23.02's sinfo --json prints them""";
+  }
+
+  /** {@code sinfo -T}: one line per reservation, in Slurm's columns. */
+  private int reservations(boolean header) {
+    String line = "%-9s  %8s  %19s  %19s  %11s  %s";
+    if (header) {
+      io.out().println(String.format(line, "RESV_NAME", "STATE", "START_TIME", "END_TIME", "DURATION", "NODELIST"));
+    }
+    TimeFormat time = timeFormat();
+    for (ReservationInfo r : client().reservations()) {
+      io.out().println(String.format(line, r.name(), r.state(), time.format(r.startTime()), time.format(r.endTime()),
+          SlurmTime.full(r.durationSeconds() == null ? 0 : r.durationSeconds()), r.nodes()));
+    }
+    return 0;
   }
 
   @Override
   int execute(Getopt.Parsed args) {
     if (!args.operands().isEmpty()) {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
+    }
+    if (args.has("reservation")) {
+      return reservations(!args.has("noheader"));
     }
     boolean perNode = args.has("Node");
     Map<String, Column<SinfoRow>> columns = SinfoColumns.of();

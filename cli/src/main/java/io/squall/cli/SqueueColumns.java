@@ -38,6 +38,7 @@ final class SqueueColumns {
     put(c, 'V', "SUBMIT_TIME", j -> time.format(j.submitTime(), "N/A"));
     put(c, 'e', "END_TIME", j -> time.format(end(j), "N/A"));
     put(c, 'q', "QOS", JobInfo::qos);
+    put(c, 'v', "RESERVATION", SqueueColumns::reservation);
     put(c, 'Q', "PRIORITY", j -> ""); // nor priorities
     put(c, 'r', "REASON", JobInfo::reason);
     put(c, 'N', "NODELIST", JobInfo::nodes);
@@ -50,6 +51,12 @@ final class SqueueColumns {
 
   private static void put(Map<String, Column<JobInfo>> c, char letter, String header, Function<JobInfo, String> value) {
     c.put(String.valueOf(letter), new Column<>(header, value));
+  }
+
+  /** The advanced reservation the job asked for; Slurm's {@code (null)} for none. */
+  static String reservation(JobInfo j) {
+    Object r = j.request() == null ? null : j.request().get("reservation");
+    return r == null ? "(null)" : r.toString();
   }
 
   static String reasonOrNodes(JobInfo j) {

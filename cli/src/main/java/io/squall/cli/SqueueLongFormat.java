@@ -31,6 +31,7 @@ final class SqueueLongFormat {
     TYPES.put("numnodes", 'D');
     TYPES.put("partition", 'P');
     TYPES.put("qos", 'q');
+    TYPES.put("reservation", 'v');
     TYPES.put("reason", 'r');
     TYPES.put("reasonlist", 'R');
     TYPES.put("starttime", 'S');

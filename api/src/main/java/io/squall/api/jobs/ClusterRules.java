@@ -5,10 +5,13 @@ import io.squall.api.state.ApiException;
 import io.squall.api.state.Batch;
 import io.squall.api.state.StoredJob;
 import io.squall.core.model.Partition;
+import io.squall.core.model.Reservation;
+import io.squall.core.reserve.ReservationRules;
 import io.squall.core.sbatch.Dependency;
 import io.squall.core.sbatch.JobRequest;
 import io.squall.core.schedule.SubmitLimits;
 import jakarta.inject.Singleton;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -48,6 +51,31 @@ public final class ClusterRules {
         ? partitions.stream().filter(Partition::isDefault).toList()
         : r.placement().partitions().stream().map(n -> partitions.stream().filter(p -> p.name().equals(n)).findFirst()
             .orElseThrow()).toList();
+  }
+
+  /**
+   * A job may name only a reservation that exists and that its user and account may use; slurmctld
+   * refuses it otherwise ("Requested reservation is invalid", "Access denied to requested
+   * reservation").
+   *
+   * @throws ApiException 400 for an unknown reservation, 403 for one the job may not use
+   */
+  static void checkReservation(List<Reservation> reservations, JobRequest r, String user, String account,
+      Instant now) {
+    String name = r.placement().reservation();
+    if (name == null) {
+      return;
+    }
+    Reservation res = reservations.stream().filter(x -> x.name().equals(name)).findFirst().orElse(null);
+    String refusal = ReservationRules.refusal(res, user, account, now);
+    if (refusal == null) {
+      return;
+    }
+    String message = "--reservation=" + name + ": " + refusal;
+    if (res == null || !res.end().isAfter(now)) {
+      throw ApiException.badRequest(message + " (no such reservation; scontrol show reservation lists them)");
+    }
+    throw ApiException.forbidden(message + " (user " + user + ", account " + account + ")");
   }
 
   /**

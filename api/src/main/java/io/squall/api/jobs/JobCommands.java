@@ -125,6 +125,7 @@ public final class JobCommands {
     return writer.write(b -> {
       long id = b.allocateJobId();
       ClusterRules.checkDependencies(b, id, accepted.request().control().dependency());
+      ClusterRules.checkReservation(b.reservations(), accepted.request(), caller.user(), accepted.account(), b.now());
       Submission s = new Submission(id, in.scriptName(), in.script(), in.options(), in.scriptArgs(), in.environment(),
           in.submitDir(), b.now());
       Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), accepted.qos(), b.now());

@@ -13,23 +13,23 @@ import java.util.TreeSet;
 /**
  * What {@code scontrol update job} asks to change in a pending job, as scontrol(1) names it:
  * TimeLimit (set, or {@code +=}/{@code -=} a time), Partition, QOS, NumNodes, Dependency (empty
- * clears it), Nice and Priority. Each value is read as the sbatch option it stands for, so every
- * value means what it means at submission.
+ * clears it), Nice, Priority and ReservationName (empty clears it). Each value is read as the
+ * sbatch option it stands for, so every value means what it means at submission.
  *
  * @param timeLimitDelta {@code +30} or {@code -1:00:00}: added to or taken from the current limit
  */
 public record JobUpdate(String timeLimit, String timeLimitDelta, String partition, String qos, String numNodes,
-    String dependency, String nice, String priority) {
+    String dependency, String nice, String priority, String reservation) {
 
   /** The fields of {@code POST /v1/jobs/{id}/update} (docs/rest-api.md). */
   static final Set<String> FIELDS = Set.of("time_limit", "time_limit_delta", "partition", "qos", "num_nodes",
-      "dependency", "nice", "priority");
+      "dependency", "nice", "priority", "reservation");
 
   /** @throws ApiException 400 for a body with nothing to change, or both a time limit and a change of it */
   static JobUpdate of(JsonBody body) {
     JobUpdate u = new JobUpdate(body.optText("time_limit"), body.optText("time_limit_delta"), body.optText("partition"),
         body.optText("qos"), body.optText("num_nodes"), body.optText("dependency"), body.optText("nice"),
-        body.optText("priority"));
+        body.optText("priority"), body.optText("reservation"));
     if (u.fields().isEmpty()) {
       throw ApiException.badRequest("nothing to update: give one of " + String.join(", ", new TreeSet<>(FIELDS)));
     }
@@ -55,6 +55,7 @@ public record JobUpdate(String timeLimit, String timeLimitDelta, String partitio
     put(m, "Dependency", dependency);
     put(m, "Nice", nice);
     put(m, "Priority", priority);
+    put(m, "ReservationName", reservation);
     return m;
   }
 
@@ -78,6 +79,7 @@ public record JobUpdate(String timeLimit, String timeLimitDelta, String partitio
     add(words, "--dependency=", dependency);
     add(words, "--nice=", nice);
     add(words, "--priority=", priority);
+    add(words, "--reservation=", reservation);
     return words;
   }
 

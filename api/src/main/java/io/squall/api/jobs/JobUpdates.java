@@ -63,6 +63,9 @@ final class JobUpdates {
       }
     }
     ClusterRules.checkDependencies(b, j.key().id(), r.control().dependency());
+    if (update.reservation() != null) {
+      ClusterRules.checkReservation(b.reservations(), r, j.job().user(), j.job().account(), b.now());
+    }
     Job job = j.job().withRequest(r);
     if (update.qos() != null) {
       job = job.withQos(r.control().qos());
@@ -93,7 +96,8 @@ final class JobUpdates {
   /** The parser's reason under scontrol's name for the field ({@code TimeLimit=abc: invalid time ...}). */
   private static String slurmWords(JobUpdate update, SbatchException e) {
     Map<String, String> options = Map.of("--time=", "TimeLimit", "--partition=", "Partition", "--qos=", "QOS",
-        "--nodes=", "NumNodes", "--dependency=", "Dependency", "--nice=", "Nice", "--priority=", "Priority");
+        "--nodes=", "NumNodes", "--dependency=", "Dependency", "--nice=", "Nice", "--priority=", "Priority",
+        "--reservation=", "ReservationName");
     for (Map.Entry<String, String> o : options.entrySet()) {
       if (e.directive().startsWith(o.getKey()) && e.where().equals("option")) {
         return o.getValue() + "=" + e.directive().substring(o.getKey().length()) + ": " + e.reason();

@@ -45,6 +45,7 @@ public final class JobViews {
     List<String> asked = j.request().placement().partitions();
     m.put("partition", j.partition() != null ? j.partition() : asked.isEmpty() ? defaultPartition : String.join(",", asked));
     m.put("qos", j.qos());
+    m.put("reservation", j.request().placement().reservation());
     m.put("state", j.state().name());
     m.put("reason", s.reason());
     List<String> nodes = nodes(s);

@@ -111,6 +111,8 @@ public final class JobsController {
     JobCommands.Accepted accepted = commands.check(caller, in);
     if (in.testOnly()) {
       return writer.read(state -> {
+        ClusterRules.checkReservation(state.reservations(), accepted.request(), caller.user(), accepted.account(),
+            clock.instant());
         Job probe = Job.pending(TestOnly.PROBE_ID, accepted.request(), caller.user(), accepted.account(),
             accepted.qos(), clock.instant());
         return HttpResponse.ok(testOnly.evaluate(state, probe, clock.instant()));

@@ -2,6 +2,7 @@ package io.squall.api.scheduling;
 
 import io.squall.api.agents.AgentReports;
 import io.squall.api.config.ClusterLayout;
+import io.squall.api.jobs.ReservationJobs;
 import io.squall.api.money.BudgetWatch;
 import io.squall.api.metrics.SquallMetrics;
 import io.squall.api.state.ClusterState;
@@ -14,6 +15,7 @@ import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobState;
 import io.squall.core.priority.UsageMeter;
+import io.squall.core.reserve.ReservationRules;
 import io.squall.core.schedule.Plan;
 import io.squall.core.schedule.Scheduler;
 import jakarta.inject.Singleton;
@@ -47,9 +49,12 @@ public final class SchedulingCycle {
   private final BudgetWatch budgets;
   private final JobPurge purge;
   private final UsageMeter usageMeter;
+  private final ReservationJobs reservationJobs;
 
   public SchedulingCycle(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
-      SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets, JobPurge purge, UsageMeter usageMeter) {
+      SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets, JobPurge purge, UsageMeter usageMeter,
+      ReservationJobs reservationJobs) {
+    this.reservationJobs = reservationJobs;
     this.usageMeter = usageMeter;
     this.budgets = budgets;
     this.purge = purge;
@@ -66,6 +71,17 @@ public final class SchedulingCycle {
     try {
       reports.checkTimeouts().get();
       purge.purge(now);
+      // Slurm purges a reservation after its end time; its jobs were ended then by the cycle.
+      if (!writer.state().reservations().isEmpty()) {
+        writer.write(b -> {
+          List<Job> holding = b.holdingJobs().stream().map(StoredJob::job).toList();
+          for (var r : ReservationRules.ended(b.reservations(), holding, b.now())) {
+            b.removeReservation(r.name());
+            reservationJobs.reservationGone(b, r.name(), "purged after its end");
+          }
+          return null;
+        }).get();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return 0;

@@ -35,6 +35,10 @@ public final class Batch {
   private final Map<JobKey, Note> notes = new LinkedHashMap<>();
   private UsageLedger usage;
   private long nextJobId;
+  /** Advanced reservations as this batch leaves them, by name; null until it changes one. */
+  private java.util.TreeMap<String, io.squall.core.model.Reservation> reservations;
+  private final List<io.squall.core.model.Reservation> addedReservations = new ArrayList<>();
+  private final List<String> removedReservations = new ArrayList<>();
 
   /** Why a pending job waits (the last cycle), or a configuring one (its nodes): shown to users, not stored (said again). */
   record Note(String reason, Instant expectedStart) {}
@@ -274,6 +278,51 @@ public final class Batch {
   /** Whether the batch changes any row (heartbeats and pending reasons alone do not). */
   boolean hasWrites() {
     return !jobs.isEmpty() || !removed.isEmpty() || !changedNodes.isEmpty() || !submissions.isEmpty()
-        || !events.isEmpty() || usage != committed.usage();
+        || !events.isEmpty() || usage != committed.usage() || reservations != null;
+  }
+
+  /** The advanced reservations, this batch's changes included, by name. */
+  public List<io.squall.core.model.Reservation> reservations() {
+    return reservations == null ? committed.reservations() : List.copyOf(reservations.values());
+  }
+
+  /** The reservation with this name, or null. */
+  public io.squall.core.model.Reservation reservation(String name) {
+    return reservations().stream().filter(r -> r.name().equals(name)).findFirst().orElse(null);
+  }
+
+  /** Adds a reservation (its name is not taken). */
+  public void addReservation(io.squall.core.model.Reservation r) {
+    changeReservations().put(r.name(), r);
+    addedReservations.add(r);
+  }
+
+  /** Removes a reservation. */
+  public void removeReservation(String name) {
+    if (changeReservations().remove(name) != null) {
+      addedReservations.removeIf(r -> r.name().equals(name));
+      removedReservations.add(name);
+    }
+  }
+
+  private java.util.TreeMap<String, io.squall.core.model.Reservation> changeReservations() {
+    if (reservations == null) {
+      reservations = new java.util.TreeMap<>();
+      committed.reservations().forEach(r -> reservations.put(r.name(), r));
+    }
+    return reservations;
+  }
+
+  /** Whether this batch changed the reservations. */
+  boolean changedReservations() {
+    return reservations != null;
+  }
+
+  List<io.squall.core.model.Reservation> addedReservations() {
+    return addedReservations;
+  }
+
+  List<String> removedReservations() {
+    return removedReservations;
   }
 }

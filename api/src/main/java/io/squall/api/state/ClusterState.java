@@ -4,6 +4,7 @@ import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.Node;
+import io.squall.core.model.Reservation;
 import io.squall.core.model.UsageLedger;
 import io.squall.api.config.ClusterLayout;
 import java.util.ArrayList;
@@ -30,6 +31,8 @@ public final class ClusterState {
   /** Array tasks by their own job id, where it is not their array's: what a task's SLURM_JOB_ID names. */
   private final ConcurrentHashMap<Long, JobKey> tasksByOwnId = new ConcurrentHashMap<>();
   private volatile UsageLedger usage;
+  /** Advanced reservations, by name. */
+  private volatile List<Reservation> reservations = List.of();
 
   ClusterState(UsageLedger usage) {
     this.usage = usage;
@@ -87,7 +90,23 @@ public final class ClusterState {
     List<Job> jobList = new ArrayList<>(jobs.size());
     jobs.values().forEach(j -> jobList.add(j.job()));
     return new ClusterSnapshot(nodeList, layout.partitions(), layout.qos(), layout.accounts(), layout.users(),
-        jobList, usage);
+        jobList, usage).withReservations(reservations);
+  }
+
+  /** The advanced reservations, by name. */
+  public List<Reservation> reservations() {
+    return reservations;
+  }
+
+  /** The reservation with this name, or null. */
+  public Reservation reservation(String name) {
+    return reservations.stream().filter(r -> r.name().equals(name)).findFirst().orElse(null);
+  }
+
+  void publishReservations(List<Reservation> all) {
+    List<Reservation> sorted = new ArrayList<>(all);
+    sorted.sort(java.util.Comparator.comparing(Reservation::name));
+    reservations = List.copyOf(sorted);
   }
 
   static NavigableMap<JobKey, StoredJob> subMap(NavigableMap<JobKey, StoredJob> map, long id) {

@@ -45,9 +45,12 @@ public final class StateLoader {
   private final InstantSource clock;
   private final UsageStore usage;
   private final UsageMeter meter;
+  private final io.squall.api.store.ReservationRepository reservations;
 
   public StateLoader(JobRepository jobs, JobHistory history, NodeRepository nodes, Rows rows,
-      ClusterLayout layout, SquallConfig config, InstantSource clock, UsageStore usage, UsageMeter meter) {
+      ClusterLayout layout, SquallConfig config, InstantSource clock, UsageStore usage, UsageMeter meter,
+      io.squall.api.store.ReservationRepository reservations) {
+    this.reservations = reservations;
     this.jobs = jobs;
     this.history = history;
     this.nodes = nodes;
@@ -104,6 +107,9 @@ public final class StateLoader {
       loaded.addAll(history.of(found));
     }
     loaded.forEach(state::publishJob);
+    List<io.squall.core.model.Reservation> kept = new ArrayList<>();
+    reservations.findAll().forEach(r -> kept.add(StoredReservations.reservation(r)));
+    state.publishReservations(kept);
     if (stored == null) {
       UsageLedger ledger = usageOfPastRuns(now);
       usage.create(ledger);

@@ -230,6 +230,9 @@ public final class StateWriter {
       }
     });
     state.publishUsage(batch.usage());
+    if (batch.changedReservations()) {
+      state.publishReservations(batch.reservations());
+    }
   }
 
   private static void failAll(List<Pending> drained, ApiException e) {

@@ -11,6 +11,7 @@ import io.squall.api.store.JobScriptRepository;
 import io.squall.api.store.JobScriptRow;
 import io.squall.api.store.NodeRepository;
 import io.squall.api.store.NodeRow;
+import io.squall.api.store.ReservationRepository;
 import io.squall.core.model.JobKey;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -30,9 +31,12 @@ public final class Store {
   private final HoldingRepository holdings;
   private final Rows rows;
   private final UsageStore usage;
+  private final ReservationRepository reservations;
 
   public Store(TransactionOperations<Connection> tx, JobRepository jobs, JobScriptRepository scripts,
-      JobEventRepository events, NodeRepository nodes, HoldingRepository holdings, Rows rows, UsageStore usage) {
+      JobEventRepository events, NodeRepository nodes, HoldingRepository holdings, Rows rows, UsageStore usage,
+      ReservationRepository reservations) {
+    this.reservations = reservations;
     this.usage = usage;
     this.holdings = holdings;
     this.tx = tx;
@@ -85,6 +89,8 @@ public final class Store {
         }
       }
       recordHoldings(batch);
+      batch.removedReservations().forEach(reservations::deleteById);
+      batch.addedReservations().forEach(r -> reservations.save(StoredReservations.row(r)));
       if (batch.usage() != batch.committedUsage()) {
         usage.write(batch.committedUsage(), batch.usage());
       }

@@ -38,6 +38,7 @@ public final class SquallClient {
   private static final TypeReference<List<JobInfo>> JOBS = new TypeReference<>() {};
   private static final TypeReference<List<NodeInfo>> NODES = new TypeReference<>() {};
   private static final TypeReference<List<PartitionInfo>> PARTITIONS = new TypeReference<>() {};
+  private static final TypeReference<List<ReservationInfo>> RESERVATIONS = new TypeReference<>() {};
   private static final TypeReference<List<AccountingJob>> ACCOUNTING = new TypeReference<>() {};
 
   private final ServiceAddress address;
@@ -114,6 +115,21 @@ public final class SquallClient {
   /** {@code POST /v1/nodes/{name}/resume} (operators): a drained node takes work again. */
   public void resume(String node) {
     send(request("/v1/nodes/" + segment(node) + "/resume", Map.of()).POST(HttpRequest.BodyPublishers.noBody()));
+  }
+
+  /** {@code POST /v1/reservations} (operators): creates an advanced reservation ({@code scontrol create reservation}). */
+  public ReservationInfo createReservation(Map<String, Object> body) {
+    return convert(send(postJson("/v1/reservations", body)), ReservationInfo.class);
+  }
+
+  /** {@code GET /v1/reservations}: every advanced reservation, by name. */
+  public List<ReservationInfo> reservations() {
+    return convert(send(request("/v1/reservations", Map.of()).GET()).path("reservations"), RESERVATIONS);
+  }
+
+  /** {@code DELETE /v1/reservations/{name}} (operators). */
+  public void deleteReservation(String name) {
+    send(request("/v1/reservations/" + segment(name), Map.of()).DELETE());
   }
 
   private HttpRequest.Builder postJson(String path, Object body) {

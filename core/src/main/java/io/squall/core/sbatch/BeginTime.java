@@ -17,10 +17,10 @@ import java.util.Locale;
  * {@code elevenses} (11:00), {@code fika} (15:00), {@code teatime} (16:00), {@code today}, {@code tomorrow}.
  * Times are read in the submitter's zone, relative to the injected "now".
  */
-final class BeginTime {
+public final class BeginTime {
   private BeginTime() {}
 
-  static Instant parse(String text, Instant now, ZoneId zone) {
+  public static Instant parse(String text, Instant now, ZoneId zone) {
     String t = text.strip().toLowerCase(Locale.ROOT);
     ZonedDateTime here = now.atZone(zone);
     try {

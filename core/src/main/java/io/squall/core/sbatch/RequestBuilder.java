@@ -112,7 +112,12 @@ final class RequestBuilder {
       }
       case BEGIN, DEADLINE -> instant(o);
       case PARTITION -> partitions(o);
-      case ACCOUNT, QOS, RESERVATION -> name(o);
+      case ACCOUNT, QOS -> name(o);
+      case RESERVATION -> {
+        if (!o.value().isBlank()) {
+          name(o); // empty: none (scontrol update job ReservationName= clears it)
+        }
+      }
       case EXCLUSIVE -> exclusive(o);
       case NICE -> nice(o);
       case PRIORITY -> priority(o);
@@ -192,7 +197,7 @@ final class RequestBuilder {
         constraint == null ? null : constraint.value(),
         hostsValue(SbatchOption.NODELIST), hostsValue(SbatchOption.EXCLUDE),
         switches == null ? null : switches.count(), switches == null ? null : switches.waitMinutes(),
-        value(SbatchOption.RESERVATION), value(SbatchOption.GPU_BIND), value(SbatchOption.HINT),
+        emptyToNull(value(SbatchOption.RESERVATION)), value(SbatchOption.GPU_BIND), value(SbatchOption.HINT),
         value(SbatchOption.DISTRIBUTION));
     List<String> overlap = new ArrayList<>(placement.nodelist());
     overlap.retainAll(placement.exclude());
@@ -566,6 +571,10 @@ final class RequestBuilder {
   }
 
   // --- accessors for the values that count ---
+
+  private static String emptyToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
+  }
 
   private String value(SbatchOption option) {
     OptionValue o = given.get(option);

@@ -7,6 +7,7 @@ import io.squall.core.model.JobKey;
 import io.squall.core.model.Node;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
+import io.squall.core.model.Reservation;
 import io.squall.core.model.UsageLedger;
 import io.squall.core.money.BudgetLimits;
 import io.squall.core.priority.FairShare;
@@ -68,6 +69,8 @@ final class Cycle {
   private final List<Action> actions = new ArrayList<>();
   /** Candidates that wait for Resources or Priority: those may preempt. */
   private final Set<JobKey> blockedByResources = new HashSet<>();
+  /** Advanced reservations by name. */
+  private final Map<String, Reservation> reservations = new HashMap<>();
   private Partition defaultPartition;
   private int reservationsTried;
   private DependencyCheck dependencies;
@@ -99,6 +102,20 @@ final class Cycle {
       runningOn.add(new ArrayList<>(2));
     }
     this.placer = new GangPlacer(table, groupOf, groupCount, config.backfill());
+    // Each advanced reservation holds its nodes over its window: other jobs must end before it opens.
+    for (Reservation r : snapshot.reservations()) {
+      reservations.put(r.name(), r);
+      long end = r.end().getEpochSecond();
+      if (end <= nowSec) {
+        continue;
+      }
+      for (String name : r.nodes()) {
+        Integer i = table.indexOf(name);
+        if (i != null) {
+          table.addWindow(i, new NodeTable.Window(r.start().getEpochSecond(), end, r.name(), r.has(Reservation.Flag.MAINT)));
+        }
+      }
+    }
     for (Partition p : snapshot.partitions()) {
       partitions.put(p.name(), p);
       if (defaultPartition == null && p.isDefault()) {
@@ -158,12 +175,16 @@ final class Cycle {
 
   /**
    * sbatch(1) --signal: "When a job is within sig_time seconds of its end time, send it the
-   * signal sig_num" (60 s by default). {@code R:} (relative to a reservation's end) is not
-   * modelled, as reservations are not: such a signal is not sent.
+   * signal sig_num" (60 s by default). With {@code R:} the end is its reservation's, so a job
+   * without one is not sent it; {@code end} is already the earlier of its limit and its
+   * reservation's end.
    */
   private void signalBeforeLimit(Job job, long end) {
     SignalSpec s = job.request().control().signal();
-    if (s != null && !s.reservation() && end != Long.MAX_VALUE && nowSec >= end - s.seconds()) {
+    if (s != null && s.reservation() && reservationOf(job) == null) {
+      return;
+    }
+    if (s != null && end != Long.MAX_VALUE && nowSec >= end - s.seconds()) {
       actions.add(new Action.LimitSignal(job.key(), s.name(), s.batchOnly(), s.seconds()));
     }
   }
@@ -177,6 +198,8 @@ final class Cycle {
       int limit = p == null ? TimeLimit.UNLIMITED : p.timeLimitMinutes(job.request().timing().timeLimitMinutes());
       end = limit == TimeLimit.UNLIMITED || job.startTime() == null ? Long.MAX_VALUE
           : startSecondRoundedUp(job) + limit * 60L;
+      // Slurm cancels a job in a reservation when the reservation ends (ResvOverRun=0), unless FLEX.
+      end = Math.min(end, accessOf(job).endCap());
       if (end <= nowSec) {
         actions.add(new Action.Timeout(job.key()));
       } else {
@@ -222,6 +245,10 @@ final class Cycle {
       if (tier != o.tier) {
         return Integer.compare(o.tier, tier);
       }
+      // reservations.html: a job with a reservation is considered before the others of its partition.
+      if (reserved() != o.reserved()) {
+        return reserved() ? -1 : 1;
+      }
       if (resuming() != o.resuming()) {
         return resuming() ? -1 : 1;
       }
@@ -233,6 +260,10 @@ final class Cycle {
 
     boolean resuming() {
       return job.restartCount() > 0;
+    }
+
+    boolean reserved() {
+      return job.request().placement().reservation() != null;
     }
   }
 
@@ -360,8 +391,14 @@ final class Cycle {
       case SATISFIED -> { }
     }
     if (r.placement().reservation() != null) {
-      // Advanced reservations are not modelled yet; such a job waits and says why.
-      return PendingReason.RESERVATION;
+      Reservation res = reservationOf(job);
+      if (res == null) {
+        // Submission checks that it exists: it was deleted or has ended since.
+        return PendingReason.RESERVATION_DELETED;
+      }
+      if (!res.end().isAfter(now) || !res.has(Reservation.Flag.FLEX) && now.isBefore(res.start())) {
+        return PendingReason.RESERVATION; // waits for its reservation to begin
+      }
     }
     if (job.qos() != null && !snapshot.qos().isEmpty() && !snapshot.qos().containsKey(job.qos())) {
       return PendingReason.INVALID_QOS;
@@ -370,6 +407,33 @@ final class Cycle {
       return PendingReason.JOB_ARRAY_TASK_LIMIT;
     }
     return null;
+  }
+
+  /** The advanced reservation the job names, or null (none, or one that no longer exists). */
+  private Reservation reservationOf(Job job) {
+    String name = job.request().placement().reservation();
+    return name == null ? null : reservations.get(name);
+  }
+
+  /**
+   * What the job's reservation lets it do: overlap the reservation's windows and, unless FLEX,
+   * only within them (from its start, ending at its end at the latest).
+   */
+  private Access accessOf(Job job) {
+    Reservation r = reservationOf(job);
+    if (r == null) {
+      return Access.NONE;
+    }
+    if (r.has(Reservation.Flag.FLEX)) {
+      return new Access(r.name(), Long.MIN_VALUE, Long.MAX_VALUE, false);
+    }
+    return new Access(r.name(), r.start().getEpochSecond(), r.end().getEpochSecond(), false);
+  }
+
+  /** The nodes a job in a reservation must run on (those of a reservation that is not FLEX); null for any. */
+  private Set<String> confinedTo(Job job) {
+    Reservation r = reservationOf(job);
+    return r == null || r.has(Reservation.Flag.FLEX) ? null : new HashSet<>(r.nodes());
   }
 
   /** Whether an array already runs as many tasks as its {@code %N} allows. */
@@ -549,6 +613,10 @@ final class Cycle {
         // Only a reservation can make the difference between the two.
         PendingReason why = table.hasReservations() && placer.placeNow(attempt.request(), true) != null
             ? PendingReason.PRIORITY : PendingReason.RESOURCES;
+        if (table.hasMaintWindows()
+            && placer.placeNow(attempt.request().withAccess(attempt.request().access().ignoringMaint()), false) != null) {
+          why = PendingReason.RESERVED_FOR_MAINTENANCE; // only a maintenance reservation keeps it out
+        }
         failedNow.put(attempt.key(), why);
         reason = worse(reason, why);
       }
@@ -596,7 +664,7 @@ final class Cycle {
           continue;
         }
         int[] more = placer.placeNow(new GangPlacer.Request(bigger, fits.eligible(), fits.required(), fits.counts(),
-            fits.maxGroups()), false);
+            fits.maxGroups(), fits.access()), false);
         if (more != null && overLimitOn(job, bigger, more) == null) {
           start(job, key, p, bigger, more);
           return;
@@ -609,14 +677,15 @@ final class Cycle {
   private void start(Job job, JobKey key, Partition p, GangShape shape, int[] nodes) {
     List<GpuGrant> grants = new ArrayList<>(nodes.length);
     int gpus = 0;
+    long endSec = accessOf(job).end(nowSec, shape.limitSeconds());
     for (int k = 0; k < nodes.length; k++) {
       // Not added to runningOn: a job started in this cycle is never a preemption victim in it.
-      GpuGrant g = table.allocate(nodes[k], shape, shape.gpusOnNode(k));
+      GpuGrant g = table.allocate(nodes[k], shape, shape.gpusOnNode(k), endSec);
       grants.add(g);
       gpus += g.gpuIndices().size();
     }
-    long limit = shape.limitSeconds();
-    Instant end = limit == Long.MAX_VALUE ? null : now.plusSeconds(limit);
+    // Its reservation's end comes first when that is sooner than its time limit.
+    Instant end = endSec == Long.MAX_VALUE ? null : Instant.ofEpochSecond(endSec);
     // What it holds counts (an exclusive job's whole nodes), not what it asked for.
     limits.add(job, onNodes(shape, nodes), shape.gpuMinutes(gpus));
     commitBudget(job, p.name(), gpus, shape.limitSeconds());
@@ -688,11 +757,12 @@ final class Cycle {
 
   /** What decides which nodes are eligible for a job in a partition. */
   private record EligibleKey(String partition, String gpuType, String constraint, int alternative,
-      List<String> exclude, boolean resume, Set<CapacityType> runsOn) {}
+      List<String> exclude, boolean resume, Set<CapacityType> runsOn, String reservation) {}
 
   /** Everything that decides whether a placement can succeed now (the eligible nodes included). */
   private record FailKey(String partition, GangShape shape, String constraint, int alternative,
-      List<String> nodelist, List<String> exclude, int maxGroups, boolean resume, Set<CapacityType> runsOn) {}
+      List<String> nodelist, List<String> exclude, int maxGroups, boolean resume, Set<CapacityType> runsOn,
+      Access access) {}
 
   /** One way to place a job in one partition, with the key of its outcome in this cycle. */
   private record Attempt(GangPlacer.Request request, FailKey key) {}
@@ -721,16 +791,18 @@ final class Cycle {
     // powered up as well (Slurm's power saving: a job allocated powered-down nodes resumes them).
     int passes = hasResumable.contains(p.name()) ? 2 : 1;
     Set<CapacityType> runsOn = runsOn(job);
+    Access access = accessOf(job);
+    Set<String> confined = confinedTo(job);
     for (int pass = 0; pass < passes; pass++) {
       boolean resume = pass == 1;
       for (int a = 0; a < alternatives.size(); a++) {
         Constraint alt = alternatives.get(a);
-        int[] eligible = eligible(place, p, shape, alt, a, resume, runsOn);
+        int[] eligible = eligible(place, p, shape, alt, a, resume, runsOn, access.reservation(), confined);
         if (containsAll(eligible, required)) {
           GangPlacer.Request request = new GangPlacer.Request(shape, eligible, required,
-              alt == null ? List.of() : alt.counts(), maxGroups);
+              alt == null ? List.of() : alt.counts(), maxGroups, access);
           out.add(new Attempt(request, new FailKey(p.name(), shape, place.constraintText(), a, place.nodelist(),
-              place.exclude(), maxGroups, resume, runsOn)));
+              place.exclude(), maxGroups, resume, runsOn, access)));
         }
       }
     }
@@ -751,13 +823,14 @@ final class Cycle {
    * and match GPU type, constraint, exclusions and what the job may run on.
    */
   private int[] eligible(JobRequest.Placement place, Partition p, GangShape shape, Constraint alt, int altIndex,
-      boolean resume, Set<CapacityType> runsOn) {
+      boolean resume, Set<CapacityType> runsOn, String reservation, Set<String> confined) {
     EligibleKey key = new EligibleKey(p.name(), shape.gpuType(), place.constraintText(), altIndex, place.exclude(),
-        resume, runsOn);
+        resume, runsOn, confined == null ? null : reservation);
     return eligibleCache.computeIfAbsent(key, k -> {
       List<Integer> out = new ArrayList<>();
       for (int i : partitionNodes.get(p.name())) {
-        if (isEligible(table.nodes.get(i), place, shape, alt, resume, runsOn)) {
+        Node n = table.nodes.get(i);
+        if ((confined == null || confined.contains(n.name())) && isEligible(n, place, shape, alt, resume, runsOn)) {
           out.add(i);
         }
       }
@@ -776,6 +849,9 @@ final class Cycle {
     boolean fitsSomewhere = false;
     for (int k = 0; k < c.partitions().size() && !fitsSomewhere; k++) {
       fitsSomewhere = fitsExistingNodes(c.shapes().get(k), c.attempts().get(k));
+    }
+    if (!fitsSomewhere && c.job().request().placement().reservation() != null) {
+      return null; // its reservation's nodes are all it may use: more machines would not help
     }
     if (!fitsSomewhere) {
       Partition p = c.partitions().get(0);
@@ -812,7 +888,7 @@ final class Cycle {
     if (best == null) {
       return null;
     }
-    placer.book(best, bestShape);
+    placer.book(best, bestShape, accessOf(c.job()));
     return Instant.ofEpochSecond(best.start());
   }
 
@@ -858,7 +934,8 @@ final class Cycle {
         continue;
       }
       for (Attempt attempt : c.attempts().get(0)) {
-        List<Preemptor.Victim> victims = preemptor.victimsFor(c.job(), p, shape, attempt.request().eligible());
+        // Only nodes it could start on once freed: never a job off a node an advanced reservation keeps it from.
+        List<Preemptor.Victim> victims = preemptor.victimsFor(c.job(), p, shape, startableOn(attempt.request()));
         if (!victims.isEmpty()) {
           for (Preemptor.Victim v : victims) {
             if (v.alreadyPreempted()) {
@@ -872,6 +949,15 @@ final class Cycle {
         }
       }
     }
+  }
+
+  /** The request's eligible nodes on which the advanced reservations let it start now. */
+  private int[] startableOn(GangPlacer.Request r) {
+    if (!table.hasWindows()) {
+      return r.eligible();
+    }
+    long end = r.access().end(nowSec, r.shape().limitSeconds());
+    return Arrays.stream(r.eligible()).filter(i -> table.windowsAllow(i, nowSec, end, r.access())).toArray();
   }
 
   private boolean mayPreempt(Candidate c) {

@@ -39,10 +39,18 @@ final class GangPlacer {
     this.marks = new boolean[table.size()];
   }
 
-  private record StartsKey(GangShape shape, int[] eligible) {}
+  private record StartsKey(GangShape shape, int[] eligible, Access access) {}
 
-  /** Where a gang may go: statically eligible nodes (grouped), the nodes it must include, count rules. */
-  record Request(GangShape shape, int[] eligible, int[] required, List<Constraint.Feature> counts, int maxGroups) {}
+  /**
+   * Where a gang may go: statically eligible nodes (grouped), the nodes it must include, count
+   * rules, and which advanced reservations' windows it may use.
+   */
+  record Request(GangShape shape, int[] eligible, int[] required, List<Constraint.Feature> counts, int maxGroups,
+      Access access) {
+    Request withAccess(Access a) {
+      return new Request(shape, eligible, required, counts, maxGroups, a);
+    }
+  }
 
   /** A reservation: the start and the nodes held for the gang from then. */
   record Reservation(long start, int[] nodes) {}
@@ -54,7 +62,7 @@ final class GangPlacer {
   int[] placeNow(Request r, boolean ignoreReservations) {
     GangShape s = r.shape();
     for (int i : r.required()) {
-      if (!fits(i, s, ignoreReservations)) {
+      if (!fits(i, s, r.access(), ignoreReservations)) {
         return null;
       }
     }
@@ -64,7 +72,7 @@ final class GangPlacer {
     int[] perGroup = new int[groupCount];
     List<Integer> fitting = new ArrayList<>();
     for (int i : r.eligible()) {
-      if (fits(i, s, ignoreReservations)) {
+      if (fits(i, s, r.access(), ignoreReservations)) {
         fitting.add(i);
         perGroup[groupOf[i]]++;
       }
@@ -72,8 +80,8 @@ final class GangPlacer {
     return choose(r, fitting, perGroup);
   }
 
-  private boolean fits(int i, GangShape s, boolean ignoreReservations) {
-    return ignoreReservations ? table.fitsNowIgnoringReservations(i, s) : table.fitsNow(i, s);
+  private boolean fits(int i, GangShape s, Access a, boolean ignoreReservations) {
+    return ignoreReservations ? table.fitsNowIgnoringReservations(i, s) : table.fitsNow(i, s, a);
   }
 
   private int[] bestSingle(Request r, boolean ignoreReservations) {
@@ -82,7 +90,7 @@ final class GangPlacer {
     int bestSpare = Integer.MAX_VALUE;
     for (int i : r.eligible()) {
       int spare = table.freeGpus(i) - s.gpusPerNode();
-      if (spare < 0 || spare >= bestSpare || !fits(i, s, ignoreReservations)) {
+      if (spare < 0 || spare >= bestSpare || !fits(i, s, r.access(), ignoreReservations)) {
         continue;
       }
       best = i;
@@ -197,9 +205,9 @@ final class GangPlacer {
   }
 
   /** Books a reservation that {@link #findReservation} found, before anything else was booked. */
-  void book(Reservation res, GangShape s) {
+  void book(Reservation res, GangShape s, Access a) {
     for (int i : res.nodes()) {
-      table.reserve(i, s, res.start());
+      table.reserve(i, s, res.start(), a);
     }
   }
 
@@ -217,7 +225,7 @@ final class GangPlacer {
   Reservation findReservation(Request r, long notBefore) {
     GangShape s = r.shape();
     for (int i : r.required()) {
-      if (table.earliestStart(i, s, grid.horizon()) < 0) {
+      if (table.earliestStart(i, s, grid.horizon(), r.access()) < 0) {
         return null;
       }
     }
@@ -247,10 +255,10 @@ final class GangPlacer {
 
   /** The request's eligible nodes by earliest start, as the table stands now. */
   private NodeStarts startsOf(Request r) {
-    StartsKey key = new StartsKey(r.shape(), r.eligible());
+    StartsKey key = new StartsKey(r.shape(), r.eligible(), r.access());
     NodeStarts starts = startsCache.get(key);
     if (starts == null) {
-      starts = new NodeStarts(table, r.shape(), r.eligible(), grid.horizon());
+      starts = new NodeStarts(table, r.shape(), r.access(), r.eligible(), grid.horizon());
       startsCache.put(key, starts);
     } else {
       starts.refresh(marks);
@@ -269,7 +277,7 @@ final class GangPlacer {
     int[] perGroup = new int[groupCount];
     for (int k = 0; k < starts.size() && starts.start(k) <= t; k++) {
       int i = starts.node(k);
-      if (table.fits(i, s, t)) {
+      if (table.fits(i, s, t, r.access())) {
         fitting.add(i);
         perGroup[groupOf[i]]++;
       }
@@ -278,7 +286,7 @@ final class GangPlacer {
       return null;
     }
     for (int i : r.required()) {
-      if (!table.fits(i, s, t)) {
+      if (!table.fits(i, s, t, r.access())) {
         return null;
       }
     }

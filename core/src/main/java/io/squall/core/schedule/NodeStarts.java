@@ -22,6 +22,7 @@ final class NodeStarts {
   private static final long NODE_MASK = (1L << NODE_BITS) - 1;
   private final NodeTable table;
   private final GangShape shape;
+  private final Access access;
   private final long horizon;
   private long[] entries;
   private int size;
@@ -30,8 +31,14 @@ final class NodeStarts {
 
   /** Every eligible node that could hold the shape by {@code horizon}, as the table stands. */
   NodeStarts(NodeTable table, GangShape shape, int[] eligible, long horizon) {
+    this(table, shape, Access.NONE, eligible, horizon);
+  }
+
+  /** Every eligible node that could hold the shape by {@code horizon} as the access allows, as the table stands. */
+  NodeStarts(NodeTable table, GangShape shape, Access access, int[] eligible, long horizon) {
     this.table = table;
     this.shape = shape;
+    this.access = access;
     this.horizon = horizon;
     entries = new long[eligible.length];
     for (int i : eligible) {
@@ -89,7 +96,7 @@ final class NodeStarts {
     long[] fresh = new long[moved];
     int n = 0;
     for (int k = 0; k < moved; k++) {
-      long t = table.earliestStart(again[k], shape, horizon);
+      long t = table.earliestStart(again[k], shape, horizon, access);
       if (t >= 0) {
         fresh[n++] = entry(t, again[k]);
       }
@@ -106,7 +113,7 @@ final class NodeStarts {
 
   /** Adds the node at its earliest start, if it has one within the window (unsorted). */
   private void add(int i) {
-    long t = table.earliestStart(i, shape, horizon);
+    long t = table.earliestStart(i, shape, horizon, access);
     if (t >= 0) {
       entries[size++] = entry(t, i);
     }

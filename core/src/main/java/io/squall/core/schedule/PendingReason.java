@@ -34,7 +34,12 @@ public enum PendingReason {
   /** The account's hard budget is spent, or the job's worst-case cost does not fit what is left. */
   ASSOC_GRP_BILLING_MINUTES("AssocGrpBillingMinutes"),
   REQ_NODE_NOT_AVAIL("ReqNodeNotAvail"),
+  /** Waits for its advanced reservation to begin. */
   RESERVATION("Reservation"),
+  /** The advanced reservation it names was deleted or ended (slurmctld's WAIT_RESV_DELETED). */
+  RESERVATION_DELETED("ReservationDeleted"),
+  /** Only a MAINT reservation's window keeps it off the nodes it would start on now. */
+  RESERVED_FOR_MAINTENANCE("ReqNodeNotAvail, Reserved for maintenance"),
   DEADLINE("DeadLine");
 
   private final String slurmName;

@@ -14,6 +14,12 @@
  * preempt lower-tier or preemptable-QOS work, choosing the victims that lose the least work on
  * the nodes the gang lacks (jobs already preempted, in their grace time, first). Jobs that fit on no existing node become capacity demand.
  *
+ * <p>Advanced reservations ({@link io.squall.core.model.Reservation}) are windows on their nodes'
+ * timelines: a job that does not name one must end before its window opens on every node it uses
+ * (backfill plans around it), a job that names one runs only on its nodes within the window and
+ * ends at its end, unless it is FLEX; a job in a non-FLEX reservation running past its end times
+ * out. Creating, using, deleting and purging them follow {@link io.squall.core.reserve}.
+ *
  * <p>Determinism: lists are iterated in order and ties broken by job key and node name; the
  * same snapshot and instant always give an equal plan.
  */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
 import io.squall.core.model.Partition;
+import io.squall.core.priority.PriorityWeights;
 import io.squall.core.provision.PurchaseRules;
 import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.time.ManualClock;
@@ -54,6 +55,9 @@ import java.util.TreeMap;
  * <p>{@code --jobs}, {@code --first}, {@code --time-squeeze} and {@code --arrival-squeeze} scale the
  * workload ({@link Scaling}; the defaults are the figures above), and {@code --write-trace FILE} writes
  * the jobs replayed as CSV, for replaying the same trace on a real Slurm ({@code bench/slurm/}).
+ * {@code --priority fifo} orders the queue by submission alone (all priority weights 0, so job id
+ * breaks the tie), as Slurm's default {@code PriorityType=priority/basic} does; the default is
+ * {@code multifactor}, Squall's default weights.
  */
 final class SmallJobsBench {
   static final int JOBS = 800;
@@ -109,6 +113,7 @@ final class SmallJobsBench {
   static int run(Map<String, String> opts, Path cwd, PrintStream out, PrintStream err) {
     Duration interval = Duration.ofSeconds(Integer.parseInt(opts.getOrDefault("scheduler-interval", "1")));
     Scaling scaling = Scaling.of(opts);
+    boolean fifo = opts.getOrDefault("priority", "multifactor").equals("fifo");
     int traceJobs = trace().size();
     if (scaling.first() + scaling.jobs() > traceJobs) {
       err.printf(Locale.ROOT, "squall bench small-jobs: the trace has %d jobs: --first %d --jobs %d goes past its end%n",
@@ -127,11 +132,19 @@ final class SmallJobsBench {
     if (!scaling.equals(Scaling.DEFAULT)) {
       out.println(scaling.describe());
     }
+    if (fifo) {
+      out.println("priority: fifo (every priority weight 0: the queue in submission order, as priority/basic)");
+    }
     ManualClock clock = new ManualClock(START);
     List<Node> nodes = nodes();
     Partition gpu = Partition.of("gpu", nodes.stream().map(Node::name).toList()).asDefault();
+    SchedulerConfig config = SchedulerConfig.defaults();
+    if (fifo) {
+      config = new SchedulerConfig(new PriorityWeights(0, 0, 0, 0, 0, config.weights().maxAge()), config.backfill(),
+          config.preemptionDepth(), config.maxSwitchWait(), config.accrueAlways(), config.fairShare());
+    }
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup("bench",
-        List.of(new ElasticSimulation.PartitionSetup(gpu, nodes, null)), SchedulerConfig.defaults(),
+        List.of(new ElasticSimulation.PartitionSetup(gpu, nodes, null)), config,
         Duration.ofMillis(250), interval, Duration.ofDays(90), PurchaseRules.NONE, List.of());
     // Static nodes are never bought: the provider is there because the loop needs one, and stays idle.
     SimulatedProvider provider = SimulatedCloud.provider(clock, ElasticBench.offerings(), Map.of(),

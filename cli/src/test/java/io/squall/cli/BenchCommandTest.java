@@ -84,6 +84,15 @@ class BenchCommandTest {
   }
 
   @Test
+  void smallJobsFifoOrdersTheQueueBySubmissionAlone() {
+    Cli.Result r = cli.run("bench", "small-jobs", "--jobs", "40", "--priority", "fifo");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).startsWith("trace: 40 jobs from the 2201-th")
+        .contains("priority: fifo (every priority weight 0: the queue in submission order, as priority/basic)\n",
+            "\"jobs\":40,\"completed\":40");
+  }
+
+  @Test
   void smallJobsRefusesAStretchPastTheTracesEndAndAnEmptyFileName() {
     Cli.Result r = cli.run("bench", "small-jobs", "--jobs", "900");
     assertThat(r.exit()).isEqualTo(2);
@@ -92,6 +101,9 @@ class BenchCommandTest {
     r = cli.run("bench", "small-jobs", "--write-trace", "");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("squall bench small-jobs: --write-trace needs a file name, not ''\n");
+    r = cli.run("bench", "small-jobs", "--priority", "basic");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("squall bench small-jobs: --priority needs multifactor or fifo, not 'basic'\n");
     r = cli.run("bench", "small-jobs", "--time-squeeze", "0");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("squall bench small-jobs: --time-squeeze needs a positive whole number, not '0'\n");

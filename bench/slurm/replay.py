@@ -117,11 +117,16 @@ def main():
 
     ids = []
     lags = []
+    loads = []
     t0 = time.monotonic()
+    sampled = t0
     for i, job in enumerate(trace):
         delay = t0 + job["submit"] - time.monotonic()
         if delay > 0:
             time.sleep(delay)
+        if time.monotonic() - sampled >= 5:
+            loads.append(os.getloadavg()[0])
+            sampled = time.monotonic()
         lags.append(time.monotonic() - t0 - job["submit"])
         ids.append(submit(i, job))
     submitted_at = time.monotonic() - t0
@@ -129,7 +134,6 @@ def main():
           f"{trace[-1]['submit']:.1f} s); submission lag mean {sum(lags) / len(lags):.2f} s, max {max(lags):.2f} s",
           file=sys.stderr, flush=True)
 
-    loads = []
     while True:
         done = parse_jobcomp(jobcomp)
         missing = [j for j in ids if j not in done]
@@ -168,7 +172,7 @@ def main():
           f"({idle_gang:.0f} of them while a gang waited)")
     print(f"replayed {len(outcomes)} jobs ({len(single)} single-GPU, {len(gangs)} gangs: {len(two)} of 2 nodes, "
           f"{len(four)} of 4) on {NODES} 8-GPU nodes on Slurm {slurm_version()}: {wall:.0f} s wall, load average "
-          f"{load_before[0]:.1f} before, {sum(loads) / max(1, len(loads)):.1f} mean while jobs ran")
+          f"{load_before[0]:.1f} before, {sum(loads) / max(1, len(loads)):.1f} mean while it ran (1-minute figure every 5 s)")
     print(json.dumps({"jobs": len(outcomes), "completed": completed, "wait_1_gpu_mean_s": mean(single),
                       "wait_gangs_mean_s": mean(gangs), "wait_2_node_mean_s": mean(two),
                       "wait_4_node_mean_s": mean(four), "wait_mean_s": mean([o["wait"] for o in outcomes]),

@@ -21,14 +21,19 @@ final class BenchCommand {
     OPTIONS.put("interruptions", List.of("jobs", "nodes", "seed", "interruptions-per-hour"));
     OPTIONS.put("deadline", List.of("jobs", "seed"));
     OPTIONS.put("budget", List.of("seed"));
-    OPTIONS.put("small-jobs", List.of("scheduler-interval"));
+    OPTIONS.put("small-jobs", List.of("scheduler-interval", "jobs", "first", "time-squeeze", "arrival-squeeze",
+        "write-trace", "priority"));
   }
 
   /** The least --nodes of the benchmarks whose workload needs some (both sample the Philly trace). */
   private static final Map<String, Integer> MIN_NODES =
       Map.of("elastic", ElasticBench.MIN_NODES, "interruptions", ElasticBench.MIN_NODES);
-  /** Options where 0 makes sense (a wait that may be none). */
-  private static final Set<String> MAY_BE_ZERO = Set.of("on-demand-after");
+  /** Options where 0 makes sense (a wait that may be none, the first job of a trace). */
+  private static final Set<String> MAY_BE_ZERO = Set.of("on-demand-after", "first");
+  /** Options that take a file name. */
+  private static final Set<String> FILES = Set.of("write-trace");
+  /** Options that take one of a few words, the first the default. */
+  private static final Map<String, List<String>> CHOICES = Map.of("priority", List.of("multifactor", "fifo"));
   /** Options that take a decimal number (a rate), from 0 to {@link #MAX_RATE}. */
   private static final Set<String> DECIMALS = Set.of("interruptions-per-hour");
   /** Beyond this many interruptions per node-hour a spot node lives less than a minute on average. */
@@ -67,21 +72,36 @@ final class BenchCommand {
       case "interruptions" -> InterruptionBench.run(opts, io.out());
       case "deadline" -> DeadlineBench.run(opts, io.out());
       case "budget" -> BudgetBench.run(opts, io.out());
-      case "small-jobs" -> SmallJobsBench.run(opts, io.out());
+      case "small-jobs" -> SmallJobsBench.run(opts, io.cwd(), io.out(), err);
       case "api" -> ApiBench.run(opts, io.env(), io.out(), err);
       default -> SchedulerBench.run(opts, io.out());
     };
   }
 
   private static String usage(List<String> allowed) {
-    List<String> whole = allowed.stream().filter(k -> !DECIMALS.contains(k)).toList();
+    List<String> whole = allowed.stream()
+        .filter(k -> !DECIMALS.contains(k) && !FILES.contains(k) && !CHOICES.containsKey(k)).toList();
     List<String> decimal = allowed.stream().filter(DECIMALS::contains).toList();
+    List<String> files = allowed.stream().filter(FILES::contains).toList();
     String out = "--" + String.join(" --", whole) + " each with a whole number";
-    return decimal.isEmpty() ? out : out + ", --" + String.join(" --", decimal) + " with a decimal number";
+    out = decimal.isEmpty() ? out : out + ", --" + String.join(" --", decimal) + " with a decimal number";
+    out = files.isEmpty() ? out : out + ", --" + String.join(" --", files) + " with a file name";
+    for (String k : allowed) {
+      if (CHOICES.containsKey(k)) {
+        out += ", --" + k + " " + String.join("|", CHOICES.get(k));
+      }
+    }
+    return out;
   }
 
   /** What is wrong with the value (what it needs), or null: what the benchmarks read must parse. */
   private static String problem(String bench, String key, String value) {
+    if (FILES.contains(key)) {
+      return value.isEmpty() ? "a file name" : null;
+    }
+    if (CHOICES.containsKey(key)) {
+      return CHOICES.get(key).contains(value) ? null : String.join(" or ", CHOICES.get(key));
+    }
     if (DECIMALS.contains(key)) {
       boolean ok = DECIMAL.matcher(value).matches() && new BigDecimal(value).compareTo(MAX_RATE) <= 0;
       return ok ? null : "a decimal number from 0 to " + MAX_RATE + " (per spot node-hour, e.g. 0.5)";

@@ -4,13 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
 import io.squall.core.model.Partition;
+import io.squall.core.priority.PriorityWeights;
 import io.squall.core.provision.PurchaseRules;
 import io.squall.core.schedule.SchedulerConfig;
 import io.squall.core.time.ManualClock;
 import io.squall.simulate.ElasticSimulation;
 import io.squall.simulate.SimulatedCloud;
 import io.squall.simulate.SimulatedProvider;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -44,6 +51,13 @@ import java.util.TreeMap;
  *
  * <p>The loop is the service's: a 250 ms tick and a scheduler cycle when something changed, at most
  * every {@code --scheduler-interval} seconds (1, as {@code squall.scheduler-interval}).
+ *
+ * <p>{@code --jobs}, {@code --first}, {@code --time-squeeze} and {@code --arrival-squeeze} scale the
+ * workload ({@link Scaling}; the defaults are the figures above), and {@code --write-trace FILE} writes
+ * the jobs replayed as CSV, for replaying the same trace on a real Slurm ({@code bench/slurm/}).
+ * {@code --priority fifo} orders the queue by submission alone (all priority weights 0, so job id
+ * breaks the tie), as Slurm's default {@code PriorityType=priority/basic} does; the default is
+ * {@code multifactor}, Squall's default weights.
  */
 final class SmallJobsBench {
   static final int JOBS = 800;
@@ -53,19 +67,84 @@ final class SmallJobsBench {
   static final long ARRIVAL_SQUEEZE = 8;
   /** A minute of the trace is a second here. */
   static final long TIME_SQUEEZE = 60;
+  /** The time limit's margin over the runtime, in the trace's time: 5 hours (5 minutes at a minute a second). */
+  static final Duration LIMIT_MARGIN = Duration.ofHours(5);
   private static final Instant START = Instant.parse("2026-11-21T12:00:00Z");
   private static final DateTimeFormatter PHILLY_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private SmallJobsBench() {}
 
-  static int run(Map<String, String> opts, PrintStream out) {
+  /**
+   * Which jobs of the trace and how squeezed: {@code jobs} in a row from the {@code first} (0-based,
+   * by submission); durations divided by {@code timeSqueeze} (60: a minute is a second), the gaps
+   * between submissions by {@code arrivalSqueeze} times more; time limits the runtime (in whole
+   * seconds) plus {@link #LIMIT_MARGIN} squeezed the same way, rounded up to whole minutes, as Slurm's
+   * {@code --time} takes them (at the defaults, the runtime plus 5 minutes: the simulator's default).
+   */
+  record Scaling(int jobs, int first, long timeSqueeze, long arrivalSqueeze) {
+    static final Scaling DEFAULT = new Scaling(JOBS, FIRST, TIME_SQUEEZE, ARRIVAL_SQUEEZE);
+
+    Scaling {
+      if (jobs < 1 || first < 0 || timeSqueeze < 1 || arrivalSqueeze < 1) {
+        throw new IllegalArgumentException("scaling needs jobs, squeezes >= 1 and first >= 0");
+      }
+    }
+
+    static Scaling of(Map<String, String> opts) {
+      return new Scaling(Integer.parseInt(opts.getOrDefault("jobs", Integer.toString(JOBS))),
+          Integer.parseInt(opts.getOrDefault("first", Integer.toString(FIRST))),
+          Long.parseLong(opts.getOrDefault("time-squeeze", Long.toString(TIME_SQUEEZE))),
+          Long.parseLong(opts.getOrDefault("arrival-squeeze", Long.toString(ARRIVAL_SQUEEZE))));
+    }
+
+    /** The time limit's margin over the runtime, in whole seconds (at least 1). */
+    long marginSeconds() {
+      return Math.max(1, (LIMIT_MARGIN.toSeconds() + timeSqueeze - 1) / timeSqueeze);
+    }
+
+    String describe() {
+      return String.format(Locale.ROOT, "trace: %d jobs from the %d-th by submission, durations squeezed %d times "
+          + "(a minute is %s s), gaps %d times more, time limits the runtime and %d s in whole minutes", jobs,
+          first + 1, timeSqueeze, BigDecimal.valueOf(60).divide(BigDecimal.valueOf(timeSqueeze), 3,
+              RoundingMode.HALF_UP).stripTrailingZeros().toPlainString(), arrivalSqueeze, marginSeconds());
+    }
+  }
+
+  static int run(Map<String, String> opts, Path cwd, PrintStream out, PrintStream err) {
     Duration interval = Duration.ofSeconds(Integer.parseInt(opts.getOrDefault("scheduler-interval", "1")));
-    List<ElasticSimulation.JobSpec> work = workload();
+    Scaling scaling = Scaling.of(opts);
+    boolean fifo = opts.getOrDefault("priority", "multifactor").equals("fifo");
+    int traceJobs = trace().size();
+    if (scaling.first() + scaling.jobs() > traceJobs) {
+      err.printf(Locale.ROOT, "squall bench small-jobs: the trace has %d jobs: --first %d --jobs %d goes past its end%n",
+          traceJobs, scaling.first(), scaling.jobs());
+      return 2;
+    }
+    List<ElasticSimulation.JobSpec> work = workload(scaling);
+    if (opts.containsKey("write-trace")) {
+      try {
+        Files.writeString(cwd.resolve(opts.get("write-trace")), csv(work), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        err.println("squall bench small-jobs: cannot write the trace to " + opts.get("write-trace") + ": " + e);
+        return 1;
+      }
+    }
+    if (!scaling.equals(Scaling.DEFAULT)) {
+      out.println(scaling.describe());
+    }
+    if (fifo) {
+      out.println("priority: fifo (every priority weight 0: the queue in submission order, as priority/basic)");
+    }
     ManualClock clock = new ManualClock(START);
     List<Node> nodes = nodes();
     Partition gpu = Partition.of("gpu", nodes.stream().map(Node::name).toList()).asDefault();
+    SchedulerConfig config = SchedulerConfig.defaults();
+    if (fifo) {
+      config = new SchedulerConfig(new PriorityWeights(0, 0, 0, 0, 0, config.weights().maxAge()), config.backfill(),
+          config.preemptionDepth(), config.maxSwitchWait(), config.accrueAlways(), config.fairShare());
+    }
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup("bench",
-        List.of(new ElasticSimulation.PartitionSetup(gpu, nodes, null)), SchedulerConfig.defaults(),
+        List.of(new ElasticSimulation.PartitionSetup(gpu, nodes, null)), config,
         Duration.ofMillis(250), interval, Duration.ofDays(90), PurchaseRules.NONE, List.of());
     // Static nodes are never bought: the provider is there because the loop needs one, and stays idle.
     SimulatedProvider provider = SimulatedCloud.provider(clock, ElasticBench.offerings(), Map.of(),
@@ -177,21 +256,51 @@ final class SmallJobsBench {
 
   /** The trace's jobs from the {@link #FIRST}-th by submission, reshaped and squeezed as the class says. */
   static List<ElasticSimulation.JobSpec> workload() {
-    List<JsonNode> trace = new ArrayList<>();
-    ElasticBench.json("philly-multigpu-jobs.json").forEach(trace::add);
-    trace.sort(Comparator.comparing((JsonNode j) -> j.get("submitted_time").asText())); // stable: file order on ties
-    List<JsonNode> stretch = trace.subList(FIRST, FIRST + JOBS);
+    return workload(Scaling.DEFAULT);
+  }
+
+  /** The trace's jobs, reshaped as the class says and scaled as {@code scaling} says. */
+  static List<ElasticSimulation.JobSpec> workload(Scaling scaling) {
+    List<JsonNode> stretch = trace().subList(scaling.first(), scaling.first() + scaling.jobs());
     Instant first = submitted(stretch.get(0));
-    List<ElasticSimulation.JobSpec> out = new ArrayList<>(JOBS);
+    List<ElasticSimulation.JobSpec> out = new ArrayList<>(scaling.jobs());
     for (JsonNode j : stretch) {
       int gpus = j.get("num_gpus").asInt();
       int nodes = Math.min(MAX_GANG, (gpus + 7) / 8);
-      long gapMs = Duration.between(first, submitted(j)).toMillis() / (TIME_SQUEEZE * ARRIVAL_SQUEEZE);
-      long runtimeMs = Math.round(j.get("runtime").asDouble() * 60_000 / TIME_SQUEEZE);
-      out.add(new ElasticSimulation.JobSpec(Duration.ofMillis(gapMs), nodes, nodes == 1 ? 1 : 8,
-          Duration.ofMillis(runtimeMs)));
+      long gapMs = Duration.between(first, submitted(j)).toMillis() / (scaling.timeSqueeze() * scaling.arrivalSqueeze());
+      long runtimeMs = Math.round(j.get("runtime").asDouble() * 60_000 / scaling.timeSqueeze());
+      Duration runtime = Duration.ofMillis(runtimeMs);
+      long limitMinutes = (runtime.toSeconds() + scaling.marginSeconds() + 59) / 60;
+      out.add(new ElasticSimulation.JobSpec(Duration.ofMillis(gapMs), nodes, nodes == 1 ? 1 : 8, runtime)
+          .withTimeLimit(Duration.ofMinutes(limitMinutes)));
     }
     return out;
+  }
+
+  /** The bundled trace sorted by submission (stable: file order on ties). */
+  private static List<JsonNode> trace() {
+    List<JsonNode> trace = new ArrayList<>();
+    ElasticBench.json("philly-multigpu-jobs.json").forEach(trace::add);
+    trace.sort(Comparator.comparing((JsonNode j) -> j.get("submitted_time").asText()));
+    return trace;
+  }
+
+  /**
+   * The workload as CSV, one job a line in submission order: its submission (seconds after the
+   * first's), GPUs per node, nodes, runtime (seconds) and time limit (seconds, whole minutes), what
+   * {@code bench/slurm/replay.py} submits as {@code sbatch -N nodes --gres=gpu:G --time=M --wrap "sleep R"}.
+   */
+  static String csv(List<ElasticSimulation.JobSpec> work) {
+    StringBuilder b = new StringBuilder("submit_s,gpus_per_node,nodes,runtime_s,time_limit_s\n");
+    for (ElasticSimulation.JobSpec j : work) {
+      b.append(String.format(Locale.ROOT, "%s,%d,%d,%s,%d\n", seconds(j.submitAt()), j.gpusPerNode(), j.nodes(),
+          seconds(j.runtime()), j.timeLimit().toSeconds()));
+    }
+    return b.toString();
+  }
+
+  private static String seconds(Duration d) {
+    return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
   }
 
   private static Instant submitted(JsonNode j) {

@@ -3,7 +3,14 @@ package io.squall.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.cli.fake.FakeSquall;
+import io.squall.simulate.ElasticSimulation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BenchCommandTest {
   private final Cli cli = new Cli(FakeSquall.deadUrl());
@@ -35,6 +42,71 @@ class BenchCommandTest {
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("695 single-GPU, 105 gangs: 66 of 2 nodes, 38 of 4", "\"jobs\":800,\"completed\":800",
         "\"wait_1_gpu_mean_s\":", "\"makespan_s\":");
+  }
+
+  @Test
+  void smallJobsDefaultLimitsAreTheRuntimeAndFiveMinutesAsBefore() {
+    List<ElasticSimulation.JobSpec> work = SmallJobsBench.workload();
+    assertThat(work).hasSize(800);
+    for (ElasticSimulation.JobSpec j : work) {
+      // The simulator's rule for a job without a limit, which the bench used before it set limits itself.
+      assertThat(j.timeLimit()).isEqualTo(Duration.ofMinutes((j.runtime().toSeconds() + 59) / 60 + 5));
+    }
+    assertThat(SmallJobsBench.workload(SmallJobsBench.Scaling.of(java.util.Map.of()))).isEqualTo(work);
+  }
+
+  @Test
+  void smallJobsWritesTheTraceItReplays(@TempDir Path dir) throws IOException {
+    Cli.Result r = cli.cwd(dir).run("bench", "small-jobs", "--jobs", "40", "--first", "2300", "--time-squeeze",
+        "900", "--arrival-squeeze", "4", "--write-trace", "trace.csv");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).startsWith("trace: 40 jobs from the 2301-th by submission, durations squeezed 900 times "
+        + "(a minute is 0.067 s), gaps 4 times more, time limits the runtime and 20 s in whole minutes\n")
+        .contains("replayed 40 jobs", "\"jobs\":40,\"completed\":40");
+    List<String> lines = Files.readAllLines(dir.resolve("trace.csv"));
+    assertThat(lines.get(0)).isEqualTo("submit_s,gpus_per_node,nodes,runtime_s,time_limit_s");
+    List<ElasticSimulation.JobSpec> replayed =
+        SmallJobsBench.workload(new SmallJobsBench.Scaling(40, 2300, 900, 4));
+    assertThat(lines).hasSize(41);
+    for (int i = 0; i < 40; i++) {
+      String[] f = lines.get(i + 1).split(",");
+      ElasticSimulation.JobSpec j = replayed.get(i);
+      assertThat(Duration.ofMillis(Math.round(Double.parseDouble(f[0]) * 1000))).isEqualTo(j.submitAt());
+      assertThat(Integer.parseInt(f[1])).isEqualTo(j.gpusPerNode());
+      assertThat(Integer.parseInt(f[2])).isEqualTo(j.nodes());
+      assertThat(Duration.ofMillis(Math.round(Double.parseDouble(f[3]) * 1000))).isEqualTo(j.runtime());
+      long limit = Long.parseLong(f[4]);
+      assertThat(Duration.ofSeconds(limit)).isEqualTo(j.timeLimit());
+      assertThat(limit % 60).as("whole minutes, as Slurm's --time").isZero();
+      assertThat(limit).isGreaterThanOrEqualTo(j.runtime().toSeconds() + 20);
+    }
+    assertThat(lines.get(1)).startsWith("0,");
+  }
+
+  @Test
+  void smallJobsFifoOrdersTheQueueBySubmissionAlone() {
+    Cli.Result r = cli.run("bench", "small-jobs", "--jobs", "40", "--priority", "fifo");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).startsWith("trace: 40 jobs from the 2201-th")
+        .contains("priority: fifo (every priority weight 0: the queue in submission order, as priority/basic)\n",
+            "\"jobs\":40,\"completed\":40");
+  }
+
+  @Test
+  void smallJobsRefusesAStretchPastTheTracesEndAndAnEmptyFileName() {
+    Cli.Result r = cli.run("bench", "small-jobs", "--jobs", "900");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo(
+        "squall bench small-jobs: the trace has 3034 jobs: --first 2200 --jobs 900 goes past its end\n");
+    r = cli.run("bench", "small-jobs", "--write-trace", "");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("squall bench small-jobs: --write-trace needs a file name, not ''\n");
+    r = cli.run("bench", "small-jobs", "--priority", "basic");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("squall bench small-jobs: --priority needs multifactor or fifo, not 'basic'\n");
+    r = cli.run("bench", "small-jobs", "--time-squeeze", "0");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("squall bench small-jobs: --time-squeeze needs a positive whole number, not '0'\n");
   }
 
   @Test

@@ -54,7 +54,7 @@ import java.util.TreeMap;
  *
  * <p>{@code --jobs}, {@code --first}, {@code --time-squeeze} and {@code --arrival-squeeze} scale the
  * workload ({@link Scaling}; the defaults are the figures above), and {@code --write-trace FILE} writes
- * the jobs replayed as CSV, for replaying the same trace on a real Slurm ({@code bench/slurm/}).
+ * the jobs replayed as CSV, for replaying the same trace on a real Slurm ({@code bench/small-jobs/}).
  * {@code --priority fifo} orders the queue by submission alone (all priority weights 0, so job id
  * breaks the tie), as Slurm's default {@code PriorityType=priority/basic} does; the default is
  * {@code multifactor}, Squall's default weights.
@@ -288,7 +288,7 @@ final class SmallJobsBench {
   /**
    * The workload as CSV, one job a line in submission order: its submission (seconds after the
    * first's), GPUs per node, nodes, runtime (seconds) and time limit (seconds, whole minutes), what
-   * {@code bench/slurm/replay.py} submits as {@code sbatch -N nodes --gres=gpu:G --time=M --wrap "sleep R"}.
+   * {@code bench/small-jobs/replay.py} submits as {@code sbatch -N nodes --gres=gpu:G --time=M --wrap "sleep R"}.
    */
   static String csv(List<ElasticSimulation.JobSpec> work) {
     StringBuilder b = new StringBuilder("submit_s,gpus_per_node,nodes,runtime_s,time_limit_s\n");

@@ -3,15 +3,10 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.squall.agent.JavaCommand;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,9 +27,9 @@ import org.junit.jupiter.api.TestInstance;
 class InteractiveEndToEndTest {
   private static final Duration LONG = Duration.ofSeconds(90);
   private Path dir;
-  private Path bin;
   private Controllers.Running server;
   private Http http;
+  private LoginNode login;
 
   @BeforeAll
   void start() throws IOException {
@@ -45,12 +40,7 @@ class InteractiveEndToEndTest {
       JsonNode nodes = http.get("admin-token", "/v1/nodes").json().get("nodes");
       return nodes.findValuesAsText("state").stream().filter("IDLE"::equals).count() == 4;
     });
-    // What a login node's PATH has: srun, as bin/srun is (the same CLI, this class path).
-    bin = Files.createDirectories(dir.resolve("bin"));
-    Path srun = bin.resolve("srun");
-    Files.writeString(srun, "#!/bin/sh\nexec \"$SQUALL_TEST_JAVA\" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp"
-        + " \"$SQUALL_TEST_CP\" io.squall.cli.Main srun \"$@\"\n");
-    Files.setPosixFilePermissions(srun, PosixFilePermissions.fromString("rwxr-xr-x"));
+    login = new LoginNode(dir, server.url());
   }
 
   @AfterAll
@@ -62,7 +52,7 @@ class InteractiveEndToEndTest {
 
   @Test
   void srunOutsideAJobAllocatesRunsOnEveryNodeAndExitsWithTheTasksCode() {
-    Run run = cli("alice-token", "srun", "-N2", "--gres=gpu:8", "-l", "bash", "-c",
+    LoginNode.Run run = login.run("alice-token", "srun", "-N2", "--gres=gpu:8", "-l", "bash", "-c",
         "echo host=$SLURMD_NODENAME job=$SLURM_JOB_ID nodes=$SLURM_JOB_NODELIST gpus=$CUDA_VISIBLE_DEVICES; exit 3");
     assertThat(run.status()).as(run.toString()).isEqualTo(3);
     Matcher m = Pattern.compile("0: host=(node-\\d) job=(\\d+) nodes=(\\S+) gpus=0,1,2,3,4,5,6,7\n").matcher(run.out());
@@ -82,14 +72,14 @@ class InteractiveEndToEndTest {
     assertThat(job.get("batch").asBoolean()).isFalse();
     assertThat(job.get("events").toString()).contains("relinquished by alice");
 
-    Run hostname = cli("alice-token", "srun", "-N2", "hostname");
+    LoginNode.Run hostname = login.run("alice-token", "srun", "-N2", "hostname");
     assertThat(hostname.status()).as(hostname.toString()).isZero();
     assertThat(hostname.out().lines().toList()).hasSize(2).allMatch(l -> !l.isBlank());
   }
 
   @Test
   void sallocRunsItsCommandWithTheAllocationAndSrunInsideItStartsSteps() {
-    Run run = cli("alice-token", "salloc", "-N1", "--gpus-per-node=2", "-J", "notebook", "bash", "-c",
+    LoginNode.Run run = login.run("alice-token", "salloc", "-N1", "--gpus-per-node=2", "-J", "notebook", "bash", "-c",
         "srun bash -c 'echo step on $SLURMD_NODENAME gpus=$CUDA_VISIBLE_DEVICES step=$SLURM_STEP_ID';"
             + " srun -l hostname;"
             + " echo salloc job=$SLURM_JOB_ID nodes=$SLURM_JOB_NODELIST n=$SLURM_NNODES name=$SLURM_JOB_NAME;"
@@ -112,12 +102,9 @@ class InteractiveEndToEndTest {
   @Test
   void theAllocationEndsWhenItsClientRelinquishesItNotBefore() throws Exception {
     Path flag = dir.resolve("go");
-    Process salloc = start("alice-token", "salloc", "-N1", "bash", "-c",
+    Process salloc = login.start("alice-token", "salloc", "-N1", "bash", "-c",
         "echo job=$SLURM_JOB_ID; while [ ! -e " + flag + " ]; do sleep 0.1; done; srun true");
-    String id = Poll.until("salloc to print its job", LONG, () -> {
-      Matcher m = Pattern.compile("job=(\\d+)").matcher(read(salloc, true));
-      return m.find() ? m.group(1) : null;
-    });
+    String id = login.printedJob(salloc, LONG, Poll::until);
     // Nothing runs on the node, yet the allocation holds it while its command runs.
     assertThat(http.jobState(id)).isEqualTo("RUNNING");
     String node = http.job(id).get("nodes").asText();
@@ -131,11 +118,8 @@ class InteractiveEndToEndTest {
 
   @Test
   void scancelEndsARunningAllocationAndItsStep() {
-    Process srun = start("alice-token", "srun", "-N1", "bash", "-c", "echo job=$SLURM_JOB_ID; sleep 300");
-    String id = Poll.until("srun's step to start", LONG, () -> {
-      Matcher m = Pattern.compile("job=(\\d+)").matcher(read(srun, true));
-      return m.find() ? m.group(1) : null;
-    });
+    Process srun = login.start("alice-token", "srun", "-N1", "bash", "-c", "echo job=$SLURM_JOB_ID; sleep 300");
+    String id = login.printedJob(srun, LONG, Poll::until);
     assertThat(http.delete("alice-token", "/v1/jobs/" + id).status()).isEqualTo(200);
     // No batch script reports an exit: the allocation ends at once and its tasks are killed.
     assertThat(http.jobState(id)).isEqualTo("CANCELLED");
@@ -145,11 +129,8 @@ class InteractiveEndToEndTest {
 
   @Test
   void anSrunStoppedWhileItRunsGivesItsAllocationBack() {
-    Process srun = start("alice-token", "srun", "-N1", "bash", "-c", "echo job=$SLURM_JOB_ID; sleep 300");
-    String id = Poll.until("srun's step to start", LONG, () -> {
-      Matcher m = Pattern.compile("job=(\\d+)").matcher(read(srun, true));
-      return m.find() ? m.group(1) : null;
-    });
+    Process srun = login.start("alice-token", "srun", "-N1", "bash", "-c", "echo job=$SLURM_JOB_ID; sleep 300");
+    String id = login.printedJob(srun, LONG, Poll::until);
     srun.destroy(); // SIGTERM, as a closed terminal or Ctrl-C would stop it
     Poll.until("srun to end", LONG, () -> !srun.isAlive());
     assertThat(http.jobState(id)).isEqualTo("CANCELLED");
@@ -157,13 +138,13 @@ class InteractiveEndToEndTest {
 
   @Test
   void refusedRequestsSayWhyAndAllocateNothing() {
-    Run partition = cli("alice-token", "srun", "-p", "nosuch", "hostname");
+    LoginNode.Run partition = login.run("alice-token", "srun", "-p", "nosuch", "hostname");
     assertThat(partition.status()).isEqualTo(1);
     assertThat(partition.err()).contains("srun: error: Unable to allocate resources: --partition=nosuch");
-    Run tooBig = cli("alice-token", "salloc", "-N", "9", "true");
+    LoginNode.Run tooBig = login.run("alice-token", "salloc", "-N", "9", "true");
     assertThat(tooBig.status()).isEqualTo(1);
     assertThat(tooBig.err()).contains("salloc: error: Job submit/allocate failed: Node count specification invalid");
-    Run noCommand = cli("alice-token", "srun", "-N1");
+    LoginNode.Run noCommand = login.run("alice-token", "srun", "-N1");
     assertThat(noCommand.status()).isEqualTo(1);
     assertThat(noCommand.err()).contains("srun: error: no command given to execute");
 
@@ -181,16 +162,13 @@ class InteractiveEndToEndTest {
     assertThat(http.post("alice-token", "/v1/jobs/" + batch + "/complete", Map.of()).status()).isEqualTo(409);
     http.delete("alice-token", "/v1/jobs/" + batch);
 
-    Process alloc = start("bob-token", "salloc", "-N1", "bash", "-c", "echo job=$SLURM_JOB_ID; sleep 300");
-    String bobs = Poll.until("bob's allocation", LONG, () -> {
-      Matcher m = Pattern.compile("job=(\\d+)").matcher(read(alloc, true));
-      return m.find() ? m.group(1) : null;
-    });
+    Process alloc = login.start("bob-token", "salloc", "-N1", "bash", "-c", "echo job=$SLURM_JOB_ID; sleep 300");
+    String bobs = login.printedJob(alloc, LONG, Poll::until);
     // Another user's allocation is not said to exist; its credential is never handed out.
     Http.Answer stolen = http.post("alice-token", "/v1/jobs/" + bobs + "/steps", null);
     assertThat(stolen.status()).isEqualTo(404);
     assertThat(stolen.body()).doesNotContain("credential");
-    Run intoBobs = cli(Map.of("SLURM_JOB_ID", bobs), "alice-token", "srun", "hostname");
+    LoginNode.Run intoBobs = login.run(Map.of("SLURM_JOB_ID", bobs), "alice-token", "srun", "hostname");
     assertThat(intoBobs.status()).isEqualTo(1);
     assertThat(intoBobs.err()).contains("srun: error: Unable to create step for job " + bobs
         + ": Invalid job id specified");
@@ -204,73 +182,5 @@ class InteractiveEndToEndTest {
     alloc.destroy();
     Poll.until("bob's salloc to end", LONG, () -> !alloc.isAlive());
     assertThat(http.get("bob-token", "/v1/jobs/" + bobs).json().get("state").asText()).isEqualTo("CANCELLED");
-  }
-
-  /** A CLI run to its end. */
-  private record Run(int status, String out, String err) {
-    @Override
-    public String toString() {
-      return "exit " + status + "\n--- stdout\n" + out + "--- stderr\n" + err;
-    }
-  }
-
-  private Run cli(String token, String... args) {
-    return cli(Map.of(), token, args);
-  }
-
-  private Run cli(Map<String, String> extraEnv, String token, String... args) {
-    Process p = start(extraEnv, token, args);
-    try {
-      if (!p.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError(String.join(" ", args) + " did not end");
-      }
-      return new Run(p.exitValue(), read(p, true), read(p, false));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Starts {@code squall ARGS} as a login node's user would, output to files beside the test. */
-  private Process start(String token, String... args) {
-    return start(Map.of(), token, args);
-  }
-
-  private Process start(Map<String, String> extraEnv, String token, String... args) {
-    List<String> command = new ArrayList<>(List.of(JavaCommand.executable()));
-    command.addAll(JavaCommand.QUICK_START);
-    command.addAll(List.of("-cp", JavaCommand.classPath(), "io.squall.cli.Main"));
-    command.addAll(List.of(args));
-    String name = "cli-" + System.nanoTime();
-    ProcessBuilder b = new ProcessBuilder(command).directory(dir.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-        .redirectOutput(dir.resolve(name + ".out").toFile())
-        .redirectError(dir.resolve(name + ".err").toFile());
-    Map<String, String> env = b.environment();
-    env.keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("SQUALL_") || k.startsWith("SBATCH_"));
-    env.put("SQUALL_URL", server.url());
-    env.put("SQUALL_TOKEN", token);
-    env.put("SQUALL_TEST_JAVA", JavaCommand.executable());
-    env.put("SQUALL_TEST_CP", JavaCommand.classPath());
-    env.put("PATH", bin + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
-    env.putAll(extraEnv);
-    try {
-      Process p = b.start();
-      outputs.put(p, name);
-      return p;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private final Map<Process, String> outputs = new java.util.concurrent.ConcurrentHashMap<>();
-
-  private String read(Process p, boolean stdout) {
-    try {
-      return Files.readString(dir.resolve(outputs.get(p) + (stdout ? ".out" : ".err")), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -128,6 +128,18 @@ class InteractiveEndToEndTest {
   }
 
   @Test
+  void sallocEndsItsCommandWhenTheAllocationIsCancelledUnderIt() throws Exception {
+    Process salloc = login.start("alice-token", "salloc", "-N1", "bash", "-c", "echo job=$SLURM_JOB_ID; exec sleep 300");
+    String id = login.printedJob(salloc, LONG, Poll::until);
+    assertThat(http.delete("alice-token", "/v1/jobs/" + id).status()).isEqualTo(200);
+    assertThat(salloc.waitFor(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(salloc.exitValue()).as("the command's SIGHUP").isEqualTo(129);
+    assertThat(login.read(salloc, false)).contains("salloc: Job allocation " + id + " has been revoked.")
+        .doesNotContain("Relinquishing");
+    assertThat(http.jobState(id)).isEqualTo("CANCELLED");
+  }
+
+  @Test
   void anSrunStoppedWhileItRunsGivesItsAllocationBack() {
     Process srun = login.start("alice-token", "srun", "-N1", "bash", "-c", "echo job=$SLURM_JOB_ID; sleep 300");
     String id = login.printedJob(srun, LONG, Poll::until);

@@ -149,6 +149,24 @@ final class Allocation {
     }
   }
 
+  /** Its state now, as the service has it. */
+  String currentState() {
+    return client.job(id).state();
+  }
+
+  /**
+   * The allocation ended without this client (scancel, time limit): nothing is left to give back.
+   *
+   * @return false when this client has already given it back (or is doing so)
+   */
+  boolean revoked() {
+    if (!done.compareAndSet(false, true)) {
+      return false;
+    }
+    forgetHook();
+    return true;
+  }
+
   /** Whether it ran: a step may start in it. */
   boolean running() {
     return running;

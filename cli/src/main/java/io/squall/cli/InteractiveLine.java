@@ -73,20 +73,23 @@ record InteractiveLine(List<String> options, boolean label, List<String> ignored
 
   /** Adds an sbatch option (and its separate value); answers the index of its last word. */
   private static int addOption(List<String> words, int i, String option, List<String> into) {
-    List<String> probe = new ArrayList<>();
-    probe.add(option);
-    if (i + 1 < words.size()) {
-      probe.add(words.get(i + 1));
-    }
     CommandLine split;
     try {
-      // Core's splitter knows which sbatch options take a separate value.
-      split = CommandLine.split(probe);
+      // Core's splitter knows which sbatch options take a separate value: one that does takes
+      // the placeholder as it, one that does not leaves it as the command.
+      split = CommandLine.split(List.of(option, "command"));
     } catch (SbatchException e) {
       throw new UsageException(e.getMessage(), true);
     }
-    into.addAll(split.options());
-    return i + split.options().size() - 1;
+    into.add(option);
+    if (split.options().size() == 1) {
+      return i;
+    }
+    if (i + 1 >= words.size()) {
+      throw new UsageException("option '" + option + "' requires an argument", true);
+    }
+    into.add(words.get(i + 1));
+    return i + 1;
   }
 
   /** {@code -n/--ntasks}, or null. */

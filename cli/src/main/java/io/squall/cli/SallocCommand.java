@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -22,6 +21,9 @@ final class SallocCommand extends ServiceVerb {
       usage: salloc [-N NODES] [-n TASKS] [--gres=gpu:N] [-p PART] [-t TIME] [-J NAME] [...] [COMMAND [ARGS...]]
       Allocates, runs COMMAND (default: $SHELL) here with the allocation's SLURM_* environment (srun in it
       starts steps on the allocated nodes), then relinquishes the allocation. Any sbatch option shapes it.""";
+
+  /** How often salloc asks whether its allocation still runs while its command does. */
+  static final java.time.Duration WATCH_PAUSE = java.time.Duration.ofSeconds(2);
 
   SallocCommand(Invocation io) {
     super("salloc", io);
@@ -55,7 +57,7 @@ final class SallocCommand extends ServiceVerb {
         if (!allocation.awaitStart(io.sleeper(), true)) {
           return 1;
         }
-        status = runCommand(command, allocation.environment());
+        status = runCommand(command, allocation);
         return status;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -66,11 +68,11 @@ final class SallocCommand extends ServiceVerb {
     });
   }
 
-  private int runCommand(List<String> command, Map<String, String> allocationEnv) throws InterruptedException {
+  private int runCommand(List<String> command, Allocation allocation) throws InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command).directory(io.cwd().toFile()).inheritIO();
     builder.environment().clear();
     builder.environment().putAll(io.env());
-    builder.environment().putAll(allocationEnv);
+    builder.environment().putAll(allocation.environment());
     Process process;
     try {
       process = builder.start();
@@ -79,10 +81,51 @@ final class SallocCommand extends ServiceVerb {
       return 1;
     }
     SignalHandler before = ignoreInterrupts();
+    Thread watch = new Thread(() -> watch(allocation, process), "salloc-watch");
+    watch.setDaemon(true);
+    watch.start();
     try {
       return process.waitFor();
     } finally {
+      watch.interrupt();
       restoreInterrupts(before);
+    }
+  }
+
+  /**
+   * Ends the command when the allocation ends under it (scancel, time limit), as salloc does: it
+   * says so and sends the command SIGHUP. The service is asked every {@link #WATCH_PAUSE}.
+   */
+  private void watch(Allocation allocation, Process command) {
+    try {
+      while (command.isAlive()) {
+        io.sleeper().sleep(WATCH_PAUSE);
+        String state;
+        try {
+          state = allocation.currentState();
+        } catch (RuntimeException e) {
+          continue; // the service is unreachable for a moment: the allocation is as it was
+        }
+        if (!state.equals("RUNNING") && !state.equals("CONFIGURING") && allocation.revoked()) {
+          io.err().println(state.equals("TIMEOUT")
+              ? "salloc: Job " + allocation.id() + " has exceeded its time limit and its allocation has been revoked."
+              : "salloc: Job allocation " + allocation.id() + " has been revoked.");
+          hangUp(command);
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void hangUp(Process command) {
+    try {
+      new ProcessBuilder("kill", "-HUP", Long.toString(command.pid())).inheritIO().start().waitFor();
+    } catch (IOException e) {
+      command.destroy();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

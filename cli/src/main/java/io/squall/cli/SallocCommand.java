@@ -18,7 +18,7 @@ import sun.misc.SignalHandler;
  */
 final class SallocCommand extends ServiceVerb {
   static final String USAGE = """
-      usage: salloc [-N NODES] [-n TASKS] [--gres=gpu:N] [-p PART] [-t TIME] [-J NAME] [...] [COMMAND [ARGS...]]
+      Usage: salloc [-N NODES] [-n TASKS] [--gres=gpu:N] [-p PART] [-t TIME] [-J NAME] [...] [COMMAND [ARGS...]]
       Allocates, runs COMMAND (default: $SHELL) here with the allocation's SLURM_* environment (srun in it
       starts steps on the allocated nodes), then relinquishes the allocation. Any sbatch option shapes it.""";
 

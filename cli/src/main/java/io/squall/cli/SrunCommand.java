@@ -24,7 +24,7 @@ import java.util.TreeMap;
  */
 final class SrunCommand extends ServiceVerb {
   static final String USAGE = """
-      usage: srun [-N NODES] [-n TASKS] [--ntasks-per-node N] [--gres=gpu:N] [--gpus...] [-p PART] [-t TIME]
+      Usage: srun [-N NODES] [-n TASKS] [--ntasks-per-node N] [--gres=gpu:N] [--gpus...] [-p PART] [-t TIME]
                   [-J NAME] [-A ACCOUNT] [-q QOS] [-l] [--export=...] COMMAND [ARGS...]
       Inside an allocation (salloc) starts a step on its nodes; elsewhere allocates, runs one step and
       relinquishes the allocation. Any sbatch option shapes the allocation.""";

@@ -61,6 +61,9 @@ record InteractiveLine(List<String> options, boolean label, List<String> ignored
           k++;
         }
         i = addOption(words, i, "-" + w.substring(k), rest);
+      } else if (w.equals("--test-only")) {
+        throw new UsageException("--test-only is not built for srun and salloc here: sbatch --test-only says when"
+            + " and where the same request would start");
       } else {
         i = addOption(words, i, w, rest);
       }

@@ -49,6 +49,8 @@ class InteractiveLineTest {
         .isInstanceOf(UsageException.class).hasMessageContaining("--bogus");
     assertThatThrownBy(() -> InteractiveLine.parse(List.of("-p"), true))
         .isInstanceOf(UsageException.class).hasMessage("option '-p' requires an argument");
+    assertThatThrownBy(() -> InteractiveLine.parse(List.of("--test-only", "hostname"), true))
+        .isInstanceOf(UsageException.class).hasMessageContaining("sbatch --test-only");
     assertThatThrownBy(() -> InteractiveLine.parse(List.of("-n", "zero", "hostname"), true).ntasks())
         .isInstanceOf(UsageException.class).hasMessageContaining("invalid --ntasks 'zero'");
   }

@@ -2,6 +2,7 @@ package io.squall.cli;
 
 import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.ServiceException;
+import io.squall.cli.service.ServiceUnreachableException;
 import io.squall.cli.service.SquallClient;
 import io.squall.cli.service.Submission;
 import io.squall.cli.service.SubmitResult;
@@ -82,10 +83,20 @@ final class Allocation {
     Duration pause = FIRST_LOOK;
     boolean said = false;
     boolean configuring = false;
+    boolean unreachableSaid = false;
     while (true) {
       sleeper.sleep(pause);
       pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
-      job = client.job(id);
+      try {
+        job = client.job(id);
+      } catch (ServiceUnreachableException e) {
+        // As sbatch --wait: a service away for a moment does not end the wait.
+        if (!unreachableSaid) {
+          unreachableSaid = true;
+          verb.error(e.getMessage() + "; still waiting for job allocation " + id);
+        }
+        continue;
+      }
       String state = job.state();
       if ("RUNNING".equals(state)) {
         if (said) {
@@ -137,6 +148,9 @@ final class Allocation {
     Integer signal = exitCode > 128 && exitCode <= 192 ? exitCode - 128 : null;
     try {
       client.complete(id, exitCode, signal);
+    } catch (ServiceUnreachableException e) {
+      verb.error("cannot relinquish job allocation " + id + ": " + e.getMessage() + "; it lasts until its time"
+          + " limit unless 'scancel " + id + "' gives it back");
     } catch (ServiceException e) {
       if (e.status() == 409) {
         JobInfo ended = client.job(id);

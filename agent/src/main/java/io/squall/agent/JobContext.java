@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The job srun runs in, as its environment describes it: the key the agents know the job by,
- * the credential they expect, the allocated nodes and each node's agent.
+ * The job srun runs in: the key the agents know the job by, the credential they expect, the
+ * allocated nodes and each node's agent. Inside a batch job its environment describes it; on a
+ * login node the controller's step grant does ({@code POST /v1/jobs/{id}/steps}).
  */
-record JobContext(String jobKey, String credential, List<String> nodes, Map<String, URI> agents) {
+public record JobContext(String jobKey, String credential, List<String> nodes, Map<String, URI> agents) {
   static JobContext fromEnvironment(Map<String, String> env) throws StepException {
     String key = jobKey(env);
     if (key == null) {

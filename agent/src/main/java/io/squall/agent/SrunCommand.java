@@ -2,7 +2,6 @@ package io.squall.agent;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,21 +17,8 @@ final class SrunCommand {
     try {
       SrunOptions options = SrunOptions.parse(args, err);
       JobContext job = JobContext.fromEnvironment(env);
-      StepLayout layout = StepLayout.plan(options, job.nodes(), env, job.jobKey());
-      for (StepLayout.NodeTasks node : layout.nodes()) {
-        job.agent(node.node());
-      }
-      int step = nextStep(job.jobKey());
-      Map<String, String> stepEnv = new LinkedHashMap<>(env);
-      // What Slurm's srun sets for the step's tasks; the agents add each task's own place.
-      String ntasks = Integer.toString(layout.ntasks());
-      String nnodes = Integer.toString(layout.nodes().size());
-      stepEnv.put("SLURM_NTASKS", ntasks);
-      stepEnv.put("SLURM_NPROCS", ntasks);
-      stepEnv.put("SLURM_NNODES", nnodes);
-      stepEnv.put("SLURM_STEP_NUM_NODES", nnodes);
-      return new RunningStep(job, layout, step, options.label(), out, err)
-          .run(options.command(), stepEnv, workDir);
+      StepLayout.plan(options, job.nodes(), env, job.jobKey());
+      return StepLaunch.start(job, options, nextStep(job.jobKey()), env, workDir, out, err);
     } catch (StepException e) {
       err.println("srun: error: " + e.getMessage());
       return 1;

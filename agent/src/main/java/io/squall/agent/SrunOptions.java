@@ -14,7 +14,7 @@ import java.util.Set;
  * @param label {@code -l/--label}: prefix each output line with its task's rank
  * @param command the program and its arguments
  */
-record SrunOptions(Integer ntasks, Integer ntasksPerNode, Integer nodes, boolean label, List<String> command) {
+public record SrunOptions(Integer ntasks, Integer ntasksPerNode, Integer nodes, boolean label, List<String> command) {
   /** Accepted and without effect here: output is always line-flushed, steps never wait for resources. */
   private static final Set<String> QUIET_FLAGS = Set.of("unbuffered", "overlap", "exact");
 

@@ -164,6 +164,16 @@ class HostileInputTest {
           "/v1/jobs/" + r.segment(jobs) + "/" + verb, r.chance(50) ? json : null, r.chance(30) ? r.jsonBody(Map.of())
               : null)));
     }
+    out.add(new Endpoint("submit interactive", "alice-token", r -> new HostileRequests.Request("POST", "/v1/jobs",
+        json, r.jsonBody(Map.of("interactive", true, "argv", List.of("-N1", "--time=10"), "submit_dir", "/tmp",
+            "script_name", "sh", "environment", Map.of("A", "1"))))));
+    out.add(new Endpoint("steps", "alice-token", r -> new HostileRequests.Request("POST",
+        "/v1/jobs/" + r.segment(jobs) + "/steps", r.chance(50) ? json : null, r.chance(30) ? r.jsonBody(Map.of())
+            : null)));
+    out.add(new Endpoint("allocation environment", "alice-token",
+        r -> get("/v1/jobs/" + r.segment(jobs) + "/environment")));
+    out.add(new Endpoint("complete", "alice-token", r -> new HostileRequests.Request("POST",
+        "/v1/jobs/" + r.segment(jobs) + "/complete", json, r.jsonBody(Map.of("exit_code", 1, "signal", 9)))));
     out.add(new Endpoint("output", "alice-token", r -> get("/v1/jobs/" + r.segment(jobs) + "/output"
         + r.query(List.of("stream")))));
     out.add(new Endpoint("checkpoints", "alice-token", r -> get("/v1/jobs/" + r.segment(jobs) + "/checkpoints")));

@@ -64,6 +64,38 @@ class RunningJobsSurviveRestartTest {
   }
 
   @Test
+  void anInteractiveAllocationKeepsItsNodesAndTakesStepsAcrossARestart() throws IOException {
+    int port = freePort();
+    Map<String, Object> settings = settings(port);
+    try (LocalProvider nodes = new LocalProvider(dir.resolve("nodes"))) {
+      long id;
+      LoginNode login = new LoginNode(Files.createDirectories(dir.resolve("login")), "http://127.0.0.1:" + port);
+      Map<String, String> inside = Map.of();
+      try (Controllers.Running first = Controllers.start(settings)) {
+        Http h = startNodes(nodes, port, first);
+        id = h.submit(Map.of("interactive", true, "argv", List.of("-N1"), "script_name", "sh"));
+        Poll.until("the allocation to run", LONG, () -> h.jobState(id).equals("RUNNING"));
+        inside = Map.of("SLURM_JOB_ID", Long.toString(id));
+        // A step ran: the node holds the allocation (its launch arrived before the controller stopped).
+        LoginNode.Run step = login.run(inside, "alice-token", "srun", "bash", "-c", "echo step $SLURM_STEP_ID");
+        assertThat(step.out()).as(step.toString()).isEqualTo("step 0\n");
+      }
+      try (Controllers.Running second = Controllers.startAgainOn(port, settings)) {
+        Http h = new Http(second.url());
+        JsonNode j = h.job(id);
+        assertThat(j.get("state").asText()).isEqualTo("RUNNING");
+        assertThat(j.get("batch").asBoolean()).as("still an allocation, not a batch job").isFalse();
+        LoginNode.Run step = login.run(inside, "alice-token", "srun", "bash", "-c", "echo again on $SLURMD_NODENAME");
+        assertThat(step.status()).as(step.toString()).isZero();
+        assertThat(step.out()).isEqualTo("again on " + j.get("nodes").asText() + "\n");
+        assertThat(h.post("alice-token", "/v1/jobs/" + id + "/complete", Map.of("exit_code", 0)).status())
+            .isEqualTo(200);
+        assertThat(h.jobState(id)).isEqualTo("COMPLETED");
+      }
+    }
+  }
+
+  @Test
   void aDrainUnderWayIsCarriedOnByTheNextController() throws IOException {
     int port = freePort();
     Map<String, Object> settings = settings(port);

@@ -10,6 +10,10 @@ public final class Main {
         sbatch [OPTIONS] SCRIPT [ARGS...]       submit a batch script (--parsable, --test-only, --wrap=CMD,
                                                 --wait: until it ends, exiting with its exit code)
         sbatch --parse-only FILE [OPTIONS...]   validate a batch script, print the request as JSON
+        salloc [OPTIONS] [COMMAND [ARGS...]]    allocate, run COMMAND (default $SHELL) here with the
+                                                allocation's SLURM_* environment, relinquish
+        srun [OPTIONS] COMMAND [ARGS...]        a step: in the allocation of $SLURM_JOB_ID, else in an
+                                                allocation of its own (relinquished at the end)
         squeue [-u USER] [-p PART] [-t STATES] [-j JOBS] [-o FORMAT] [-h] [--me]
                                                 list queued and running jobs
         scancel [-s SIGNAL] [-u USER] [-t STATE] [-p PART] [-n NAME] [JOBID...]
@@ -70,6 +74,10 @@ public final class Main {
     switch (args.get(0)) {
       case "sbatch":
         return new SbatchCommand(io).run(rest);
+      case "salloc":
+        return new SallocCommand(io).run(rest);
+      case "srun":
+        return new SrunCommand(io).run(rest);
       case "squeue":
         return new SqueueCommand(io).run(rest);
       case "scancel":

@@ -38,8 +38,12 @@ final class ScontrolRecords {
     if (requeue instanceof Boolean b) {
       t.put("Requeue", b ? 1 : 0);
     }
-    t.put("Restarts", j.restartCount() == null ? 0 : j.restartCount())
-        .put("ExitCode", SlurmValues.exitCode(j.exitCode(), j.exitSignal()));
+    t.put("Restarts", j.restartCount() == null ? 0 : j.restartCount());
+    if (j.batch() != null) {
+      // Slurm's place for it: 0 for an interactive allocation (salloc, srun).
+      t.put("BatchFlag", j.batch() ? 1 : 0);
+    }
+    t.put("ExitCode", SlurmValues.exitCode(j.exitCode(), j.exitSignal()));
     t.line().put("RunTime", SlurmTime.full(j.elapsedSeconds() == null ? 0 : j.elapsedSeconds()))
         .put("TimeLimit", SlurmTime.fullLimit(j.timeLimitMinutes()));
     t.line().put("SubmitTime", time(j.submitTime()));

@@ -66,6 +66,14 @@ class ScontrolCommandTest {
   }
 
   @Test
+  void anInteractiveAllocationShowsBatchFlag0() {
+    fake.on("GET", "/v1/jobs/7", 200, "{\"job_id\":\"7\",\"job_id_raw\":7,\"name\":\"bash\",\"state\":\"RUNNING\","
+        + "\"restart_count\":0,\"batch\":false}");
+    Cli.Result r = cli.run("scontrol", "show", "job", "7");
+    assertThat(r.out()).contains("Restarts=0 BatchFlag=0 ExitCode=");
+  }
+
+  @Test
   void oneLinerPutsARecordOnOneLine() {
     Cli.Result r = cli.run("scontrol", "-o", "show", "partition");
     assertThat(r.out()).isEqualTo("PartitionName=gpu Default=YES DefaultTime=01:00:00 MaxNodes=2 MaxTime=UNLIMITED"

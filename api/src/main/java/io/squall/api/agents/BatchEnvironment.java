@@ -50,9 +50,11 @@ public final class BatchEnvironment {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("job", job.key().toString());
       m.put("credential", stored.credential());
-      m.put("batch", i == 0);
-      m.put("script", i == 0 ? stored.submission().script() : "");
-      m.put("args", i == 0 ? stored.submission().scriptArgs() : List.of());
+      // An interactive allocation runs no script: every node only holds the job for srun's steps.
+      boolean batch = i == 0 && !stored.submission().interactive();
+      m.put("batch", batch);
+      m.put("script", batch ? stored.submission().script() : "");
+      m.put("args", batch ? stored.submission().scriptArgs() : List.of());
       m.put("work_dir", workDir);
       m.put("environment", env);
       m.put("gpus", g.gpuIndices());
@@ -65,6 +67,23 @@ public final class BatchEnvironment {
       launches.put(g.node(), m);
     }
     return launches;
+  }
+
+  /**
+   * What salloc sets for its command and srun for a step's tasks on a login node: the allocation's
+   * {@code SLURM_*} variables (and Squall's own, such as {@code SQUALL_JOB_KEY}), without the
+   * submitter's environment, which the client has itself.
+   */
+  public Map<String, String> allocationEnvironment(StoredJob stored) {
+    List<String> nodes = new ArrayList<>();
+    stored.job().allocation().forEach(g -> nodes.add(g.node()));
+    Map<String, String> env = new TreeMap<>();
+    environment(stored, nodes).forEach((k, v) -> {
+      if (k.startsWith("SLURM_") || k.startsWith("SQUALL_")) {
+        env.put(k, v);
+      }
+    });
+    return env;
   }
 
   public String workDir(StoredJob stored) {

@@ -73,6 +73,11 @@ public final class JobCommands {
       throw new ApiException(HttpStatus.BAD_REQUEST, e.getMessage(), details);
     }
     JobRequest r = parsed.request();
+    if (in.interactive() && r.control().array() != null) {
+      // salloc and srun have no --array: an array is of batch jobs.
+      throw ApiException.badRequest("--array: an interactive allocation (salloc, srun) cannot be a job array;"
+          + " submit a batch script with sbatch --array");
+    }
     checkArraySize(r.control().array());
     String account = r.control().account() != null ? r.control().account() : caller.account();
     if (!caller.operator() && !account.equals(caller.account())) {
@@ -127,7 +132,7 @@ public final class JobCommands {
       ClusterRules.checkDependencies(b, id, accepted.request().control().dependency());
       ClusterRules.checkReservation(b.reservations(), accepted.request(), caller.user(), accepted.account(), b.now());
       Submission s = new Submission(id, in.scriptName(), in.script(), in.options(), in.scriptArgs(), in.environment(),
-          in.submitDir(), b.now());
+          in.submitDir(), b.now(), List.of(), in.interactive());
       Job job = Job.pending(id, accepted.request(), caller.user(), accepted.account(), accepted.qos(), b.now());
       // In the batch, so that two submissions at once cannot both take the last place.
       String overLimit = SubmitLimits.jobLimitRefusal(job, layout.accounts(), layout.qos(), b::unfinishedJobs);
@@ -235,8 +240,8 @@ public final class JobCommands {
     return act(caller, id, new JobAction() {
       @Override
       public boolean allows(StoredJob j) {
-        return (j.job().state() == JobState.PENDING && !j.held())
-            || (j.job().state().holdsResources() && j.ending() == null);
+        return !j.submission().interactive() && ((j.job().state() == JobState.PENDING && !j.held())
+            || (j.job().state().holdsResources() && j.ending() == null));
       }
 
       @Override
@@ -248,7 +253,8 @@ public final class JobCommands {
           b.afterCommit(() -> checkpointed.requeueCheckpointed(j.key(), true, caller.user()));
         }
       }
-    }, "only pending, configuring or running jobs that are not being stopped can be paused");
+    }, "only batch jobs that are pending, configuring or running and not being stopped can be paused"
+        + " (an interactive allocation ends when its salloc or srun does)");
   }
 
   /**
@@ -259,7 +265,7 @@ public final class JobCommands {
     return act(caller, id, new JobAction() {
       @Override
       public boolean allows(StoredJob j) {
-        return j.job().state() != JobState.PENDING && j.ending() == null;
+        return j.job().state() != JobState.PENDING && j.ending() == null && !j.submission().interactive();
       }
 
       @Override
@@ -274,7 +280,37 @@ public final class JobCommands {
         }
         b.afterCommit(() -> scheduler.wake());
       }
-    }, "the job is pending or already being stopped");
+    }, "the job is pending, already being stopped, or an interactive allocation (only batch jobs are requeued,"
+        + " as in Slurm)");
+  }
+
+  /**
+   * An interactive allocation's client is done with it (Slurm's slurm_complete_job, which salloc
+   * and srun call when their command ends): a running one ends COMPLETED, or FAILED with a
+   * non-zero exit code, and its nodes are released; one not started yet ends CANCELLED. A batch
+   * job ends when its script does, so it is refused.
+   *
+   * @param exitCode the command's exit code (128+n when it was killed by signal n)
+   * @param signal the signal that killed it, or null
+   */
+  public CompletableFuture<List<StoredJob>> complete(Caller caller, String id, int exitCode, Integer signal) {
+    return act(caller, id, new JobAction() {
+      @Override
+      public boolean allows(StoredJob j) {
+        return j.submission().interactive() && !j.job().state().isFinished() && j.ending() == null;
+      }
+
+      @Override
+      public void apply(Batch b, StoredJob j) {
+        if (j.job().state() == JobState.RUNNING) {
+          b.event(j.key(), JobState.RUNNING, "relinquished by " + caller.user());
+          lifecycle.ended(b, j, exitCode, signal);
+        } else {
+          lifecycle.stop(b, j, JobState.CANCELLED, "relinquished by " + caller.user() + " before it ran");
+        }
+      }
+    }, "only an interactive allocation (salloc, srun) that has not ended is relinquished; a batch job ends"
+        + " when its script does");
   }
 
   private interface JobAction {

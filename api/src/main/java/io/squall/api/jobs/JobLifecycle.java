@@ -201,6 +201,14 @@ public final class JobLifecycle {
       ended(b, j.ending(finalState, why), 0, null);
       return;
     }
+    if (j.submission().interactive()) {
+      // No batch script will report an exit: the allocation ends now. Its steps' tasks get SIGTERM,
+      // then SIGKILL as the agents drop the job; the srun that ran them sees them end.
+      b.event(j.key(), j.job().state(), why);
+      signalNodes(b, j, "TERM", 0);
+      ended(b, j.ending(finalState, why), 0, null);
+      return;
+    }
     b.update(j.ending(finalState, why));
     b.event(j.key(), j.job().state(), why + ": stopping (SIGTERM, SIGKILL after " + config.getKillWait().toSeconds() + " s)");
     signalNodes(b, j, "TERM", config.getKillWait().toSeconds());

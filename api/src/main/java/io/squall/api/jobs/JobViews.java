@@ -88,6 +88,8 @@ public final class JobViews {
     }
     m.put("events", history);
     m.put("script", s.submission().script());
+    // Slurm's BatchFlag: 0 for an interactive allocation (salloc, srun), whose script is only a placeholder.
+    m.put("batch", !s.submission().interactive());
     return m;
   }
 

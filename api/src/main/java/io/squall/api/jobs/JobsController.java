@@ -20,6 +20,7 @@ import io.squall.api.auth.Caller;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
+import io.squall.api.state.Submission;
 import io.squall.api.store.JobEventRepository;
 import io.squall.api.web.JsonBody;
 import io.squall.api.web.TextRules;
@@ -53,9 +54,11 @@ public final class JobsController {
   private final JobEventRepository events;
   private final InstantSource clock;
   private final JobAccess access;
+  private final InteractiveSteps steps;
 
   public JobsController(JobCommands commands, JobViews views, StateWriter writer, TestOnly testOnly,
-      JobEventRepository events, InstantSource clock, JobAccess access) {
+      JobEventRepository events, InstantSource clock, JobAccess access, InteractiveSteps steps) {
+    this.steps = steps;
     this.access = access;
     this.commands = commands;
     this.views = views;
@@ -67,15 +70,22 @@ public final class JobsController {
 
   /** The fields of a JSON submission (docs/rest-api.md). */
   private static final Set<String> SUBMIT_FIELDS = Set.of("script", "options", "argv", "submit_dir", "script_name",
-      "environment", "script_args", "test_only");
+      "environment", "script_args", "test_only", "interactive");
 
-  @Operation(summary = "Submit a batch script given as JSON {script, options, argv, ...}")
+  @Operation(summary = "Submit a batch script given as JSON {script, options, argv, ...}, or with interactive true"
+      + " an allocation for salloc or srun (no script)")
   @Post(consumes = MediaType.APPLICATION_JSON)
   public CompletableFuture<HttpResponse<Map<String, Object>>> submitJson(
       @RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Body String text) {
     JsonBody body = JsonBody.parse(text, SUBMIT_FIELDS);
-    String script = body.text("script");
-    if (script.isEmpty()) {
+    boolean interactive = body.bool("interactive", false);
+    String script = interactive ? body.optText("script") : body.text("script");
+    if (interactive && script != null) {
+      throw ApiException.badRequest("script: an interactive allocation has no batch script; leave it out");
+    }
+    if (interactive) {
+      script = Submission.INTERACTIVE_SCRIPT;
+    } else if (script.isEmpty()) {
       throw ApiException.badRequest("script: the batch script is required");
     }
     List<String> options = new ArrayList<>();
@@ -84,8 +94,16 @@ public final class JobsController {
     boolean test = body.bool("test_only", false) | options.remove("--test-only");
     String name = body.optText("script_name");
     String dir = body.optText("submit_dir");
-    SubmitInput in = new SubmitInput(script, name == null ? "script" : name, options, body.textList("script_args"),
-        body.textMap("environment"), dir == null ? System.getProperty("user.home") : dir, test);
+    List<String> args = body.textList("script_args");
+    if (interactive) {
+      if (!args.isEmpty()) {
+        throw ApiException.badRequest("script_args: an interactive allocation has no batch script to pass them to");
+      }
+      // Slurm requeues batch jobs only: an allocation whose nodes fail or are preempted ends.
+      options.add("--no-requeue");
+    }
+    SubmitInput in = new SubmitInput(script, name == null ? (interactive ? "interactive" : "script") : name, options,
+        args, body.textMap("environment"), dir == null ? System.getProperty("user.home") : dir, test, interactive);
     return submit(caller, in);
   }
 
@@ -235,6 +253,36 @@ public final class JobsController {
   public CompletableFuture<Map<String, Object>> pause(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @PathVariable String id) {
     return commands.pause(caller, id).thenApply(this::jobs);
+  }
+
+  @Operation(summary = "Start a step in a running interactive allocation (srun on a login node): the step number,"
+      + " the job's credential, its nodes' agents and its environment")
+  @Post("/{id}/steps")
+  @ExecuteOn(TaskExecutors.BLOCKING)
+  public Map<String, Object> step(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+    return steps.grant(caller, id);
+  }
+
+  @Operation(summary = "The SLURM_* environment of a job's allocation (what salloc gives its command)")
+  @Get("/{id}/environment")
+  @ExecuteOn(TaskExecutors.BLOCKING)
+  public Map<String, Object> environment(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @PathVariable String id) {
+    return steps.environment(caller, id);
+  }
+
+  /** The fields of a relinquish. */
+  private static final Set<String> COMPLETE_FIELDS = Set.of("exit_code", "signal");
+
+  @Operation(summary = "Relinquish an interactive allocation (salloc and srun do when their command ends):"
+      + " {exit_code, signal}")
+  @Post(value = "/{id}/complete", consumes = MediaType.APPLICATION_JSON)
+  public CompletableFuture<Map<String, Object>> complete(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+      @PathVariable String id, @Nullable @Body String text) {
+    JsonBody body = JsonBody.parse(text == null || text.isBlank() ? "{}" : text, COMPLETE_FIELDS);
+    int exitCode = body.optLong("exit_code") == null ? 0 : (int) body.wholeNumber("exit_code", 0, 255);
+    Integer signal = body.optLong("signal") == null ? null : (int) body.wholeNumber("signal", 1, 64);
+    return commands.complete(caller, id, exitCode, signal).thenApply(this::jobs);
   }
 
   private Map<String, Object> jobs(List<StoredJob> changed) {

@@ -12,9 +12,12 @@ import java.util.Map;
  * <p>Checked as it is made, so that nothing the database could refuse reaches the writer's group
  * commit (where it would fail everyone's changes committed with it): no NUL anywhere, no control
  * characters in paths, names and options, and the column sizes of {@code job_scripts}.
+ *
+ * @param interactive an allocation for salloc or srun: {@code script} is
+ *     {@link io.squall.api.state.Submission#INTERACTIVE_SCRIPT}, {@code scriptName} the job's name
  */
 public record SubmitInput(String script, String scriptName, List<String> options, List<String> scriptArgs,
-    Map<String, String> environment, String submitDir, boolean testOnly) {
+    Map<String, String> environment, String submitDir, boolean testOnly, boolean interactive) {
   /** {@code job_scripts.script_name}. */
   static final int MAX_SCRIPT_NAME = 255;
   /** {@code job_scripts.submit_dir}; also Linux's PATH_MAX. */
@@ -45,5 +48,11 @@ public record SubmitInput(String script, String scriptName, List<String> options
       }
       TextRules.noNul("environment." + k, v);
     });
+  }
+
+  /** A batch script's submission. */
+  public SubmitInput(String script, String scriptName, List<String> options, List<String> scriptArgs,
+      Map<String, String> environment, String submitDir, boolean testOnly) {
+    this(script, scriptName, options, scriptArgs, environment, submitDir, testOnly, false);
   }
 }

@@ -59,13 +59,14 @@ public final class Rows {
 
   public JobScriptRow submission(Submission s) {
     return new JobScriptRow(s.jobId(), s.scriptName(), s.script(), write(s.options()), write(s.scriptArgs()),
-        write(s.environment()), s.submitDir(), s.submitTime());
+        write(s.environment()), s.submitDir(), s.submitTime(), s.interactive());
   }
 
   public Submission submission(JobScriptRow r) {
     return new Submission(r.jobId(), r.scriptName(), r.script(), read(r.options(), Argument.listOf(String.class)),
         read(r.scriptArgs(), Argument.listOf(String.class)),
-        read(r.environment(), Argument.mapOf(String.class, String.class)), r.submitDir(), r.submitTime());
+        read(r.environment(), Argument.mapOf(String.class, String.class)), r.submitDir(), r.submitTime(), List.of(),
+        r.interactive());
   }
 
   public NodeRow node(NodeStatus n) {

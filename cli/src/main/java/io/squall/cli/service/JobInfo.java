@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A job as {@code GET /v1/jobs} lists it (JOB in docs/rest-api.md). The last two components come
- * only from {@code GET /v1/jobs/{id}}.
+ * A job as {@code GET /v1/jobs} lists it (JOB in docs/rest-api.md). The last three components come
+ * only from {@code GET /v1/jobs/{id}} ({@code batch}: false for an interactive allocation).
  *
  * @param jobId {@code "42"} or, for an array task, {@code "42_3"}
  * @param jobIdRaw its own numeric job id (SLURM_JOB_ID): an array task's own, else the job's
@@ -46,7 +46,8 @@ public record JobInfo(
     String stdout,
     String stderr,
     Map<String, Object> request,
-    List<Allocation> allocation) {
+    List<Allocation> allocation,
+    Boolean batch) {
 
   /** The GPUs a job holds on one node. */
   public record Allocation(String node, List<Integer> gpus) {}

@@ -107,6 +107,33 @@ public final class SquallClient {
     return changed(send(postJson("/v1/jobs/" + segment(id) + "/update", fields)));
   }
 
+  /** {@code POST /v1/jobs/{id}/steps}: a new step of a running interactive allocation. */
+  public StepGrant step(String id) {
+    return convert(send(request("/v1/jobs/" + segment(id) + "/steps", Map.of())
+        .POST(HttpRequest.BodyPublishers.noBody())), StepGrant.class);
+  }
+
+  /** {@code GET /v1/jobs/{id}/environment}: the allocation's {@code SLURM_*} variables. */
+  public Map<String, String> allocationEnvironment(String id) {
+    JsonNode env = send(request("/v1/jobs/" + segment(id) + "/environment", Map.of()).GET()).path("environment");
+    Map<String, String> out = new LinkedHashMap<>();
+    env.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
+  }
+
+  /**
+   * {@code POST /v1/jobs/{id}/complete}: relinquishes an interactive allocation, with its
+   * command's exit code (and the signal that killed it, or null).
+   */
+  public List<JobInfo> complete(String id, int exitCode, Integer signal) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("exit_code", exitCode);
+    if (signal != null) {
+      body.put("signal", signal);
+    }
+    return changed(send(postJson("/v1/jobs/" + segment(id) + "/complete", body)));
+  }
+
   /** {@code POST /v1/nodes/{name}/drain} (operators): no new job starts on the node. */
   public void drain(String node, String reason) {
     send(postJson("/v1/nodes/" + segment(node) + "/drain", Map.of("reason", reason)));

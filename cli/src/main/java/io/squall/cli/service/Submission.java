@@ -8,6 +8,8 @@ import java.util.Map;
  * service's parser (the one source of truth) sees what sbatch would have seen.
  *
  * @param testOnly null unless {@code --test-only} was given
+ * @param interactive null for a batch script; true for salloc's and srun's allocations, which
+ *     have no script
  */
 public record Submission(
     String script,
@@ -16,4 +18,11 @@ public record Submission(
     String scriptName,
     Map<String, String> environment,
     List<String> scriptArgs,
-    Boolean testOnly) {}
+    Boolean testOnly,
+    Boolean interactive) {
+  /** A batch script's submission. */
+  public Submission(String script, List<String> argv, String submitDir, String scriptName,
+      Map<String, String> environment, List<String> scriptArgs, Boolean testOnly) {
+    this(script, argv, submitDir, scriptName, environment, scriptArgs, testOnly, null);
+  }
+}

@@ -29,16 +29,21 @@ class TimeLimitSignalTest {
     s.put("squall.ticks", "manual");
     s.put("squall.node-timeout", "1h"); // the clock jumps minutes ahead of the agent's heartbeats
     Path got = dir.resolve("got");
+    Path trapped = dir.resolve("trapped");
     try (Controllers.Running c = Controllers.start(s)) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
       long id = h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 -t 5 --signal=B:USR1@120 --output=/dev/null\n"
           + "trap 'echo USR1 >> " + got + "' USR1\n"
+          + "touch " + trapped + "\n"
           + "while true; do sleep 1 & wait $!; done\n");
       JsonNode running = time.until("the job running", LONG, () -> {
         JsonNode j = h.job(id);
         return j.get("state").asText().equals("RUNNING") ? j : null;
       });
+      // RUNNING is when the agent started the shell, not when the shell set its trap: a SIGUSR1
+      // before the trap would kill it (bash's default), so the clock moves only once it is set.
+      Poll.until("the batch shell to set its trap", LONG, () -> Files.exists(trapped) ? true : null);
       Instant started = Instant.parse(running.get("start_time").asText());
       Duration toWarning = Duration.between(time.clock().instant(), started.plus(Duration.ofMinutes(3)));
       time.tickAfter(toWarning.minusSeconds(2));

@@ -62,6 +62,48 @@ final class Allocation {
     return new Allocation(verb, client, r.jobId());
   }
 
+  /** What runs in an allocation once it has started; its status is what the allocation ends with. */
+  @FunctionalInterface
+  interface Use {
+    int run(Allocation allocation) throws InterruptedException;
+  }
+
+  /**
+   * Allocates, waits until the allocation runs, runs {@code use} in it, and relinquishes it with
+   * use's status, whatever happens.
+   *
+   * @param salloc whether salloc asks (it says {@code Granted} and {@code Relinquishing}), else srun
+   * @param refused how the verb begins a refusal ({@code Job submit/allocate failed}, {@code Unable
+   *     to allocate resources})
+   * @return use's status; 1 when the service refused the allocation or it ended before it ran
+   */
+  static int use(ServiceVerb verb, Invocation io, List<String> options, String name, boolean salloc, String refused,
+      Use use) {
+    Allocation allocation;
+    try {
+      allocation = submit(verb, io, options, name);
+    } catch (ServiceException e) {
+      if (e.status() == 400 || e.status() == 403) {
+        verb.error(refused + ": " + e.getMessage());
+        return 1;
+      }
+      throw e;
+    }
+    int status = 1;
+    try {
+      if (!allocation.awaitStart(io.sleeper(), salloc)) {
+        return 1;
+      }
+      status = use.run(allocation);
+      return status;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    } finally {
+      allocation.relinquish(status, salloc);
+    }
+  }
+
   String id() {
     return id;
   }

@@ -1,6 +1,5 @@
 package io.squall.cli;
 
-import io.squall.cli.service.ServiceException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,29 +41,8 @@ final class SallocCommand extends ServiceVerb {
         command.add(shell == null || shell.isBlank() ? "/bin/sh" : shell);
       }
       String name = line.command().isEmpty() ? "interactive" : Path.of(command.get(0)).getFileName().toString();
-      Allocation allocation;
-      try {
-        allocation = Allocation.submit(this, io, line.options(), name);
-      } catch (ServiceException e) {
-        if (e.status() == 400 || e.status() == 403) {
-          error("Job submit/allocate failed: " + e.getMessage());
-          return 1;
-        }
-        throw e;
-      }
-      int status = 1;
-      try {
-        if (!allocation.awaitStart(io.sleeper(), true)) {
-          return 1;
-        }
-        status = runCommand(command, allocation);
-        return status;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return 1;
-      } finally {
-        allocation.relinquish(status, true);
-      }
+      return Allocation.use(this, io, line.options(), name, true, "Job submit/allocate failed",
+          allocation -> runCommand(command, allocation));
     });
   }
 

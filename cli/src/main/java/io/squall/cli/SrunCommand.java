@@ -59,29 +59,8 @@ final class SrunCommand extends ServiceVerb {
 
   private int allocateAndRun(InteractiveLine line) {
     String name = Path.of(line.command().get(0)).getFileName().toString();
-    Allocation allocation;
-    try {
-      allocation = Allocation.submit(this, io, line.options(), name);
-    } catch (ServiceException e) {
-      if (e.status() == 400 || e.status() == 403) {
-        error("Unable to allocate resources: " + e.getMessage());
-        return 1;
-      }
-      throw e;
-    }
-    int status = 1;
-    try {
-      if (!allocation.awaitStart(io.sleeper(), false)) {
-        return 1;
-      }
-      status = step(allocation.id(), line);
-      return status;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 1;
-    } finally {
-      allocation.relinquish(status, false);
-    }
+    return Allocation.use(this, io, line.options(), name, false, "Unable to allocate resources",
+        allocation -> step(allocation.id(), line));
   }
 
   /** Starts one step in allocation {@code id} and relays it to the end; answers srun's exit status. */

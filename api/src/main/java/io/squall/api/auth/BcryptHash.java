@@ -18,6 +18,11 @@ final class BcryptHash {
     return configured.strip().startsWith("$2");
   }
 
+  /** Whether a value has a bcrypt hash's exact form. */
+  static boolean isWellFormed(String value) {
+    return FORM.matcher(value.strip()).matches();
+  }
+
   /**
    * A configured bcrypt hash, checked for its form.
    *
@@ -25,7 +30,7 @@ final class BcryptHash {
    */
   static String parse(String configured) {
     String s = configured.strip();
-    if (!FORM.matcher(s).matches()) {
+    if (!isWellFormed(s)) {
       throw new IllegalArgumentException("expected a bcrypt hash: $2a$, $2b$ or $2y$, a cost of 04 to 31, '$' and"
           + " 53 characters of salt and hash, as 'squall hash-token --bcrypt' prints it");
     }

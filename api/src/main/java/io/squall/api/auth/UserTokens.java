@@ -61,10 +61,13 @@ public final class UserTokens {
     }
   }
 
-  /** Whether a configured value has the form of a token hash rather than a token. */
+  /**
+   * Whether a configured token is in fact a hash ({@code sha256:...}, or exactly a bcrypt hash's
+   * form: a random token may well start with {@code $2}).
+   */
   public static boolean looksHashed(String value) {
     String s = value.strip();
-    return s.regionMatches(true, 0, "sha256:", 0, "sha256:".length()) || BcryptHash.isBcrypt(s);
+    return s.regionMatches(true, 0, "sha256:", 0, "sha256:".length()) || BcryptHash.isWellFormed(s);
   }
 
   /** The user whose token this is, or null. */

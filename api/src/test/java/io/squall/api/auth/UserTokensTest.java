@@ -49,6 +49,8 @@ class UserTokensTest {
     }
     assertThatThrownBy(() -> new UserTokens(List.of(user("carol", "$2b$10$" + "a".repeat(53), null))))
         .hasMessageStartingWith("squall.users.carol.token: this is a hash");
+    assertThat(new UserTokens(List.of(user("carol", "$2b$-but-a-token-all-the-same", null)))
+        .caller("$2b$-but-a-token-all-the-same").user()).isEqualTo("carol");
   }
 
   private static UserConfig user(String name, String token, String tokenHash) {

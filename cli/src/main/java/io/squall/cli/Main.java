@@ -39,6 +39,7 @@ public final class Main {
                                                 work lost to spot interruptions with and without the
                                                 checkpoint signal, in virtual time
         server                                  start the controller (embedded defaults: H2, 4 local nodes)
+        hash-token [--bcrypt] < TOKEN           print a token's hash (sha256:HEX or bcrypt) for token-hash
       The Slurm verbs talk to the service at $SQUALL_URL (default http://127.0.0.1:6820) with the token
       in $SQUALL_TOKEN, or 'url = ...' and 'token = ...' in $SQUALL_CONFIG (default ~/.config/squall/config).
       Each verb takes --help.""";
@@ -96,6 +97,8 @@ public final class Main {
         return ScontrolCommand.pause(io).run(rest);
       case "report":
         return new ReportCommand(io).run(rest);
+      case "hash-token":
+        return new HashTokenCommand(io).run(rest);
       case "bench":
         try {
           return BenchCommand.run(rest, io);

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * who reaches the port can end any job (a forged exit) or take a node down (a forged
  * interruption). So the controller refuses to start on an address other hosts can reach while
  * any of them is still in force, and names the keys to set; on loopback it starts and warns. It
- * also warns about a configuration file (which holds tokens) that other users may read.
+ * also warns about a configuration file (which holds tokens) that other users may read, and refuses
+ * an agent token given as a hash: the controller needs that secret itself.
  */
 @Context
 public final class DefaultSecrets {
@@ -43,6 +44,13 @@ public final class DefaultSecrets {
     for (Path open : openToOthers(System.getProperty("micronaut.config.files", ""))) {
       LOG.warn("{} may be read by other users, and configuration holds tokens: chmod 600 it", open);
     }
+    if (config.getAgentToken() != null && UserTokens.looksHashed(config.getAgentToken())) {
+      // Unlike a user's token, the controller does not only check the agent token: it signs each
+      // launched node's token with it and presents it to hand-started agents.
+      throw new ConfigurationException("squall.agent-token: a hash cannot stand in for the agent token, which the"
+          + " controller signs node tokens with and presents to agents; give the secret itself, and keep it out of"
+          + " configuration files with the environment variable SQUALL_AGENT_TOKEN");
+    }
     List<String> keys = inForce(config.getAgentToken(), users);
     if (keys.isEmpty()) {
       return;
@@ -51,16 +59,16 @@ public final class DefaultSecrets {
       throw new ConfigurationException("refusing to listen on " + (host.isBlank() ? "every address" : host)
           + " while these secrets still have the values Squall ships with, which anyone can read: "
           + String.join(", ", keys) + ". Set each to a secret of your own (e.g. SQUALL_AGENT_TOKEN=$(openssl rand"
-          + " -hex 32)), or give users token-hash instead of token.");
+          + " -hex 32)), or give users token-hash (made with 'squall hash-token') instead of token.");
     }
     LOG.warn("{} still have the values Squall ships with: fine on this machine's loopback address ({}),"
         + " but set them before listening on any other", String.join(", ", keys), host);
   }
 
-  /** The keys whose value is one Squall ships with. */
+  /** The keys whose value is one Squall ships with (any of them: a user given the agent's counts too). */
   static List<String> inForce(String agentToken, List<UserConfig> users) {
     List<String> keys = new ArrayList<>();
-    if (BUILT_IN.get("squall.agent-token").equals(agentToken)) {
+    if (agentToken != null && BUILT_IN.containsValue(agentToken)) {
       keys.add("squall.agent-token");
     }
     for (UserConfig u : users.stream().sorted(Comparator.comparing(UserConfig::getName)).toList()) {

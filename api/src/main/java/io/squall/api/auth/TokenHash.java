@@ -9,8 +9,9 @@ import java.util.Locale;
 /**
  * User tokens as the controller keeps them: {@code sha256:HEX}, so a configuration file may hold
  * hashes instead of tokens ({@code squall.users.NAME.token-hash}; make one with
- * {@code printf %s TOKEN | sha256sum}). Tokens are random strings, not passwords, so an unsalted
- * hash is enough: it cannot be reversed, only matched.
+ * {@code squall hash-token} or {@code printf %s TOKEN | sha256sum}). Tokens are random strings,
+ * not passwords, so an unsalted hash is enough: it cannot be reversed, only matched. (bcrypt, for
+ * those who want it anyway, is {@link BcryptHash}.)
  */
 public final class TokenHash {
   private static final String PREFIX = "sha256:";

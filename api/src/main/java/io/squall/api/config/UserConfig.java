@@ -35,7 +35,10 @@ public class UserConfig {
     this.token = token;
   }
 
-  /** The token's SHA-256 ({@code sha256:HEX}), in place of the token itself. */
+  /**
+   * The token's hash in place of the token itself: its SHA-256 ({@code sha256:HEX}) or a bcrypt
+   * hash ({@code $2a$}, {@code $2b$}, {@code $2y$}), as {@code squall hash-token} prints them.
+   */
   public String getTokenHash() {
     return tokenHash;
   }

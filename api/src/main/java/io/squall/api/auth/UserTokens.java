@@ -3,8 +3,6 @@ package io.squall.api.auth;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.squall.api.config.UserConfig;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who a user token belongs to. Tokens given as text or as SHA-256 ({@code token-hash: sha256:HEX})
- * are kept by their SHA-256 and compared in constant time; tokens given as bcrypt
+ * are kept by their SHA-256 and looked up by the presented token's (a lookup's timing can only
+ * say something about a digest, never about the token behind it); tokens given as bcrypt
  * ({@code token-hash: $2b$...}) are checked with bcrypt, once per token: a token that passed is
  * remembered by its SHA-256, so a user's later requests cost a hash, not a bcrypt (the memory holds
  * at most one token per bcrypt user, since only tokens that passed are kept). Built when the
@@ -22,13 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @Context
 public final class UserTokens {
-  private final List<Hashed> sha256 = new ArrayList<>();
+  private final Map<String, Caller> sha256 = new HashMap<>();
   private final List<Bcrypted> bcrypt = new ArrayList<>();
   private final Map<String, Caller> bcryptPassed = new ConcurrentHashMap<>();
 
   /** @throws ConfigurationException naming the user whose token is missing, malformed or shared */
   public UserTokens(List<UserConfig> users) {
-    Map<String, Caller> byHash = new HashMap<>();
     for (UserConfig u : users) {
       String key = "squall.users." + u.getName();
       if ((u.getToken() == null) == (u.getTokenHash() == null)) {
@@ -52,12 +50,11 @@ public final class UserTokens {
       } catch (IllegalArgumentException e) {
         throw new ConfigurationException(key + ".token-hash: " + e.getMessage());
       }
-      Caller previous = byHash.put(hash, caller);
+      Caller previous = sha256.put(hash, caller);
       if (previous != null) {
         throw new ConfigurationException(key + ": the same token as user " + previous.user()
             + "; each user needs a token of their own");
       }
-      sha256.add(new Hashed(hash.getBytes(StandardCharsets.US_ASCII), caller));
     }
   }
 
@@ -73,13 +70,7 @@ public final class UserTokens {
   /** The user whose token this is, or null. */
   public Caller caller(String token) {
     String hash = TokenHash.of(token);
-    byte[] presented = hash.getBytes(StandardCharsets.US_ASCII);
-    Caller found = null;
-    for (Hashed h : sha256) { // every entry, whichever matches: the time says nothing about which
-      if (MessageDigest.isEqual(h.hash(), presented)) {
-        found = h.caller();
-      }
-    }
+    Caller found = sha256.get(hash);
     if (found != null || bcrypt.isEmpty()) {
       return found;
     }
@@ -100,8 +91,6 @@ public final class UserTokens {
   int rememberedBcryptTokens() {
     return bcryptPassed.size();
   }
-
-  private record Hashed(byte[] hash, Caller caller) {}
 
   private record Bcrypted(String hash, Caller caller) {}
 }

@@ -71,12 +71,13 @@ final class Agent implements AutoCloseable {
     if (!sessions.available()) {
       log.warn("setsid not found: jobs share the agent's process group; orphaned processes may survive their job");
     }
-    ControllerClient client = new ControllerClient(config.controller(), config.token());
+    ControllerClient client = new ControllerClient(config.controller(), config.token(), config.caFile());
     EventOutbox outbox = new EventOutbox(config.name(), client, controllerThreads, config.retryInterval(), log);
     OutputShipping shipping = new OutputShipping(chunk -> postOutput(client, chunk), controllerThreads,
         config.retryInterval(), log);
     JobTable table = new JobTable();
-    BatchLauncher launcher = new BatchLauncher(config.name(), jobsDir, toolDir, sessions, System.getenv(), users);
+    BatchLauncher launcher = new BatchLauncher(config.name(), jobsDir, toolDir, sessions,
+        JobEnvironment.agentEnvironment(System.getenv(), config.caFile()), users);
     this.control = new JobControl(table, launcher, shipping, outbox, timers, workers, jobsDir,
         InstantSource.system(), log);
     this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,

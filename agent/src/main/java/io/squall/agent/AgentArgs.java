@@ -17,7 +17,7 @@ final class AgentArgs {
       usage: squall-agent --controller URL --token-file FILE --name NAME --work-dir DIR
                           [--gpus N] [--gpu-type TYPE] [--cpus N] [--memory-mb N]
                           [--features a,b] [--placement-group PG] [--port 0] [--bind 127.0.0.1]
-                          [--interruptions aws|gcp|none] [--metadata-url URL]
+                          [--interruptions aws|gcp|none] [--metadata-url URL] [--ca-file FILE]
         --token-file: a file holding the agent token, readable by its owner only (mode 0600), so that
           the token is neither in the process list nor in the agent's environment. --token TOKEN
           gives it on the command line instead, where every local user can read it: for tests only.
@@ -25,10 +25,12 @@ final class AgentArgs {
         --interruptions: watch this cloud's metadata service every second for spot interruption
           notices (aws: EC2 IMDSv2, gcp: GCE metadata server) and report them to the controller;
           none (the default) watches nothing. --metadata-url replaces the service's address
-          (http://169.254.169.254 on aws, http://metadata.google.internal on gcp).""";
+          (http://169.254.169.254 on aws, http://metadata.google.internal on gcp).
+        --ca-file: with an https:// controller, the PEM file of the CA that signed its certificate
+          (default: $SQUALL_CA_FILE, else the JDK's trusted CAs). Jobs inherit it as SQUALL_CA_FILE.""";
 
   private static final Set<String> OPTIONS = Set.of("controller", "token", "token-file", "name", "gpus", "gpu-type", "cpus",
-      "memory-mb", "features", "placement-group", "work-dir", "port", "bind", "interruptions", "metadata-url");
+      "memory-mb", "features", "placement-group", "work-dir", "port", "bind", "interruptions", "metadata-url", "ca-file");
 
   private AgentArgs() {}
 
@@ -86,6 +88,7 @@ final class AgentArgs {
     if (metadataUrl != null && interruptions == Interruptions.NONE) {
       throw new UsageException("--metadata-url is only read with --interruptions aws or gcp");
     }
+    Path caFile = caFile(blankToNull(values.getOrDefault("ca-file", env.get(CaFile.ENV))));
     AgentConfig config = new AgentConfig(address("controller", values.get("controller")), values.get("token"),
         values.get("name"),
         (int) number(values, "gpus", 0, 0, io.squall.core.model.Node.MAX_GPUS),
@@ -96,7 +99,7 @@ final class AgentArgs {
         Path.of(values.get("work-dir")),
         (int) number(values, "port", 0, 0, 65535),
         values.getOrDefault("bind", "127.0.0.1"),
-        AgentConfig.DEFAULT_RETRY, interruptions, metadataUrl);
+        AgentConfig.DEFAULT_RETRY, interruptions, metadataUrl, caFile);
     if (values.containsKey("gpus")) {
       return config;
     }
@@ -114,6 +117,20 @@ final class AgentArgs {
     } catch (java.net.URISyntaxException e) {
       throw new UsageException("--" + option + ": '" + text + "' is not an address: " + e.getReason());
     }
+  }
+
+  /** The CA file, absolute (jobs inherit it and run elsewhere), checked now so that a bad one stops the start. */
+  private static Path caFile(String text) throws UsageException {
+    if (text == null) {
+      return null;
+    }
+    Path file = Path.of(text).toAbsolutePath();
+    try {
+      CaFile.sslContext(file);
+    } catch (CaFile.UnusableException e) {
+      throw new UsageException("--ca-file (or " + CaFile.ENV + "): " + e.getMessage());
+    }
+    return file;
   }
 
   private static Interruptions interruptions(String text) throws UsageException {

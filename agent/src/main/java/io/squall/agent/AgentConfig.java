@@ -17,10 +17,11 @@ import java.util.Objects;
  * @param retryInterval how often exit events and output are sent again while the controller does not take them
  * @param interruptions whose metadata service to watch for interruption notices
  * @param metadataUrl that service's address; null for the cloud's own
+ * @param caFile the PEM file of the CA the controller's https certificate is checked against; null for the JDK's
  */
 record AgentConfig(URI controller, String token, String name, int gpus, String gpuType, int cpus, long memoryMb,
     List<String> features, String placementGroup, Path workDir, int port, String bind, Duration retryInterval,
-    Interruptions interruptions, URI metadataUrl) {
+    Interruptions interruptions, URI metadataUrl, Path caFile) {
   static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
 
   AgentConfig {
@@ -30,6 +31,6 @@ record AgentConfig(URI controller, String token, String name, int gpus, String g
 
   AgentConfig withGpus(int count, String type) {
     return new AgentConfig(controller, token, name, count, type, cpus, memoryMb, features, placementGroup, workDir,
-        port, bind, retryInterval, interruptions, metadataUrl);
+        port, bind, retryInterval, interruptions, metadataUrl, caFile);
   }
 }

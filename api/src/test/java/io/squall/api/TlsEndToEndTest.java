@@ -1,0 +1,149 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.squall.agent.CaFile;
+import io.squall.agent.JavaCommand;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The controller serving HTTPS with a certificate a throw-away CA signed for {@code localhost}:
+ * the CLI and a hand-started agent given the CA file work over it, a job's own CLI calls inherit
+ * the agent's CA file, and clients that do not trust the certificate, or dial a name it does not
+ * hold, are refused with one clear line.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TlsEndToEndTest {
+  private static final Duration LONG = Duration.ofSeconds(120);
+  private Path dir;
+  private TestCertificates certs;
+  private Controllers.Running server;
+  private String url;
+  private Http http;
+  private Process agent;
+
+  @BeforeAll
+  void start() throws Exception {
+    dir = Files.createTempDirectory("squall-tls");
+    certs = TestCertificates.newCa(dir.resolve("pki"));
+    TestCertificates.Server localhost = certs.server("localhost", "dns:localhost");
+    Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
+    settings.put("squall.partitions.gpu.nodes", "node-1");
+    settings.put("squall.partitions.gpu.placement-groups", 1);
+    settings.put("squall.tls.cert", localhost.cert().toString());
+    settings.put("squall.tls.key", localhost.key().toString());
+    server = Controllers.start(settings);
+    assertThat(server.server().getScheme()).isEqualTo("https");
+    url = "https://localhost:" + server.server().getPort();
+    http = new Http(url, CaFile.sslContext(certs.caFile));
+    agent = startAgent("node-1");
+    Poll.until("node-1 to register over https", LONG, () -> "IDLE".equals(http.nodeState("node-1")));
+  }
+
+  @AfterAll
+  void stop() {
+    if (agent != null) {
+      agent.destroy();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  /** An agent process told the CA with --ca-file alone: nothing of the test's environment says it. */
+  private Process startAgent(String name) throws IOException {
+    List<String> command = new ArrayList<>(List.of(JavaCommand.executable()));
+    command.addAll(JavaCommand.QUICK_START);
+    command.addAll(List.of("-cp", JavaCommand.classPath(), "io.squall.agent.AgentMain", "--controller", url,
+        "--token", "change-me-agent-token", "--name", name, "--work-dir", dir.resolve(name).toString(),
+        "--gpus", "8", "--cpus", "32", "--memory-mb", "262144", "--ca-file", certs.caFile.toString()));
+    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(dir.resolve(name + ".log").toFile());
+    b.environment().keySet().removeIf(k -> k.startsWith("SQUALL_") || k.startsWith("SLURM_"));
+    return b.start();
+  }
+
+  @Test
+  void theCliWithTheCaFileSubmitsListsAndCancelsOverHttps() throws IOException {
+    LoginNode login = new LoginNode(Files.createDirectories(dir.resolve("login")), url);
+    Map<String, String> trusting = Map.of("SQUALL_CA_FILE", certs.caFile.toString());
+    LoginNode.Run submitted = login.run(trusting, "alice-token", "sbatch", "--parsable", "--hold", "--wrap", "true");
+    assertThat(submitted.status()).as(submitted.toString()).isZero();
+    String id = submitted.out().strip();
+    LoginNode.Run listed = login.run(trusting, "alice-token", "squeue", "--noheader", "--jobs", id, "--format", "%i %t");
+    assertThat(listed.out()).as(listed.toString()).isEqualTo(id + " PD\n");
+    assertThat(login.run(trusting, "alice-token", "scancel", id).status()).isZero();
+    assertThat(http.jobState(id)).isEqualTo("CANCELLED");
+  }
+
+  @Test
+  void withoutTheCaFileTheCliSaysTheCertificateIsNotTrusted() throws IOException {
+    LoginNode login = new LoginNode(Files.createDirectories(dir.resolve("untrusting")), url);
+    LoginNode.Run run = login.run("alice-token", "squeue");
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.err()).startsWith("squeue: error: the controller's certificate is not trusted: ")
+        .contains("set SQUALL_CA_FILE").hasLineCount(1);
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void aCertificateThatDoesNotNameTheDialledHostIsRefused() throws IOException {
+    // Trusted, but issued for localhost only: 127.0.0.1 is not a name it holds.
+    LoginNode login = new LoginNode(Files.createDirectories(dir.resolve("by-address")),
+        "https://127.0.0.1:" + server.server().getPort());
+    LoginNode.Run run = login.run(Map.of("SQUALL_CA_FILE", certs.caFile.toString()), "alice-token", "sinfo");
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.err()).startsWith("sinfo: error: the controller's certificate does not name the host in https://127.0.0.1:")
+        .hasLineCount(1);
+  }
+
+  @Test
+  void plainHttpIsNotServedBesideHttps() {
+    Http plain = new Http("http://localhost:" + server.server().getPort());
+    assertThatThrownBy(() -> plain.get("alice-token", "/v1/jobs")).isNotNull();
+  }
+
+  @Test
+  void aJobRunsOnTheHttpsAgentAndItsOwnCliCallsTrustTheAgentsCa() throws IOException {
+    String script = """
+        #!/bin/bash
+        echo "ca=$SQUALL_CA_FILE"
+        SQUALL_URL=%s SQUALL_TOKEN=alice-token "$SQUALL_TEST_JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \\
+          -cp "$SQUALL_TEST_CP" io.squall.cli.Main squeue --noheader --jobs "$SLURM_JOB_ID" --format "inside %%i %%T"
+        """.formatted(url);
+    // Submitted without SQUALL_CA_FILE: the job has it from its agent.
+    long id = http.submit(Map.of("script", script, "submit_dir", dir.toString(), "environment",
+        Map.of("PATH", System.getenv("PATH"), "SQUALL_TEST_JAVA", JavaCommand.executable(),
+            "SQUALL_TEST_CP", JavaCommand.classPath())));
+    JsonNode job = Poll.until("job " + id + " to end", LONG, () -> {
+      JsonNode j = http.job(id);
+      return List.of("COMPLETED", "FAILED", "CANCELLED", "NODE_FAIL").contains(j.get("state").asText()) ? j : null;
+    });
+    String out = Files.readString(dir.resolve("slurm-" + id + ".out"));
+    assertThat(job.get("state").asText()).as(out).isEqualTo("COMPLETED");
+    assertThat(out).contains("ca=" + certs.caFile.toAbsolutePath() + "\n").contains("inside " + id + " RUNNING\n");
+  }
+
+  @Test
+  void aMissingCertificateFileStopsTheStartNamingTheSetting() {
+    Map<String, Object> settings = Controllers.settings(dir.resolve("bad-data"), null, "none");
+    settings.put("squall.tls.cert", dir.resolve("nowhere.pem").toString());
+    settings.put("squall.tls.key", dir.resolve("nowhere.key").toString());
+    assertThatThrownBy(() -> Controllers.start(settings).close())
+        .rootCause().hasMessage("squall.tls.cert: " + dir.resolve("nowhere.pem") + " does not exist");
+  }
+}

@@ -80,7 +80,7 @@ final class Agent implements AutoCloseable {
         JobEnvironment.agentEnvironment(System.getenv(), config.caFile()), users);
     this.control = new JobControl(table, launcher, shipping, outbox, timers, workers, jobsDir,
         InstantSource.system(), log);
-    this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
+    this.server = AgentServer.start(config.bind(), config.port(), config.serverTls(), config.token(), control,
         new StepRunner(config.name(), workDir, sessions, users, workers, log), new CheckpointRelay(config.name(), client, log),
         workers, log);
     this.link = new ControllerLink(client, this::registration,
@@ -101,7 +101,7 @@ final class Agent implements AutoCloseable {
     return new Agent(config, logStream);
   }
 
-  /** The agent's base address, {@code http://127.0.0.1:PORT}. */
+  /** The agent's base address, {@code http://127.0.0.1:PORT} (https with {@code --tls-cert}). */
   URI address() {
     return URI.create(server.address());
   }

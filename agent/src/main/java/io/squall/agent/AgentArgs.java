@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 
 /** Reads the agent's command line into an {@link AgentConfig}. */
 final class AgentArgs {
@@ -18,6 +19,7 @@ final class AgentArgs {
                           [--gpus N] [--gpu-type TYPE] [--cpus N] [--memory-mb N]
                           [--features a,b] [--placement-group PG] [--port 0] [--bind 127.0.0.1]
                           [--interruptions aws|gcp|none] [--metadata-url URL] [--ca-file FILE]
+                          [--tls-cert FILE --tls-key FILE]
         --token-file: a file holding the agent token, readable by its owner only (mode 0600), so that
           the token is neither in the process list nor in the agent's environment. --token TOKEN
           gives it on the command line instead, where every local user can read it: for tests only.
@@ -27,10 +29,15 @@ final class AgentArgs {
           none (the default) watches nothing. --metadata-url replaces the service's address
           (http://169.254.169.254 on aws, http://metadata.google.internal on gcp).
         --ca-file: with an https:// controller, the PEM file of the CA that signed its certificate
-          (default: $SQUALL_CA_FILE, else the JDK's trusted CAs). Jobs inherit it as SQUALL_CA_FILE.""";
+          (default: $SQUALL_CA_FILE, else the JDK's trusted CAs). Jobs inherit it as SQUALL_CA_FILE.
+        --tls-cert, --tls-key: serve HTTPS instead of HTTP with this PEM certificate chain and PKCS#8
+          PEM key (BEGIN PRIVATE KEY); the certificate must name the address the agent registers
+          (--bind's, or this host's name for 0.0.0.0). The controller then needs squall.tls.agent-ca,
+          and srun callers SQUALL_CA_FILE, naming its CA.""";
 
   private static final Set<String> OPTIONS = Set.of("controller", "token", "token-file", "name", "gpus", "gpu-type", "cpus",
-      "memory-mb", "features", "placement-group", "work-dir", "port", "bind", "interruptions", "metadata-url", "ca-file");
+      "memory-mb", "features", "placement-group", "work-dir", "port", "bind", "interruptions", "metadata-url", "ca-file", "tls-cert",
+      "tls-key");
 
   private AgentArgs() {}
 
@@ -99,7 +106,8 @@ final class AgentArgs {
         Path.of(values.get("work-dir")),
         (int) number(values, "port", 0, 0, 65535),
         values.getOrDefault("bind", "127.0.0.1"),
-        AgentConfig.DEFAULT_RETRY, interruptions, metadataUrl, caFile);
+        AgentConfig.DEFAULT_RETRY, interruptions, metadataUrl, caFile,
+        serverTls(blankToNull(values.get("tls-cert")), blankToNull(values.get("tls-key"))));
     if (values.containsKey("gpus")) {
       return config;
     }
@@ -127,10 +135,25 @@ final class AgentArgs {
     Path file = Path.of(text).toAbsolutePath();
     try {
       CaFile.sslContext(file);
-    } catch (CaFile.UnusableException e) {
+    } catch (TlsFileException e) {
       throw new UsageException("--ca-file (or " + CaFile.ENV + "): " + e.getMessage());
     }
     return file;
+  }
+
+  /** The agent's own TLS identity, read now so that a bad certificate or key stops the start; null for plain HTTP. */
+  private static SSLContext serverTls(String cert, String key) throws UsageException {
+    if (cert == null && key == null) {
+      return null;
+    }
+    if (cert == null || key == null) {
+      throw new UsageException("--tls-cert and --tls-key go together: give both, or neither for plain HTTP");
+    }
+    try {
+      return TlsIdentity.serverContext(Path.of(cert), Path.of(key));
+    } catch (TlsFileException e) {
+      throw new UsageException("--tls-cert/--tls-key: " + e.getMessage());
+    }
   }
 
   private static Interruptions interruptions(String text) throws UsageException {

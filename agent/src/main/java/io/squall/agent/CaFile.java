@@ -26,34 +26,25 @@ public final class CaFile {
 
   private CaFile() {}
 
-  /** A CA file that cannot be used; the message names the file and what is wrong with it. */
-  public static final class UnusableException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    UnusableException(String message) {
-      super(message);
-    }
-  }
-
   /** A client builder that trusts {@code caFile}'s certificates, or the JDK's when it is null. */
-  public static HttpClient.Builder trusting(HttpClient.Builder builder, Path caFile) throws UnusableException {
+  public static HttpClient.Builder trusting(HttpClient.Builder builder, Path caFile) throws TlsFileException {
     return caFile == null ? builder : builder.sslContext(sslContext(caFile));
   }
 
   /** An SSL context whose only trust anchors are the certificates in {@code caFile}. */
-  public static SSLContext sslContext(Path caFile) throws UnusableException {
+  public static SSLContext sslContext(Path caFile) throws TlsFileException {
     Collection<? extends Certificate> certificates;
     try (InputStream in = Files.newInputStream(caFile)) {
       certificates = CertificateFactory.getInstance("X.509").generateCertificates(in);
     } catch (NoSuchFileException e) {
-      throw new UnusableException("the CA file " + caFile + " does not exist");
+      throw new TlsFileException("the CA file " + caFile + " does not exist");
     } catch (IOException e) {
-      throw new UnusableException("cannot read the CA file " + caFile + ": " + e.getMessage());
+      throw new TlsFileException("cannot read the CA file " + caFile + ": " + e.getMessage());
     } catch (GeneralSecurityException e) {
-      throw new UnusableException("the CA file " + caFile + " is not PEM certificates: " + e.getMessage());
+      throw new TlsFileException("the CA file " + caFile + " is not PEM certificates: " + e.getMessage());
     }
     if (certificates.isEmpty()) {
-      throw new UnusableException("the CA file " + caFile + " holds no certificate (expected -----BEGIN CERTIFICATE-----)");
+      throw new TlsFileException("the CA file " + caFile + " holds no certificate (expected -----BEGIN CERTIFICATE-----)");
     }
     try {
       KeyStore anchors = KeyStore.getInstance(KeyStore.getDefaultType());
@@ -68,7 +59,7 @@ public final class CaFile {
       context.init(null, trust.getTrustManagers(), null);
       return context;
     } catch (GeneralSecurityException | IOException e) {
-      throw new UnusableException("cannot trust the certificates in " + caFile + ": " + e.getMessage());
+      throw new TlsFileException("cannot trust the certificates in " + caFile + ": " + e.getMessage());
     }
   }
 }

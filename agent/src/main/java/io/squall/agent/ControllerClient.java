@@ -32,7 +32,7 @@ final class ControllerClient {
           .version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(CONNECT_TIMEOUT)
           .build();
-    } catch (CaFile.UnusableException e) {
+    } catch (TlsFileException e) {
       throw new IOException(e.getMessage(), e);
     }
   }

@@ -59,6 +59,15 @@ class CaFileTest {
   }
 
   @Test
+  void theAgentsOwnCertificateAndKeyGoTogether() {
+    assertThatThrownBy(() -> AgentArgs.parse(args("--tls-cert", "/etc/squall/node.pem"), Map.of(), Optional::empty))
+        .hasMessage("--tls-cert and --tls-key go together: give both, or neither for plain HTTP");
+    assertThatThrownBy(() -> AgentArgs.parse(args("--tls-cert", dir.resolve("n.pem").toString(), "--tls-key",
+        dir.resolve("n.key").toString()), Map.of(), Optional::empty))
+        .hasMessage("--tls-cert/--tls-key: " + dir.resolve("n.pem") + " does not exist");
+  }
+
+  @Test
   void aJobInheritsTheAgentsCaFileUnlessItNamesItsOwn() {
     Map<String, String> agent = JobEnvironment.agentEnvironment(Map.of("HOME", "/root"), Path.of("/etc/squall/ca.pem"));
     Map<String, String> plain = JobEnvironment.forBatch(spec(Map.of()), "n", dir.resolve("bin"), agent);

@@ -20,10 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The controller serving HTTPS with a certificate a throw-away CA signed for {@code localhost}:
- * the CLI and a hand-started agent given the CA file work over it, a job's own CLI calls inherit
- * the agent's CA file, and clients that do not trust the certificate, or dial a name it does not
- * hold, are refused with one clear line.
+ * The controller serving HTTPS with a certificate a throw-away CA signed for {@code localhost},
+ * and a hand-started agent serving HTTPS with one for {@code 127.0.0.1}: the CLI and the agent
+ * given the CA file work over it, the controller launches jobs on the agent trusting
+ * {@code squall.tls.agent-ca}, a job's srun and its own CLI calls trust the CA file they inherit
+ * from the agent, and clients that do not trust the certificate, or dial a name it does not hold,
+ * are refused with one clear line.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TlsEndToEndTest {
@@ -34,17 +36,20 @@ class TlsEndToEndTest {
   private String url;
   private Http http;
   private Process agent;
+  private TestCertificates.Server agentIdentity;
 
   @BeforeAll
   void start() throws Exception {
     dir = Files.createTempDirectory("squall-tls");
     certs = TestCertificates.newCa(dir.resolve("pki"));
     TestCertificates.Server localhost = certs.server("localhost", "dns:localhost");
+    agentIdentity = certs.server("node-1", "ip:127.0.0.1");
     Map<String, Object> settings = Controllers.settings(dir.resolve("data"), null, "none");
     settings.put("squall.partitions.gpu.nodes", "node-1");
     settings.put("squall.partitions.gpu.placement-groups", 1);
     settings.put("squall.tls.cert", localhost.cert().toString());
     settings.put("squall.tls.key", localhost.key().toString());
+    settings.put("squall.tls.agent-ca", certs.caFile.toString());
     server = Controllers.start(settings);
     assertThat(server.server().getScheme()).isEqualTo("https");
     url = "https://localhost:" + server.server().getPort();
@@ -63,13 +68,17 @@ class TlsEndToEndTest {
     }
   }
 
-  /** An agent process told the CA with --ca-file alone: nothing of the test's environment says it. */
+  /**
+   * An agent process serving HTTPS, told the CA with --ca-file alone: nothing of the test's
+   * environment says it.
+   */
   private Process startAgent(String name) throws IOException {
     List<String> command = new ArrayList<>(List.of(JavaCommand.executable()));
     command.addAll(JavaCommand.QUICK_START);
     command.addAll(List.of("-cp", JavaCommand.classPath(), "io.squall.agent.AgentMain", "--controller", url,
         "--token", "change-me-agent-token", "--name", name, "--work-dir", dir.resolve(name).toString(),
-        "--gpus", "8", "--cpus", "32", "--memory-mb", "262144", "--ca-file", certs.caFile.toString()));
+        "--gpus", "8", "--cpus", "32", "--memory-mb", "262144", "--ca-file", certs.caFile.toString(),
+        "--tls-cert", agentIdentity.cert().toString(), "--tls-key", agentIdentity.key().toString()));
     ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(dir.resolve(name + ".log").toFile());
@@ -118,10 +127,12 @@ class TlsEndToEndTest {
   }
 
   @Test
-  void aJobRunsOnTheHttpsAgentAndItsOwnCliCallsTrustTheAgentsCa() throws IOException {
+  void aJobRunsOnTheHttpsAgentAndItsSrunAndCliCallsTrustTheAgentsCa() throws IOException {
+    assertThat(Files.readString(dir.resolve("node-1.log"))).contains("agent listening on https://127.0.0.1:");
     String script = """
         #!/bin/bash
         echo "ca=$SQUALL_CA_FILE"
+        srun bash -c 'echo "task $SLURM_PROCID ran"'
         SQUALL_URL=%s SQUALL_TOKEN=alice-token "$SQUALL_TEST_JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \\
           -cp "$SQUALL_TEST_CP" io.squall.cli.Main squeue --noheader --jobs "$SLURM_JOB_ID" --format "inside %%i %%T"
         """.formatted(url);
@@ -135,7 +146,7 @@ class TlsEndToEndTest {
     });
     String out = Files.readString(dir.resolve("slurm-" + id + ".out"));
     assertThat(job.get("state").asText()).as(out).isEqualTo("COMPLETED");
-    assertThat(out).contains("ca=" + certs.caFile.toAbsolutePath() + "\n").contains("inside " + id + " RUNNING\n");
+    assertThat(out).contains("ca=" + certs.caFile.toAbsolutePath() + "\n", "task 0 ran\n", "inside " + id + " RUNNING\n");
   }
 
   @Test

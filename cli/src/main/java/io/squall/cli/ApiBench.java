@@ -1,6 +1,7 @@
 package io.squall.cli;
 
 import io.squall.agent.CaFile;
+import io.squall.agent.TlsFileException;
 import io.squall.cli.service.ServiceAddress;
 import io.squall.cli.service.ServiceConfigException;
 import java.io.IOException;
@@ -51,7 +52,7 @@ final class ApiBench {
     HttpClient http;
     try {
       http = CaFile.trusting(HttpClient.newBuilder(), address.caFile()).connectTimeout(Duration.ofSeconds(5)).build();
-    } catch (CaFile.UnusableException e) {
+    } catch (TlsFileException e) {
       err.println("squall bench api: " + e.getMessage());
       return 1;
     }

@@ -7,6 +7,7 @@ import io.micronaut.core.io.ResourceResolver;
 import io.micronaut.http.HttpVersion;
 import io.micronaut.http.ssl.SslBuilder;
 import io.micronaut.http.ssl.SslConfiguration;
+import io.squall.agent.TlsIdentity;
 import io.squall.api.auth.DefaultSecrets;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +18,6 @@ import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.Collection;
@@ -56,7 +56,7 @@ public final class ServerTls {
     Path keyFile = readable(TlsConfigured.KEY, key);
     Certificate leaf = leaf(certFile);
     PrivateKey privateKey = privateKey(certFile, keyFile, resources);
-    if (!matches(privateKey, leaf)) {
+    if (!TlsIdentity.belongsTo(privateKey, leaf)) {
       throw new ConfigurationException(TlsConfigured.KEY + ": the key in " + keyFile + " does not belong to the"
           + " certificate in " + certFile + " (" + TlsConfigured.CERT + "); give the key the certificate was made for");
     }
@@ -112,29 +112,6 @@ public final class ServerTls {
     }
     throw new ConfigurationException(TlsConfigured.KEY + ": cannot read the private key in " + keyFile + ": " + problem
         + " (PEM: PKCS#8 unencrypted, PKCS#1 RSA or EC)");
-  }
-
-  /** Whether the key signs what the certificate's public key verifies. */
-  private static boolean matches(PrivateKey key, Certificate cert) {
-    String algorithm = switch (key.getAlgorithm()) {
-      case "RSA" -> "SHA256withRSA";
-      case "EC" -> "SHA256withECDSA";
-      default -> throw new ConfigurationException(TlsConfigured.KEY + ": a " + key.getAlgorithm()
-          + " key; Squall serves RSA or EC keys");
-    };
-    byte[] probe = "squall".getBytes(StandardCharsets.US_ASCII);
-    try {
-      Signature sign = Signature.getInstance(algorithm);
-      sign.initSign(key);
-      sign.update(probe);
-      byte[] signature = sign.sign();
-      Signature verify = Signature.getInstance(algorithm);
-      verify.initVerify(cert.getPublicKey());
-      verify.update(probe);
-      return verify.verify(signature);
-    } catch (GeneralSecurityException e) {
-      return false; // the certificate's key is of another kind than the private key
-    }
   }
 
   /** Micronaut's own reader of a PEM certificate chain and key (SslBuilder keeps it for subclasses). */

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.squall.agent.CaFile;
+import io.squall.agent.TlsFileException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -53,7 +54,7 @@ public final class SquallClient {
       // HTTP/1.1: the service speaks it, and h2c upgrade headers only confuse proxies.
       this.http = CaFile.trusting(HttpClient.newBuilder(), address.caFile())
           .version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
-    } catch (CaFile.UnusableException e) {
+    } catch (TlsFileException e) {
       throw new ServiceConfigException(e.getMessage() + " (SQUALL_CA_FILE or 'ca-file =' in " + address.configFile() + ")");
     }
     this.json = JsonMapper.builder()

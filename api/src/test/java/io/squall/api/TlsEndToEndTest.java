@@ -149,12 +149,24 @@ class TlsEndToEndTest {
     assertThat(out).contains("ca=" + certs.caFile.toAbsolutePath() + "\n", "task 0 ran\n", "inside " + id + " RUNNING\n");
   }
 
+  /** The controller's own process, as bin/squall server starts it: one line, no stack trace. */
   @Test
-  void aMissingCertificateFileStopsTheStartNamingTheSetting() {
-    Map<String, Object> settings = Controllers.settings(dir.resolve("bad-data"), null, "none");
-    settings.put("squall.tls.cert", dir.resolve("nowhere.pem").toString());
-    settings.put("squall.tls.key", dir.resolve("nowhere.key").toString());
-    assertThatThrownBy(() -> Controllers.start(settings).close())
-        .rootCause().hasMessage("squall.tls.cert: " + dir.resolve("nowhere.pem") + " does not exist");
+  void aMissingCertificateFileStopsTheStartInOneLineNamingTheSetting() throws Exception {
+    List<String> command = new ArrayList<>(List.of(JavaCommand.executable()));
+    command.addAll(JavaCommand.QUICK_START);
+    command.addAll(List.of("-cp", JavaCommand.classPath(), "io.squall.api.Application"));
+    Path log = dir.resolve("bad-start.log");
+    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    b.environment().keySet().removeIf(k -> k.startsWith("SQUALL_") || k.startsWith("MICRONAUT_"));
+    b.environment().putAll(Map.of("SQUALL_DATA_DIR", dir.resolve("bad-data").toString(), "SQUALL_PROVIDER", "none",
+        "SQUALL_PORT", "0", "SQUALL_TLS_CERT", dir.resolve("nowhere.pem").toString(),
+        "SQUALL_TLS_KEY", dir.resolve("nowhere.key").toString()));
+    Process p = b.start();
+    assertThat(p.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).as("the controller stops by itself").isTrue();
+    String output = Files.readString(log);
+    assertThat(p.exitValue()).as(output).isEqualTo(1);
+    assertThat(output).contains("squall: cannot start: squall.tls.cert: " + dir.resolve("nowhere.pem")
+        + " does not exist\n").doesNotContain("\tat ");
   }
 }

@@ -96,7 +96,7 @@ public final class DefaultSecrets {
   }
 
   /** Whether the server's address is a loopback one; blank (every interface) is not. */
-  static boolean isLoopback(String host) {
+  public static boolean isLoopback(String host) {
     if (host == null || host.isBlank()) {
       return false;
     }

@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,7 +48,14 @@ class DistributionIT {
     String url = "http://127.0.0.1:" + port;
     String agentToken = "dist-test-agent-token";
 
-    Path config = dir.resolve("squall.yml");
+    // The archive's example configuration, with its secrets from the environment as server.env
+    // gives them, and this machine's specifics in a second file over it.
+    Map<String, String> serverEnv = new HashMap<>(env);
+    serverEnv.put("SQUALL_AGENT_TOKEN", agentToken);
+    serverEnv.put("SQUALL_ADMIN_TOKEN", "dist-test-admin-token");
+    serverEnv.put("SQUALL_ALICE_TOKEN", "dist-test-alice-token");
+    serverEnv.put("SQUALL_BOB_TOKEN", "dist-test-bob-token");
+    Path config = dir.resolve("here.yml");
     Files.writeString(config, """
         micronaut:
           server:
@@ -55,19 +63,15 @@ class DistributionIT {
             port: %d
         squall:
           data-dir: %s
-          provider: none
-          agent-token: %s
           scheduler-interval: 200ms
           heartbeat-interval: 1s
           partitions:
             gpu:
-              default: true
               nodes: node-1
               gpus: 0
               cpus: 2
               memory-mb: 1024
-              placement-groups: 1
-        """.formatted(port, dir.resolve("data"), agentToken), StandardCharsets.UTF_8);
+        """.formatted(port, dir.resolve("data")), StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------"));
     Path tokenFile = dir.resolve("agent-token");
     Files.writeString(tokenFile, agentToken, StandardCharsets.UTF_8);
@@ -87,8 +91,8 @@ class DistributionIT {
     List<Process> started = new ArrayList<>();
     Instant start = Instant.now();
     try {
-      Process controller = Unpacked.start(List.of(server.resolve("bin/squall-server").toString(), "--config",
-          config.toString()), dir, env, serverLog);
+      Process controller = Unpacked.start(List.of(server.resolve("bin/squall-server").toString(),
+          "--config", server.resolve("conf/squall.yml").toString(), "--config", config.toString()), dir, serverEnv, serverLog);
       started.add(controller);
       waitFor(() -> "the server to answer on " + url, serverLog, controller, () -> healthy(url));
 
@@ -99,7 +103,7 @@ class DistributionIT {
       waitFor(() -> "the agent to register", agentLog, node, () -> contains(agentLog, "registered with the controller"));
 
       env.put("SQUALL_URL", url);
-      env.put("SQUALL_TOKEN", "alice-token");
+      env.put("SQUALL_TOKEN", "dist-test-alice-token");
       Unpacked.Result submitted = Unpacked.run(List.of(cli.resolve("bin/sbatch").toString(), "--parsable",
           script.toString()), dir, env);
       assertThat(submitted.exit()).as(submitted.output()).isZero();

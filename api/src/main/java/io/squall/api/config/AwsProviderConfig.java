@@ -20,6 +20,7 @@ public class AwsProviderConfig {
   private String instanceProfile;
   private String keyName;
   private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
+  private String agentArchiveUrl;
   private Double maxSpotPrice;
   private Map<String, Double> onDemandPrices = new LinkedHashMap<>();
   private Map<String, Double> spotInterruptionsPerNodeHour = new LinkedHashMap<>();
@@ -104,6 +105,15 @@ public class AwsProviderConfig {
 
   public void setAgentCommand(String agentCommand) {
     this.agentCommand = agentCommand;
+  }
+
+  /** Where machines whose image lacks the agent fetch its archive at boot (s3://, gs:// or https://); none by default. */
+  public String getAgentArchiveUrl() {
+    return agentArchiveUrl;
+  }
+
+  public void setAgentArchiveUrl(String agentArchiveUrl) {
+    this.agentArchiveUrl = agentArchiveUrl;
   }
 
   public Double getMaxSpotPrice() {

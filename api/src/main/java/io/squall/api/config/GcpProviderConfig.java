@@ -19,6 +19,7 @@ public class GcpProviderConfig {
   private String subnetwork;
   private String serviceAccountEmail;
   private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
+  private String agentArchiveUrl;
   private Map<String, Double> onDemandPrices = new LinkedHashMap<>();
   private Map<String, Double> spotPrices = new LinkedHashMap<>();
 
@@ -92,6 +93,15 @@ public class GcpProviderConfig {
 
   public void setAgentCommand(String agentCommand) {
     this.agentCommand = agentCommand;
+  }
+
+  /** Where machines whose image lacks the agent fetch its archive at boot (s3://, gs:// or https://); none by default. */
+  public String getAgentArchiveUrl() {
+    return agentArchiveUrl;
+  }
+
+  public void setAgentArchiveUrl(String agentArchiveUrl) {
+    this.agentArchiveUrl = agentArchiveUrl;
   }
 
   /**

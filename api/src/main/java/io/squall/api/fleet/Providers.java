@@ -59,6 +59,7 @@ public final class Providers {
         .subnets(c.getSubnets())
         .securityGroupIds(c.getSecurityGroupIds())
         .agentCommand(c.getAgentCommand())
+        .agentArchiveUrl(c.getAgentArchiveUrl())
         .maxSpotPrice(c.getMaxSpotPrice());
     if (c.getEndpoint() != null) {
       b.endpoint(URI.create(c.getEndpoint()));
@@ -93,7 +94,8 @@ public final class Providers {
     }
     GcpSettings.Builder b = GcpSettings.builder(c.getProject(), c.getRegion(), c.getZones())
         .network(c.getNetwork(), c.getSubnetwork())
-        .agentCommand(c.getAgentCommand());
+        .agentCommand(c.getAgentCommand())
+        .agentArchiveUrl(c.getAgentArchiveUrl());
     prices("squall.gcp.on-demand-prices", c.getOnDemandPrices(), b::onDemandPrice);
     prices("squall.gcp.spot-prices", c.getSpotPrices(), b::spotPrice);
     if (c.getSourceImage() != null) {

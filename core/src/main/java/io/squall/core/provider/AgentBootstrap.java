@@ -52,10 +52,10 @@ public final class AgentBootstrap {
   /**
    * @param identityCommand a shell command printing this machine's key (a metadata query)
    * @param keys one key per node, in the order of {@code nodes}
-   * @param agentCommand how the image starts the agent, e.g. {@code /opt/squall/bin/squall-agent}
+   * @param agent how the machine starts the agent, and where it fetches it from when the image lacks it
    * @param cloud where the machines run: passed on as the agent's {@code --interruptions}
    */
-  public static String script(String identityCommand, List<String> keys, List<NodeLaunch> nodes, String agentCommand,
+  public static String script(String identityCommand, List<String> keys, List<NodeLaunch> nodes, NodeAgent agent,
       Cloud cloud) {
     Objects.requireNonNull(cloud, "cloud");
     if (keys.size() != nodes.size()) {
@@ -92,10 +92,42 @@ public final class AgentBootstrap {
       s.append(" ;;\n");
     }
     s.append("  *) echo \"squall bootstrap: no node for key '$key'\" >&2; exit 1 ;;\n")
-        .append("esac\n")
-        .append("exec ").append(agentCommand).append(" --work-dir ").append(WORK_DIR)
-        .append(" --bind 0.0.0.0 --port ").append(AGENT_PORT).append(" \"$@\"\n");
+        .append("esac\n");
+    if (agent.archiveUrl() != null) {
+      fetchAgent(s, agent);
+    }
+    String command = agent.command() + " --work-dir " + WORK_DIR + " --bind 0.0.0.0 --port " + AGENT_PORT + " \"$@\"";
+    // Under systemd the agent runs as its unit would (agent/src/dist/systemd/squall-agent.service):
+    // restarted when it fails, not when another agent took the node over (3), its jobs in its cgroup.
+    s.append("if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null; then\n")
+        .append("  exec systemd-run --unit=squall-agent-boot --quiet --property=Restart=on-failure --property=RestartSec=5s")
+        .append(" --property=RestartPreventExitStatus=3 --property=SuccessExitStatus=143 --property=KillMode=mixed")
+        .append(" --property=TimeoutStopSec=90s --property=LimitNOFILE=65536 -- ").append(command).append('\n')
+        .append("fi\n")
+        .append("exec ").append(command).append('\n');
     return s.toString();
+  }
+
+  /**
+   * A stock GPU image without the agent: fetch the agent archive and install it as the node image
+   * recipe does (a Java runtime, /opt/squall, the work directory), once; a machine whose image has
+   * it skips this. The machine's role or service account must be allowed to read the object.
+   */
+  private static void fetchAgent(StringBuilder s, NodeAgent agent) {
+    String url = quote(agent.archiveUrl());
+    s.append("if [ ! -x ").append(agent.command()).append(" ]; then\n")
+        .append("  work=$(mktemp -d)\n")
+        .append("  case ").append(url).append(" in\n")
+        .append("    s3://*) aws s3 cp --only-show-errors ").append(url).append(" \"$work/agent.tar.gz\" ;;\n")
+        .append("    gs://*) gcloud storage cp ").append(url).append(" \"$work/agent.tar.gz\" ;;\n")
+        .append("    *) curl -fsSL --retry 5 -o \"$work/agent.tar.gz\" ").append(url).append(" ;;\n")
+        .append("  esac\n")
+        // awk reads the whole listing: head would close the pipe early, and tar's SIGPIPE fail the script.
+        .append("  dist=$(tar -tzf \"$work/agent.tar.gz\" | awk -F/ 'NR == 1 { print $1 }')\n")
+        .append("  tar -xzf \"$work/agent.tar.gz\" -C /opt\n")
+        .append("  \"/opt/$dist/image/build-node-image.sh\"\n")
+        .append("  rm -rf \"$work\"\n")
+        .append("fi\n");
   }
 
   /** Single-quoted for the shell, whatever the value holds (the agent's tool scripts use it too). */

@@ -18,7 +18,7 @@ class AgentBootstrapTest {
 
   @Test
   void eachMachinePicksItsNodeAndStartsTheAgentWatchingItsCloud() {
-    String script = AgentBootstrap.script("echo 0", List.of("0", "1"), NODES, "/opt/squall/bin/squall-agent",
+    String script = AgentBootstrap.script("echo 0", List.of("0", "1"), NODES, NodeAgent.defaults(),
         AgentBootstrap.Cloud.AWS);
 
     assertThat(script).startsWith("#!/bin/bash\n").contains("key=$(echo 0)\n")
@@ -29,13 +29,18 @@ class AgentBootstrapTest {
         .contains("printf '%s' 'it'\\''s-2' > /run/squall/agent-token")
         .doesNotContain("SQUALL_AGENT_TOKEN")
         .contains("--memory-mb 2000000 --interruptions aws ;;\n")
-        .endsWith("esac\nexec /opt/squall/bin/squall-agent --work-dir /var/lib/squall-agent --bind 0.0.0.0 --port 6818"
+        .doesNotContain("tar -xzf")
+        .contains("esac\nif [ -d /run/systemd/system ] && command -v systemd-run >/dev/null; then\n"
+            + "  exec systemd-run --unit=squall-agent-boot --quiet --property=Restart=on-failure")
+        .contains(" --property=RestartPreventExitStatus=3 ")
+        .contains("-- /opt/squall/bin/squall-agent --work-dir /var/lib/squall-agent --bind 0.0.0.0 --port 6818 \"$@\"\nfi\n")
+        .endsWith("fi\nexec /opt/squall/bin/squall-agent --work-dir /var/lib/squall-agent --bind 0.0.0.0 --port 6818"
             + " \"$@\"\n");
   }
 
   @Test
   void gceMachinesWatchTheGceMetadataServer() {
-    String script = AgentBootstrap.script("hostname", List.of("gpu-1", "gpu-2"), NODES, "squall-agent",
+    String script = AgentBootstrap.script("hostname", List.of("gpu-1", "gpu-2"), NODES, NodeAgent.installed("squall-agent"),
         AgentBootstrap.Cloud.GCP);
 
     assertThat(script).contains("--interruptions gcp ;;\n").doesNotContain("--interruptions aws");
@@ -50,7 +55,8 @@ class AgentBootstrapTest {
     java.nio.file.Files.writeString(agent, "#!/bin/bash\nwhile [ $# -gt 0 ]; do [ \"$1\" = --token-file ] && f=$2;"
         + " shift; done\nstat -c %a \"$f\"; cat \"$f\"; echo; env | grep -c SQUALL_AGENT_TOKEN || true\n");
     agent.toFile().setExecutable(true);
-    String script = AgentBootstrap.script("echo 1", List.of("0", "1"), NODES, agent.toString(), AgentBootstrap.Cloud.AWS)
+    String script = AgentBootstrap.script("echo 1", List.of("0", "1"), NODES, NodeAgent.installed(agent.toString()),
+        AgentBootstrap.Cloud.AWS)
         .replace("/run/squall", dir.resolve("run").toString());
     Process p = new ProcessBuilder("/bin/bash", "-c", script).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
@@ -60,7 +66,31 @@ class AgentBootstrapTest {
 
   @Test
   void everyNodeNeedsItsKey() {
-    assertThatThrownBy(() -> AgentBootstrap.script("hostname", List.of("gpu-1"), NODES, "squall-agent",
+    assertThatThrownBy(() -> AgentBootstrap.script("hostname", List.of("gpu-1"), NODES, NodeAgent.installed("squall-agent"),
         AgentBootstrap.Cloud.GCP)).hasMessage("one key per node: 1 keys, 2 nodes");
+  }
+
+  @Test
+  void aMachineWithoutTheAgentFetchesItsArchiveOnceAndInstallsItAsTheImageRecipeDoes() {
+    String script = AgentBootstrap.script("echo 0", List.of("0", "1"), NODES,
+        NodeAgent.defaults().fetchedFrom("gs://bucket/it's/squall-agent-0.1.0.tar.gz"), AgentBootstrap.Cloud.GCP);
+    String url = "'gs://bucket/it'\\''s/squall-agent-0.1.0.tar.gz'";
+    assertThat(script).contains("esac\nif [ ! -x /opt/squall/bin/squall-agent ]; then\n")
+        .contains("  case " + url + " in\n")
+        .contains("    gs://*) gcloud storage cp " + url + " \"$work/agent.tar.gz\" ;;\n")
+        .contains("  tar -xzf \"$work/agent.tar.gz\" -C /opt\n  \"/opt/$dist/image/build-node-image.sh\"\n")
+        .containsOnlyOnce("exec /opt/squall/bin/squall-agent");
+  }
+
+  @Test
+  void anArchiveUrlMustBeABucketOrHttpsAndInstallsAtTheDefaultCommand() {
+    assertThatThrownBy(() -> NodeAgent.defaults().fetchedFrom("http://example.com/agent.tar.gz"))
+        .hasMessage("agent archive URL 'http://example.com/agent.tar.gz' must start with s3://, gs:// or https://");
+    assertThatThrownBy(() -> NodeAgent.defaults().fetchedFrom("s3://b/a b.tar.gz"))
+        .hasMessageContaining("white space or control characters");
+    assertThatThrownBy(() -> NodeAgent.installed("/usr/local/bin/agent").fetchedFrom("s3://b/a.tar.gz"))
+        .hasMessage("an agent fetched from s3://b/a.tar.gz is installed at /opt/squall/bin/squall-agent, not at the"
+            + " agent command /usr/local/bin/agent");
+    assertThatThrownBy(() -> NodeAgent.installed(" ")).hasMessage("agent command must not be blank");
   }
 }

@@ -384,7 +384,7 @@ public final class AwsProvider implements NodeProvider {
         .clientToken(clientToken(request.idempotencyToken()))
         .subnetId(subnet)
         .placement(p -> p.availabilityZone(offering.zone()).groupName(request.placementGroup()))
-        .userData(UserData.encoded(request.nodes(), settings.agentCommand()))
+        .userData(UserData.encoded(request.nodes(), settings.agent()))
         .metadataOptions(m -> m.httpTokens(HttpTokensState.REQUIRED).httpEndpoint(InstanceMetadataEndpointState.ENABLED))
         .tagSpecifications(
             TagSpecification.builder().resourceType(ResourceType.INSTANCE).tags(tags).build(),

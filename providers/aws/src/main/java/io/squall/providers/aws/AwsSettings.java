@@ -1,6 +1,7 @@
 package io.squall.providers.aws;
 
 import io.squall.core.provider.AgentBootstrap;
+import io.squall.core.provider.NodeAgent;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
  * @param securityGroupIds security groups for the instances' network interface; may be empty
  * @param instanceProfile an IAM instance profile name, or its ARN (starting {@code arn:}); null for none
  * @param keyName an EC2 key pair name; null for none
- * @param agentCommand how the image starts the Squall agent
+ * @param agent how the machine starts the Squall agent, and where it fetches it from when the image lacks it
  * @param maxSpotPrice the highest spot price to pay in USD per hour; null for EC2's default (the
  *     on-demand price)
  * @param onDemandPrices on-demand USD per hour by instance type (EC2 has no price API); types not
@@ -35,7 +36,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
  */
 public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider credentials, Map<String, String> subnets,
     String imageId, String launchTemplate, String launchTemplateVersion, List<String> securityGroupIds,
-    String instanceProfile, String keyName, String agentCommand, Double maxSpotPrice,
+    String instanceProfile, String keyName, NodeAgent agent, Double maxSpotPrice,
     Map<String, Double> onDemandPrices, Map<String, Double> spotInterruptionsPerNodeHour) {
 
 
@@ -66,9 +67,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     if ((imageId == null) == (launchTemplate == null)) {
       throw new IllegalArgumentException("aws: give exactly one of an image id and a launch template");
     }
-    if (agentCommand == null || agentCommand.isBlank()) {
-      throw new IllegalArgumentException("aws: agent command must not be blank");
-    }
+    Objects.requireNonNull(agent, "agent");
     if (maxSpotPrice != null && !(maxSpotPrice > 0)) {
       throw new IllegalArgumentException("aws: max spot price must be > 0");
     }
@@ -113,6 +112,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     private String instanceProfile;
     private String keyName;
     private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
+    private String agentArchiveUrl;
     private Double maxSpotPrice;
     private final Map<String, Double> onDemandPrices = new TreeMap<>(DEFAULT_ON_DEMAND_PRICES);
     private final Map<String, Double> spotInterruptionsPerNodeHour = new TreeMap<>();
@@ -174,6 +174,12 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
       return this;
     }
 
+    /** Where a machine whose image lacks the agent fetches its archive at boot; null: the image has it. */
+    public Builder agentArchiveUrl(String url) {
+      this.agentArchiveUrl = url;
+      return this;
+    }
+
     public Builder maxSpotPrice(Double maxSpotPrice) {
       this.maxSpotPrice = maxSpotPrice;
       return this;
@@ -207,7 +213,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
 
     public AwsSettings build() {
       return new AwsSettings(region, endpoint, credentials, subnets, imageId, launchTemplate, launchTemplateVersion,
-          securityGroupIds, instanceProfile, keyName, agentCommand, maxSpotPrice, onDemandPrices,
+          securityGroupIds, instanceProfile, keyName, new NodeAgent(agentCommand, agentArchiveUrl), maxSpotPrice, onDemandPrices,
           spotInterruptionsPerNodeHour);
     }
   }

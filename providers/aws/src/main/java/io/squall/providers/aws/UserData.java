@@ -1,6 +1,7 @@
 package io.squall.providers.aws;
 
 import io.squall.core.provider.AgentBootstrap;
+import io.squall.core.provider.NodeAgent;
 import io.squall.core.provider.NodeLaunch;
 import io.squall.core.provider.ProviderException;
 import java.nio.charset.StandardCharsets;
@@ -26,12 +27,12 @@ final class UserData {
       + " http://169.254.169.254/latest/meta-data/ami-launch-index";
 
   /** The bootstrap script for {@code nodes}, node {@code i} started by the instance of launch index {@code i}. */
-  static String script(List<NodeLaunch> nodes, String agentCommand) {
+  static String script(List<NodeLaunch> nodes, NodeAgent agent) {
     List<String> keys = new ArrayList<>(nodes.size());
     for (int i = 0; i < nodes.size(); i++) {
       keys.add(Integer.toString(i));
     }
-    return AgentBootstrap.script(IDENTITY_COMMAND, keys, nodes, agentCommand, AgentBootstrap.Cloud.AWS);
+    return AgentBootstrap.script(IDENTITY_COMMAND, keys, nodes, agent, AgentBootstrap.Cloud.AWS);
   }
 
   /**
@@ -40,8 +41,8 @@ final class UserData {
    * @throws ProviderException {@code INVALID} when the script is over EC2's 16 KB limit (too many
    *     nodes in one launch)
    */
-  static String encoded(List<NodeLaunch> nodes, String agentCommand) {
-    byte[] bytes = script(nodes, agentCommand).getBytes(StandardCharsets.UTF_8);
+  static String encoded(List<NodeLaunch> nodes, NodeAgent agent) {
+    byte[] bytes = script(nodes, agent).getBytes(StandardCharsets.UTF_8);
     if (bytes.length > MAX_BYTES) {
       throw new ProviderException(ProviderException.Kind.INVALID, "RunInstances: user data for " + nodes.size()
           + " nodes is " + bytes.length + " bytes, over EC2's limit of " + MAX_BYTES + "; launch fewer nodes at once");

@@ -11,7 +11,7 @@ class AwsSettingsTest {
   @Test
   void defaults() {
     AwsSettings s = AwsSettings.builder("us-east-1").subnet("us-east-1a", "subnet-1").imageId("ami-1").build();
-    assertThat(s.agentCommand()).isEqualTo("/opt/squall/bin/squall-agent");
+    assertThat(s.agent()).isEqualTo(io.squall.core.provider.NodeAgent.defaults());
     assertThat(s.onDemandPrice("p5.48xlarge")).isEqualTo(98.32);
     assertThat(s.onDemandPrice("m7i.large")).isZero();
     assertThat(s.subnet("us-east-1a")).isEqualTo("subnet-1");

@@ -136,7 +136,7 @@ final class BulkInsertRequests {
       items.put(GceLabels.PLACEMENT_GROUP, request.placementGroup());
     }
     List<NodeLaunch> nodes = request.nodes();
-    items.put(GceLabels.STARTUP_SCRIPT, AgentBootstrap.script(IDENTITY_COMMAND, names, nodes, settings.agentCommand(),
+    items.put(GceLabels.STARTUP_SCRIPT, AgentBootstrap.script(IDENTITY_COMMAND, names, nodes, settings.agent(),
         AgentBootstrap.Cloud.GCP));
     Metadata.Builder m = Metadata.newBuilder();
     items.forEach((k, v) -> m.addItems(Items.newBuilder().setKey(k).setValue(v)));

@@ -2,6 +2,7 @@ package io.squall.providers.gcp;
 
 import com.google.api.gax.core.CredentialsProvider;
 import io.squall.core.provider.AgentBootstrap;
+import io.squall.core.provider.NodeAgent;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -25,13 +26,13 @@ import java.util.Objects;
  * @param network the VPC network, e.g. {@code global/networks/default}
  * @param subnetwork the subnetwork, e.g. {@code regions/us-central1/subnetworks/gpu}; null for the network's
  * @param serviceAccountEmail the instances' service account; null for none
- * @param agentCommand how the image starts the agent
+ * @param agent how the machine starts the Squall agent, and where it fetches it from when the image lacks it
  * @param prices per machine type, on-demand and spot list prices (see {@link #DEFAULT_PRICES})
  * @param operationTimeout how long a launch or delete waits for its zonal operation
  */
 public record GcpSettings(String project, String region, List<String> zones, String endpoint,
     CredentialsProvider credentialsProvider, String sourceImage, int bootDiskGb, String bootDiskType,
-    String network, String subnetwork, String serviceAccountEmail, String agentCommand,
+    String network, String subnetwork, String serviceAccountEmail, NodeAgent agent,
     Map<String, MachinePrice> prices, Duration operationTimeout) {
 
   /**
@@ -52,7 +53,7 @@ public record GcpSettings(String project, String region, List<String> zones, Str
     Objects.requireNonNull(region, "region");
     Objects.requireNonNull(sourceImage, "sourceImage");
     Objects.requireNonNull(network, "network");
-    Objects.requireNonNull(agentCommand, "agentCommand");
+    Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(operationTimeout, "operationTimeout");
     zones = List.copyOf(zones);
     prices = Map.copyOf(prices);
@@ -94,6 +95,7 @@ public record GcpSettings(String project, String region, List<String> zones, Str
     private String subnetwork;
     private String serviceAccountEmail;
     private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
+    private String agentArchiveUrl;
     private Duration operationTimeout = Duration.ofMinutes(10);
     private final Map<String, MachinePrice> prices = new HashMap<>(DEFAULT_PRICES);
 
@@ -134,6 +136,12 @@ public record GcpSettings(String project, String region, List<String> zones, Str
       return this;
     }
 
+    /** Where a machine whose image lacks the agent fetches its archive at boot; null: the image has it. */
+    public Builder agentArchiveUrl(String url) {
+      this.agentArchiveUrl = url;
+      return this;
+    }
+
     public Builder operationTimeout(Duration operationTimeout) {
       this.operationTimeout = operationTimeout;
       return this;
@@ -163,7 +171,7 @@ public record GcpSettings(String project, String region, List<String> zones, Str
 
     public GcpSettings build() {
       return new GcpSettings(project, region, zones, endpoint, credentialsProvider, sourceImage, BOOT_DISK_GB,
-          BOOT_DISK_TYPE, network, subnetwork, serviceAccountEmail, agentCommand, prices, operationTimeout);
+          BOOT_DISK_TYPE, network, subnetwork, serviceAccountEmail, new NodeAgent(agentCommand, agentArchiveUrl), prices, operationTimeout);
     }
   }
 }

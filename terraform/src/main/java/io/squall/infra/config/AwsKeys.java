@@ -1,5 +1,7 @@
 package io.squall.infra.config;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +19,8 @@ import java.util.Map;
 public record AwsKeys(String region, Map<String, String> subnets, List<String> zones, String imageId, String keyName,
     String instanceProfile, String queueName) {
   public AwsKeys {
-    subnets = Map.copyOf(subnets);
+    // In file order: the first zone's subnet holds the controller and names the VPC.
+    subnets = Collections.unmodifiableMap(new LinkedHashMap<>(subnets));
     zones = List.copyOf(zones);
   }
 

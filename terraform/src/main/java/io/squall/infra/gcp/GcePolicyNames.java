@@ -10,14 +10,14 @@ import java.util.regex.Pattern;
  * policies under these names so the provider finds them made; GcePolicyNamesTest holds the two
  * to the same answers.
  */
-final class GcePolicyNames {
+public final class GcePolicyNames {
   private static final Pattern RESOURCE_NAME = Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
   private static final int LABEL_MAX = 63;
 
   private GcePolicyNames() {}
 
   /** The policy name for the provider placement group {@code providerGroup} of {@code cluster}. */
-  static String of(String cluster, String providerGroup) {
+  public static String of(String cluster, String providerGroup) {
     String value = cluster + "-" + providerGroup;
     String plain = "squall-" + value;
     if (RESOURCE_NAME.matcher(plain).matches()) {

@@ -35,20 +35,15 @@ final class AwsScope {
     return Elements.data(stack, provider, type, name, attributes);
   }
 
-  /** {@code arn:PARTITION:SERVICE:REGION:ACCOUNT:RESOURCE}; region "" for global services (IAM, S3). */
-  String arn(String service, String region, String resource) {
-    return "arn:" + Elements.ref(partition, "partition") + ":" + service + ":" + region + ":"
-        + (service.equals("s3") ? "" : Elements.ref(account, "account_id")) + ":" + resource;
-  }
-
   /** An AMI's ARN: images belong to no account in their ARN. */
   String image(String imageId) {
     return "arn:" + Elements.ref(partition, "partition") + ":ec2:" + config.aws().region() + "::image/" + imageId;
   }
 
-  /** An ARN in the configured region. */
+  /** {@code arn:PARTITION:SERVICE:REGION:ACCOUNT:RESOURCE} in the configured region. */
   String regional(String service, String resource) {
-    return arn(service, config.aws().region(), resource);
+    return "arn:" + Elements.ref(partition, "partition") + ":" + service + ":" + config.aws().region() + ":"
+        + Elements.ref(account, "account_id") + ":" + resource;
   }
 
   /** A name that starts with the cluster's, so policies can scope by prefix. */

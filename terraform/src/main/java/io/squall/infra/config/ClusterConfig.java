@@ -5,11 +5,13 @@ import io.squall.core.hostlist.HostlistException;
 import io.squall.core.provider.AgentBootstrap;
 import io.squall.infra.InfraException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,7 +25,7 @@ import java.util.regex.Pattern;
  * @param cloud the provider ({@code squall.provider} must name it)
  * @param apiPort {@code micronaut.server.port}: where agents and users reach the controller
  * @param agentPort the {@code --port} in the provider's {@code agent-command}: where the controller reaches agents
- * @param partitions every partition, in file order
+ * @param partitions every partition, in file order (their placement groups decided in name order, as the controller does)
  * @param infra {@code squall.infra.*}
  * @param aws {@code squall.aws.*} for AWS, else null
  * @param gcp {@code squall.gcp.*} for GCP, else null
@@ -170,7 +172,8 @@ public record ClusterConfig(ConfigFile file, String cluster, Cloud cloud, int ap
     }
     List<Partition> out = new ArrayList<>();
     Set<String> claimed = new HashSet<>();
-    for (String name : names) {
+    // The controller lays partitions out in name order: a node two partitions name is the first's.
+    for (String name : new TreeSet<>(names)) {
       String key = "squall.partitions." + name;
       String hostlist = file.required(key + ".nodes", "the partition's nodes as a hostlist, e.g. gpu-[1-8]");
       List<String> nodes;
@@ -200,6 +203,7 @@ public record ClusterConfig(ConfigFile file, String cluster, Cloud cloud, int ap
       List<String> groups = PlacementGroups.of(name, nodes, file.integer(key + ".placement-groups", 1), claimed);
       out.add(new Partition(name, nodes, groups, types, zones.isEmpty() ? cloudZones : zones, capacity));
     }
+    out.sort(Comparator.comparing(p -> names.indexOf(p.name())));
     return out;
   }
 

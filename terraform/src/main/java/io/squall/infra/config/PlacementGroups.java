@@ -10,8 +10,9 @@ import java.util.Set;
  * that the infrastructure makes exactly the groups the fleet will launch into: a partition of
  * {@code n} nodes with {@code placement-groups: g} splits its nodes in order into
  * {@code min(g, n)} runs named {@code PARTITION-pg1} ... (just {@code PARTITION} for one group). A
- * node named by several partitions belongs to the first one's group (the first template wins).
- * PlacementGroupsTest holds this against ClusterLayout itself.
+ * node named by several partitions belongs to the group of the first by name (the controller lays
+ * partitions out in name order, and the first template wins).
+ * ControllerLayoutTest holds this against ClusterLayout itself.
  */
 final class PlacementGroups {
   private PlacementGroups() {}

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The controller's placement groups (api's ClusterLayout.addNodes), case by case. */
+/** The controller's placement groups (api's ClusterLayout.addNodes), case by case; ControllerLayoutTest asks ClusterLayout itself. */
 class PlacementGroupsTest {
   @Test
   void nodesSplitInOrderIntoNumberedRuns() {
@@ -24,7 +24,7 @@ class PlacementGroupsTest {
   }
 
   @Test
-  void aNodeOfTwoPartitionsStaysInTheFirstOnesGroup() {
+  void aNodeOfTwoPartitionsStaysInTheGroupOfTheOneLaidOutFirst() {
     Set<String> claimed = new HashSet<>();
     PlacementGroups.of("big", Hostlist.expand("n-[1-4]"), 2, claimed);
     // debug holds n-[3-6] in 2 groups: n-3 and n-4 belong to big, so only debug-pg2 (n-[5-6]) is debug's.

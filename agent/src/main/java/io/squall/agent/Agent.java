@@ -71,15 +71,16 @@ final class Agent implements AutoCloseable {
     if (!sessions.available()) {
       log.warn("setsid not found: jobs share the agent's process group; orphaned processes may survive their job");
     }
-    ControllerClient client = new ControllerClient(config.controller(), config.token());
+    ControllerClient client = new ControllerClient(config.controller(), config.token(), config.caFile());
     EventOutbox outbox = new EventOutbox(config.name(), client, controllerThreads, config.retryInterval(), log);
     OutputShipping shipping = new OutputShipping(chunk -> postOutput(client, chunk), controllerThreads,
         config.retryInterval(), log);
     JobTable table = new JobTable();
-    BatchLauncher launcher = new BatchLauncher(config.name(), jobsDir, toolDir, sessions, System.getenv(), users);
+    BatchLauncher launcher = new BatchLauncher(config.name(), jobsDir, toolDir, sessions,
+        JobEnvironment.agentEnvironment(System.getenv(), config.caFile()), users);
     this.control = new JobControl(table, launcher, shipping, outbox, timers, workers, jobsDir,
         InstantSource.system(), log);
-    this.server = AgentServer.start(config.bind(), config.port(), config.token(), control,
+    this.server = AgentServer.start(config.bind(), config.port(), config.serverTls(), config.token(), control,
         new StepRunner(config.name(), workDir, sessions, users, workers, log), new CheckpointRelay(config.name(), client, log),
         workers, log);
     this.link = new ControllerLink(client, this::registration,
@@ -100,7 +101,7 @@ final class Agent implements AutoCloseable {
     return new Agent(config, logStream);
   }
 
-  /** The agent's base address, {@code http://127.0.0.1:PORT}. */
+  /** The agent's base address, {@code http://127.0.0.1:PORT} (https with {@code --tls-cert}). */
   URI address() {
     return URI.create(server.address());
   }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 
 /** Reads the agent's command line into an {@link AgentConfig}. */
 final class AgentArgs {
@@ -17,7 +18,8 @@ final class AgentArgs {
       usage: squall-agent --controller URL --token-file FILE --name NAME --work-dir DIR
                           [--gpus N] [--gpu-type TYPE] [--cpus N] [--memory-mb N]
                           [--features a,b] [--placement-group PG] [--port 0] [--bind 127.0.0.1]
-                          [--interruptions aws|gcp|none] [--metadata-url URL]
+                          [--interruptions aws|gcp|none] [--metadata-url URL] [--ca-file FILE]
+                          [--tls-cert FILE --tls-key FILE]
         --token-file: a file holding the agent token, readable by its owner only (mode 0600), so that
           the token is neither in the process list nor in the agent's environment. --token TOKEN
           gives it on the command line instead, where every local user can read it: for tests only.
@@ -25,10 +27,17 @@ final class AgentArgs {
         --interruptions: watch this cloud's metadata service every second for spot interruption
           notices (aws: EC2 IMDSv2, gcp: GCE metadata server) and report them to the controller;
           none (the default) watches nothing. --metadata-url replaces the service's address
-          (http://169.254.169.254 on aws, http://metadata.google.internal on gcp).""";
+          (http://169.254.169.254 on aws, http://metadata.google.internal on gcp).
+        --ca-file: with an https:// controller, the PEM file of the CA that signed its certificate
+          (default: $SQUALL_CA_FILE, else the JDK's trusted CAs). Jobs inherit it as SQUALL_CA_FILE.
+        --tls-cert, --tls-key: serve HTTPS instead of HTTP with this PEM certificate chain and PKCS#8
+          PEM key (BEGIN PRIVATE KEY); the certificate must name the address the agent registers
+          (--bind's, or this host's name for 0.0.0.0). The controller then needs squall.tls.agent-ca,
+          and srun callers SQUALL_CA_FILE, naming its CA.""";
 
   private static final Set<String> OPTIONS = Set.of("controller", "token", "token-file", "name", "gpus", "gpu-type", "cpus",
-      "memory-mb", "features", "placement-group", "work-dir", "port", "bind", "interruptions", "metadata-url");
+      "memory-mb", "features", "placement-group", "work-dir", "port", "bind", "interruptions", "metadata-url", "ca-file", "tls-cert",
+      "tls-key");
 
   private AgentArgs() {}
 
@@ -86,6 +95,7 @@ final class AgentArgs {
     if (metadataUrl != null && interruptions == Interruptions.NONE) {
       throw new UsageException("--metadata-url is only read with --interruptions aws or gcp");
     }
+    Path caFile = caFile(blankToNull(values.getOrDefault("ca-file", env.get(CaFile.ENV))));
     AgentConfig config = new AgentConfig(address("controller", values.get("controller")), values.get("token"),
         values.get("name"),
         (int) number(values, "gpus", 0, 0, io.squall.core.model.Node.MAX_GPUS),
@@ -96,7 +106,8 @@ final class AgentArgs {
         Path.of(values.get("work-dir")),
         (int) number(values, "port", 0, 0, 65535),
         values.getOrDefault("bind", "127.0.0.1"),
-        AgentConfig.DEFAULT_RETRY, interruptions, metadataUrl);
+        AgentConfig.DEFAULT_RETRY, interruptions, metadataUrl, caFile,
+        serverTls(blankToNull(values.get("tls-cert")), blankToNull(values.get("tls-key"))));
     if (values.containsKey("gpus")) {
       return config;
     }
@@ -113,6 +124,35 @@ final class AgentArgs {
       return uri;
     } catch (java.net.URISyntaxException e) {
       throw new UsageException("--" + option + ": '" + text + "' is not an address: " + e.getReason());
+    }
+  }
+
+  /** The CA file, absolute (jobs inherit it and run elsewhere), checked now so that a bad one stops the start. */
+  private static Path caFile(String text) throws UsageException {
+    if (text == null) {
+      return null;
+    }
+    Path file = Path.of(text).toAbsolutePath();
+    try {
+      CaFile.sslContext(file);
+    } catch (TlsFileException e) {
+      throw new UsageException("--ca-file (or " + CaFile.ENV + "): " + e.getMessage());
+    }
+    return file;
+  }
+
+  /** The agent's own TLS identity, read now so that a bad certificate or key stops the start; null for plain HTTP. */
+  private static SSLContext serverTls(String cert, String key) throws UsageException {
+    if (cert == null && key == null) {
+      return null;
+    }
+    if (cert == null || key == null) {
+      throw new UsageException("--tls-cert and --tls-key go together: give both, or neither for plain HTTP");
+    }
+    try {
+      return TlsIdentity.serverContext(Path.of(cert), Path.of(key));
+    } catch (TlsFileException e) {
+      throw new UsageException("--tls-cert/--tls-key: " + e.getMessage());
     }
   }
 

@@ -3,6 +3,8 @@ package io.squall.agent;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.squall.agent.Protocol.CheckpointRequest;
 import io.squall.agent.Protocol.JobSpec;
 import io.squall.agent.Protocol.SignalRequest;
@@ -22,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
  * The agent's HTTP side: the controller's calls (agent token) and the job tools' (srun's and
@@ -42,7 +45,7 @@ final class AgentServer implements AutoCloseable {
   private final CheckpointRelay checkpoints;
   private final AgentLog log;
 
-  private AgentServer(HttpServer server, String agentToken, JobControl control, StepRunner steps,
+  private AgentServer(HttpServer server, String scheme, String agentToken, JobControl control, StepRunner steps,
       CheckpointRelay checkpoints, AgentLog log) {
     this.server = server;
     this.agentToken = agentToken.getBytes(StandardCharsets.UTF_8);
@@ -51,14 +54,26 @@ final class AgentServer implements AutoCloseable {
     this.checkpoints = checkpoints;
     this.log = log;
     InetSocketAddress bound = server.getAddress();
-    this.address = "http://" + host(bound.getAddress()) + ":" + bound.getPort();
+    this.address = scheme + "://" + host(bound.getAddress()) + ":" + bound.getPort();
   }
 
-  /** Binds {@code bind:port} (port 0: any free port) and starts serving on {@code executor}. */
-  static AgentServer start(String bind, int port, String agentToken, JobControl control, StepRunner steps,
-      CheckpointRelay checkpoints, Executor executor, AgentLog log) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(bind, port), 64);
-    AgentServer agentServer = new AgentServer(server, agentToken, control, steps, checkpoints, log);
+  /**
+   * Binds {@code bind:port} (port 0: any free port) and starts serving on {@code executor}: HTTPS
+   * with {@code tls} (the agent's certificate and key), else plain HTTP.
+   */
+  static AgentServer start(String bind, int port, SSLContext tls, String agentToken, JobControl control,
+      StepRunner steps, CheckpointRelay checkpoints, Executor executor, AgentLog log) throws IOException {
+    InetSocketAddress address = new InetSocketAddress(bind, port);
+    HttpServer server;
+    if (tls == null) {
+      server = HttpServer.create(address, 64);
+    } else {
+      HttpsServer https = HttpsServer.create(address, 64);
+      https.setHttpsConfigurator(new HttpsConfigurator(tls));
+      server = https;
+    }
+    AgentServer agentServer = new AgentServer(server, tls == null ? "http" : "https", agentToken, control, steps,
+        checkpoints, log);
     server.createContext("/", agentServer::handle);
     server.setExecutor(executor);
     server.start();

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /** Posts the agent's messages to the controller with the agent token. Thread-safe. */
@@ -16,15 +17,24 @@ final class ControllerClient {
 
   private final String base;
   private final String token;
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(CONNECT_TIMEOUT)
-      .build();
+  private final HttpClient http;
 
-  ControllerClient(URI controller, String token) {
+  /**
+   * @param caFile the CA an https controller's certificate is checked against; null for the JDK's
+   * @throws IOException when the CA file cannot be used
+   */
+  ControllerClient(URI controller, String token, Path caFile) throws IOException {
     String text = controller.toString();
     this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
     this.token = token;
+    try {
+      this.http = CaFile.trusting(HttpClient.newBuilder(), caFile)
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(CONNECT_TIMEOUT)
+          .build();
+    } catch (TlsFileException e) {
+      throw new IOException(e.getMessage(), e);
+    }
   }
 
   /** The controller's answer; {@code body} is a missing node when it was not JSON. */

@@ -19,8 +19,12 @@ final class JobEnvironment {
   /** PATH's tail when the job's environment has no PATH of its own. */
   static final String DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-  /** Taken from the agent when the job's environment lacks them: many programs need a HOME. */
-  private static final List<String> LOGIN_VARIABLES = List.of("HOME", "USER", "LANG");
+  /**
+   * Taken from the agent when the job's environment lacks them: many programs need a HOME, and
+   * sbatch or squeue inside a job must trust an https controller as the agent does (a CA file the
+   * submitter named elsewhere is the submitter's to keep valid).
+   */
+  private static final List<String> INHERITED_VARIABLES = List.of("HOME", "USER", "LANG", CaFile.ENV);
 
   /**
    * Marks every job process with the work directory of the agent that started it, so that an
@@ -36,7 +40,7 @@ final class JobEnvironment {
    */
   static Map<String, String> forBatch(JobSpec spec, String nodeName, Path toolDir, Map<String, String> agentEnv) {
     Map<String, String> env = new LinkedHashMap<>(spec.environment());
-    for (String name : LOGIN_VARIABLES) {
+    for (String name : INHERITED_VARIABLES) {
       if (!env.containsKey(name) && agentEnv.containsKey(name)) {
         env.put(name, agentEnv.get(name));
       }
@@ -51,6 +55,15 @@ final class JobEnvironment {
     env.put("SQUALL_AGENTS", agents(spec.nodes()));
     env.put(AGENT_HOME, toolDir.getParent().toString());
     return env;
+  }
+
+  /** The agent's own environment as jobs may inherit it: its CA file, from --ca-file too, under {@link CaFile#ENV}. */
+  static Map<String, String> agentEnvironment(Map<String, String> env, Path caFile) {
+    Map<String, String> agent = new LinkedHashMap<>(env);
+    if (caFile != null) {
+      agent.put(CaFile.ENV, caFile.toString());
+    }
+    return agent;
   }
 
   /** A task's environment: what srun sent plus the task's place in the step. */

@@ -47,17 +47,17 @@ final class RunningStep {
   private final int labelWidth;
   private final PrintStream out;
   private final PrintStream err;
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(CONNECT_TIMEOUT)
-      .build();
+  private final HttpClient http;
   private final AtomicBoolean finished = new AtomicBoolean();
   private final Object results = new Object();
   /** The highest exit code of the step's tasks, which is srun's own, as in Slurm; 0 while none failed. */
   private int highestExit;
   private boolean broken;
 
-  RunningStep(JobContext job, StepLayout layout, int step, boolean label, PrintStream out, PrintStream err) {
+  /** @param trust the client for the agents: trusting SQUALL_CA_FILE's CA when agents serve HTTPS */
+  RunningStep(JobContext job, StepLayout layout, int step, boolean label, HttpClient.Builder trust, PrintStream out,
+      PrintStream err) {
+    this.http = trust.version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
     this.job = job;
     this.layout = layout;
     this.step = step;

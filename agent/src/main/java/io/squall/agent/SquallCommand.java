@@ -153,11 +153,13 @@ final class SquallCommand {
           .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(
               new CheckpointRequest(registration.step(), registration.path()))))
           .build();
-      HttpClient http = HttpClient.newBuilder()
+      HttpClient http = CaFile.trusting(HttpClient.newBuilder(), caFile(env))
           .version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(CONNECT_TIMEOUT)
           .build();
       response = http.send(post, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (TlsFileException e) {
+      throw new NotRegistered(CaFile.ENV + ": " + e.getMessage());
     } catch (HttpTimeoutException e) {
       throw new NotRegistered("this node's agent at " + agent + " did not answer within "
           + REQUEST_TIMEOUT.toSeconds() + " s");
@@ -177,6 +179,12 @@ final class SquallCommand {
         + body.path("path").asText(registration.path()));
     out.flush();
     return 0;
+  }
+
+  /** The CA an agent serving HTTPS is checked against; null for the JDK's. */
+  private static Path caFile(Map<String, String> env) {
+    String file = env.get(CaFile.ENV);
+    return file == null || file.isBlank() ? null : Path.of(file);
   }
 
   /** This node's agent, from SLURMD_NODENAME and SQUALL_AGENTS: the one that holds the job here. */

@@ -2,6 +2,7 @@ package io.squall.agent;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +19,9 @@ final class SrunCommand {
       SrunOptions options = SrunOptions.parse(args, err);
       JobContext job = JobContext.fromEnvironment(env);
       StepLayout.plan(options, job.nodes(), env, job.jobKey());
-      return StepLaunch.start(job, options, nextStep(job.jobKey()), env, workDir, out, err);
+      String caFile = env.get(CaFile.ENV);
+      return StepLaunch.start(job, options, nextStep(job.jobKey()), env, workDir,
+          caFile == null || caFile.isBlank() ? null : Path.of(caFile), out, err);
     } catch (StepException e) {
       err.println("srun: error: " + e.getMessage());
       return 1;

@@ -1,6 +1,8 @@
 package io.squall.agent;
 
 import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +23,12 @@ public final class StepLaunch {
    *
    * @param env the environment the tasks get, before the step's own SLURM_NTASKS, SLURM_NNODES...
    * @param workDir the tasks' working directory on their nodes
+   * @param caFile the CA that agents serving HTTPS are checked against; null for the JDK's
    */
   public static int run(JobContext job, SrunOptions options, int step, Map<String, String> env, String workDir,
-      PrintStream out, PrintStream err) {
+      Path caFile, PrintStream out, PrintStream err) {
     try {
-      return start(job, options, step, env, workDir, out, err);
+      return start(job, options, step, env, workDir, caFile, out, err);
     } catch (StepException e) {
       err.println("srun: error: " + e.getMessage());
       return 1;
@@ -33,7 +36,7 @@ public final class StepLaunch {
   }
 
   static int start(JobContext job, SrunOptions options, int step, Map<String, String> env, String workDir,
-      PrintStream out, PrintStream err) throws StepException {
+      Path caFile, PrintStream out, PrintStream err) throws StepException {
     StepLayout layout = StepLayout.plan(options, job.nodes(), env, job.jobKey());
     for (StepLayout.NodeTasks node : layout.nodes()) {
       job.agent(node.node());
@@ -46,7 +49,17 @@ public final class StepLaunch {
     stepEnv.put("SLURM_NPROCS", ntasks);
     stepEnv.put("SLURM_NNODES", nnodes);
     stepEnv.put("SLURM_STEP_NUM_NODES", nnodes);
-    return new RunningStep(job, layout, step, options.label(), out, err).run(options.command(), stepEnv, workDir);
+    return new RunningStep(job, layout, step, options.label(), trusting(caFile), out, err)
+        .run(options.command(), stepEnv, workDir);
+  }
+
+  /** A client for the agents that trusts {@code caFile}'s CA, or the JDK's when it is null. */
+  private static HttpClient.Builder trusting(Path caFile) throws StepException {
+    try {
+      return CaFile.trusting(HttpClient.newBuilder(), caFile);
+    } catch (TlsFileException e) {
+      throw new StepException(CaFile.ENV + ": " + e.getMessage());
+    }
   }
 
   /**

@@ -94,4 +94,38 @@ class FleetOnAManualClockTest {
       assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
     }
   }
+
+  @Test
+  void theInterruptionListingGivesTheLatestLimitSinceATimeOldestFirstAndRefusesBadParameters() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      submitOneNodeJob(h);
+      submitOneNodeJob(h);
+      time.allocateAndLaunch(Duration.ofSeconds(1)); // both nodes launched, booting: their notices are ours
+      java.util.List<String> noticed = new java.util.ArrayList<>();
+      for (String[] notice : new String[][] {{"cloud-1", "rebalance"}, {"cloud-2", "rebalance"}, {"cloud-1", "termination"}}) {
+        Http.Answer a = h.post("admin-token", "/v1/nodes/" + notice[0] + "/interrupt", Map.of("kind", notice[1]));
+        assertThat(a.status()).as(a.body()).isEqualTo(202);
+        time.tickAfter(Duration.ofMinutes(1));
+      }
+      h.get("admin-token", "/v1/interruptions").json().get("interruptions")
+          .forEach(i -> noticed.add(i.get("noticed_at").asText()));
+      assertThat(noticed).hasSize(3).isSorted();
+
+      JsonNode latestTwo = h.get("admin-token", "/v1/interruptions?limit=2").json();
+      assertThat(latestTwo.get("truncated").asBoolean()).isTrue();
+      assertThat(latestTwo.get("interruptions").findValuesAsText("noticed_at")).isEqualTo(noticed.subList(1, 3));
+      JsonNode sinceSecond = h.get("admin-token", "/v1/interruptions?since=" + noticed.get(1)).json();
+      assertThat(sinceSecond.get("truncated").asBoolean()).isFalse();
+      assertThat(sinceSecond.get("interruptions").findValuesAsText("node")).containsExactly("cloud-2", "cloud-1");
+
+      Http.Answer badLimit = h.get("admin-token", "/v1/interruptions?limit=0");
+      assertThat(badLimit.status()).isEqualTo(400);
+      assertThat(badLimit.body()).contains("limit=0: expected a whole number from 1 to 10000");
+      Http.Answer badSince = h.get("admin-token", "/v1/interruptions?since=yesterday");
+      assertThat(badSince.status()).isEqualTo(400);
+      assertThat(badSince.body()).contains("since=yesterday");
+    }
+  }
 }

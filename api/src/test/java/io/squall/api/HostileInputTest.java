@@ -180,7 +180,7 @@ class HostileInputTest {
     out.add(new Endpoint("interrupt node", "admin-token", r -> new HostileRequests.Request("POST",
         "/v1/nodes/" + r.segment(List.of("node-3")) + "/interrupt", json,
         r.jsonBody(Map.of("notice_seconds", 60, "kind", "rebalance")))));
-    out.add(new Endpoint("interruptions", "alice-token", r -> get("/v1/interruptions" + r.query(List.of("job")))));
+    out.add(new Endpoint("interruptions", "alice-token", r -> get("/v1/interruptions" + r.query(List.of("job", "since", "limit")))));
     out.add(new Endpoint("accounting", "alice-token", r -> get("/v1/accounting"
         + r.query(List.of("user", "account", "job", "start", "end", "state")))));
     out.add(new Endpoint("cost report", "admin-token", r -> get("/v1/reports/cost"

@@ -13,11 +13,21 @@ import java.time.Duration;
 /** A small HTTP client for tests: JSON in, status and JSON out, with a bearer token. */
 public final class Http {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient client;
   private final String base;
 
   public Http(String base) {
+    this(base, HttpClient.newBuilder());
+  }
+
+  /** A client of an https controller whose certificate {@code trust} accepts. */
+  public Http(String base, javax.net.ssl.SSLContext trust) {
+    this(base, HttpClient.newBuilder().sslContext(trust));
+  }
+
+  private Http(String base, HttpClient.Builder client) {
     this.base = base;
+    this.client = client.connectTimeout(Duration.ofSeconds(5)).build();
   }
 
   /** An answer: its status, raw body and the body as JSON (null when it is not JSON). */

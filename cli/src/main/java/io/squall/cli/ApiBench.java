@@ -1,5 +1,7 @@
 package io.squall.cli;
 
+import io.squall.agent.CaFile;
+import io.squall.agent.TlsFileException;
 import io.squall.cli.service.ServiceAddress;
 import io.squall.cli.service.ServiceConfigException;
 import java.io.IOException;
@@ -47,7 +49,13 @@ final class ApiBench {
           + address.configFile());
       return 1;
     }
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    HttpClient http;
+    try {
+      http = CaFile.trusting(HttpClient.newBuilder(), address.caFile()).connectTimeout(Duration.ofSeconds(5)).build();
+    } catch (TlsFileException e) {
+      err.println("squall bench api: " + e.getMessage());
+      return 1;
+    }
     URI submit = URI.create(address.url() + "/v1/jobs?submit_dir=/tmp&script_name=bench.sh");
     HttpRequest request = HttpRequest.newBuilder(submit)
         .header("Authorization", "Bearer " + address.token()).header("Content-Type", "text/x-shellscript")

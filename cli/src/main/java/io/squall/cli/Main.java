@@ -42,6 +42,8 @@ public final class Main {
         hash-token [--bcrypt] < TOKEN           print a token's hash (sha256:HEX or bcrypt) for token-hash
       The Slurm verbs talk to the service at $SQUALL_URL (default http://127.0.0.1:6820) with the token
       in $SQUALL_TOKEN, or 'url = ...' and 'token = ...' in $SQUALL_CONFIG (default ~/.config/squall/config).
+      An https:// service's certificate is checked against the CA in $SQUALL_CA_FILE ('ca-file = ...'),
+      else the JDK's trusted CAs.
       Each verb takes --help.""";
 
   private Main() {}

@@ -88,8 +88,8 @@ final class SrunCommand extends ServiceVerb {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), true);
     }
-    return StepLaunch.run(job, options, grant.step(), taskEnvironment(line, grant), io.cwd().toString(), io.out(),
-        io.err());
+    return StepLaunch.run(job, options, grant.step(), taskEnvironment(line, grant), io.cwd().toString(),
+        client().address().caFile(), io.out(), io.err());
   }
 
   /**

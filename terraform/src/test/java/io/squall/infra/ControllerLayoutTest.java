@@ -72,7 +72,7 @@ class ControllerLayoutTest {
     Path file = Files.writeString(dir.resolve("overlap.yml"), """
         squall:
           provider: aws
-          aws: {image-id: ami-1, agent-command: /opt/squall/bin/squall-agent --bind 0.0.0.0 --port 6818}
+          aws: {image-id: ami-1}
           partitions:
             zeta: {nodes: "n-[1-10]", placement-groups: 3, instance-types: [p5.48xlarge], zones: [us-east-1a, us-east-1b]}
             alpha: {nodes: "n-[7-12]", placement-groups: 2, instance-types: [p5.48xlarge]}

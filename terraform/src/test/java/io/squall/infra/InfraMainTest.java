@@ -92,12 +92,6 @@ class InfraMainTest {
   }
 
   @Test
-  void anAgentWithoutAFixedPortOnTheNetworkIsRefused() throws IOException {
-    Path config = Synthesized.variant(dir, "gcp.yml", Map.of(" --bind 0.0.0.0 --port 6818", ""));
-    assertRefused(synth("gcp", config), "squall.gcp.agent-command", "--port");
-  }
-
-  @Test
   void aMissingNodeImageIsRefusedNamingTheKey() throws IOException {
     Path config = Synthesized.variant(dir, "aws.yml", Map.of(
         "    image-id: ami-0123456789abcdef0          # the node image: the agent at /opt/squall/bin/squall-agent\n", ""));

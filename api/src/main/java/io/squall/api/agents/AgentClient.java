@@ -1,6 +1,10 @@
 package io.squall.api.agents;
 
+import io.micronaut.context.annotation.Value;
+import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.json.JsonMapper;
+import io.squall.agent.CaFile;
+import io.squall.agent.TlsFileException;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -9,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -19,14 +24,23 @@ import java.util.Map;
 @Singleton
 public final class AgentClient {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(3)).build();
+  private final HttpClient http;
   private final JsonMapper json;
   private final AgentCredentials credentials;
 
-  public AgentClient(JsonMapper json, AgentCredentials credentials) {
+  /**
+   * @param agentCa {@code squall.tls.agent-ca}: the PEM CA file that agents serving HTTPS
+   *     ({@code --tls-cert}) are checked against; blank for the JDK's trusted CAs
+   */
+  public AgentClient(JsonMapper json, AgentCredentials credentials, @Value("${squall.tls.agent-ca:}") String agentCa) {
     this.json = json;
     this.credentials = credentials;
+    try {
+      this.http = CaFile.trusting(HttpClient.newBuilder(), agentCa == null || agentCa.isBlank() ? null : Path.of(agentCa))
+          .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(3)).build();
+    } catch (TlsFileException e) {
+      throw new ConfigurationException("squall.tls.agent-ca: " + e.getMessage());
+    }
   }
 
   /** Sends a job to one node of its allocation. @throws AgentUnreachable when the agent does not take it */

@@ -72,11 +72,23 @@ public final class DefaultSecrets {
       keys.add("squall.agent-token");
     }
     for (UserConfig u : users.stream().sorted(Comparator.comparing(UserConfig::getName)).toList()) {
-      if (u.getToken() != null && BUILT_IN.containsValue(u.getToken())) {
+      String token = tokenInForce(u);
+      if (token != null && BUILT_IN.containsValue(token)) {
         keys.add("squall.users." + u.getName() + ".token");
       }
     }
     return keys;
+  }
+
+  /**
+   * The user's token, or null when it has none or a {@code token-hash} replaces it. A hash
+   * replaces a token only when the token is one Squall ships: the built-in users' tokens come from
+   * application.yml, under any file an operator writes, so that file could not otherwise give
+   * them a hash. Any other token beside a hash is a mistake the caller refuses.
+   */
+  static String tokenInForce(UserConfig u) {
+    boolean replaced = u.getTokenHash() != null && u.getToken() != null && BUILT_IN.containsValue(u.getToken());
+    return replaced ? null : u.getToken();
   }
 
   /** The configuration files ({@code micronaut.config.files}, comma-separated) that others may read. */
@@ -96,7 +108,7 @@ public final class DefaultSecrets {
   }
 
   /** Whether the server's address is a loopback one; blank (every interface) is not. */
-  static boolean isLoopback(String host) {
+  public static boolean isLoopback(String host) {
     if (host == null || host.isBlank()) {
       return false;
     }

@@ -29,13 +29,14 @@ public final class UserTokens {
   public UserTokens(List<UserConfig> users) {
     for (UserConfig u : users) {
       String key = "squall.users." + u.getName();
-      if ((u.getToken() == null) == (u.getTokenHash() == null)) {
+      String token = DefaultSecrets.tokenInForce(u);
+      if ((token == null) == (u.getTokenHash() == null)) {
         throw new ConfigurationException(key + ": give exactly one of token and token-hash");
       }
-      if (u.getToken() != null && u.getToken().isBlank()) {
+      if (token != null && token.isBlank()) {
         throw new ConfigurationException(key + ".token: empty");
       }
-      if (u.getToken() != null && looksHashed(u.getToken())) {
+      if (token != null && looksHashed(token)) {
         throw new ConfigurationException(key + ".token: this is a hash, which would make the hash itself the token;"
             + " give it as " + key + ".token-hash");
       }
@@ -46,7 +47,7 @@ public final class UserTokens {
           bcrypt.add(new Bcrypted(BcryptHash.parse(u.getTokenHash()), caller));
           continue; // a shared token cannot be seen through bcrypt's salt
         }
-        hash = u.getToken() != null ? TokenHash.of(u.getToken()) : TokenHash.parse(u.getTokenHash());
+        hash = token != null ? TokenHash.of(token) : TokenHash.parse(u.getTokenHash());
       } catch (IllegalArgumentException e) {
         throw new ConfigurationException(key + ".token-hash: " + e.getMessage());
       }

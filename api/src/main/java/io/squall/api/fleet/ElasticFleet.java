@@ -103,7 +103,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       throw new IllegalStateException("squall.partitions: elastic partitions need a provider (squall.provider)");
     }
     EmbeddedServer server = event.getSource();
-    ledger.controllerUrl("http://127.0.0.1:" + server.getPort());
+    ledger.controllerUrl(server.getScheme() + "://127.0.0.1:" + server.getPort());
     started = true;
   }
 

@@ -42,7 +42,7 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
   public void onApplicationEvent(ServerStartupEvent event) {
     List<NodeLaunch> launches = new ArrayList<>();
     EmbeddedServer server = event.getSource();
-    String url = "http://127.0.0.1:" + server.getPort();
+    String url = server.getScheme() + "://127.0.0.1:" + server.getPort();
     for (Node n : layout.nodes()) {
       if (!layout.isElastic(n.name())) {
         launches.add(new NodeLaunch(n, url, credentials.forLaunch(n.name())));

@@ -1,6 +1,7 @@
 package io.squall.api.spot;
 
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.model.Pageable;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -15,6 +16,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.annotation.Serdeable;
 import io.micronaut.serde.config.naming.SnakeCaseStrategy;
 import io.squall.api.auth.Caller;
+import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobAccess;
 import io.squall.api.jobs.JobCommands;
 import io.squall.api.state.ApiException;
@@ -24,6 +26,7 @@ import io.squall.api.state.StoredJob;
 import io.squall.api.store.CheckpointRow;
 import io.squall.api.store.InterruptionRepository;
 import io.squall.api.store.InterruptionRow;
+import io.squall.api.web.TimeParameter;
 import io.squall.checkpoint.Checkpoint;
 import io.squall.core.model.JobKey;
 import io.squall.core.spot.Interruption;
@@ -32,6 +35,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -48,6 +52,9 @@ import java.util.Map;
 public final class SpotController {
   /** The longest notice an operator may give: an hour; clouds give 30 s to 2 min. */
   private static final long MAX_NOTICE_SECONDS = 3600;
+  /** How many interruptions one listing returns unless asked otherwise, and at most. */
+  private static final int DEFAULT_LIMIT = 1000;
+  private static final int MAX_LIMIT = 10_000;
 
   private final InterruptionResponder responder;
   private final CheckpointCatalog checkpoints;
@@ -56,10 +63,12 @@ public final class SpotController {
   private final JobHistory history;
   private final JobAccess jobs;
   private final InstantSource clock;
+  private final SquallConfig config;
 
   public SpotController(InterruptionResponder responder, CheckpointCatalog checkpoints,
       InterruptionRepository interruptions, StateWriter writer, JobHistory history, JobAccess jobs,
-      InstantSource clock) {
+      InstantSource clock, SquallConfig config) {
+    this.config = config;
     this.jobs = jobs;
     this.history = history;
     this.responder = responder;
@@ -109,12 +118,28 @@ public final class SpotController {
     return out;
   }
 
-  @Operation(summary = "Interruptions, oldest first, one row per job hit, with what each cost (job= for one job)")
-  @Get("/interruptions{?job}")
+  @Operation(summary = "Interruptions, oldest first, one row per job hit, with what each cost: the latest "
+      + "limit (1000) noticed since a time, or every one of a job")
+  @Get("/interruptions{?job,since,limit}")
   public Map<String, Object> interruptions(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
-      @Nullable @QueryValue String job) {
-    List<InterruptionRow> rows = job == null ? interruptions.findAllOrderById()
-        : interruptions.findByJobKeyOrderById(JobCommands.parseJobId(job).toString());
+      @Nullable @QueryValue String job, @Nullable @QueryValue String since, @Nullable @QueryValue String limit) {
+    int max = limit(limit);
+    Instant from = since == null ? Instant.EPOCH : TimeParameter.parse("since", since, config.zoneId());
+    List<InterruptionRow> rows;
+    boolean truncated = false;
+    if (job != null) {
+      // One job's are few (at most its restarts' worth): all of them.
+      rows = new ArrayList<>(interruptions.findByJobKeyOrderById(JobCommands.parseJobId(job).toString()));
+      rows.removeIf(r -> r.noticedAt().isBefore(from));
+    } else {
+      // The newest first, one more than asked to tell whether older ones were left out; the index on
+      // noticed_at keeps this from reading the whole history.
+      rows = new ArrayList<>(interruptions.findByNoticedAtGreaterThanEqualsOrderByIdDesc(from,
+          Pageable.from(0, max + 1)));
+      truncated = rows.size() > max;
+      rows = new ArrayList<>(rows.subList(0, Math.min(max, rows.size())));
+      Collections.reverse(rows);
+    }
     List<Map<String, Object>> out = new ArrayList<>();
     Map<String, JobHistory.Owner> owners = caller.operator() ? Map.of() : history.owners(writer.state(),
         rows.stream().map(InterruptionRow::jobKey).filter(k -> k != null).collect(java.util.stream.Collectors.toSet()));
@@ -137,7 +162,22 @@ public final class SpotController {
       m.put("handled_at", r.handledAt() == null ? null : r.handledAt().toString());
       out.add(m);
     }
-    return Map.of("interruptions", out);
+    return Map.of("interruptions", out, "truncated", truncated);
+  }
+
+  private static int limit(String text) {
+    if (text == null) {
+      return DEFAULT_LIMIT;
+    }
+    try {
+      int n = Integer.parseInt(text.strip());
+      if (n >= 1 && n <= MAX_LIMIT) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw ApiException.badRequest("limit=" + text + ": expected a whole number from 1 to " + MAX_LIMIT);
   }
 
   @Operation(summary = "A job's checkpoints, oldest first, and the one a restart restores from")

@@ -2,6 +2,7 @@ package io.squall.api.store;
 
 import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.Pageable;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.CrudRepository;
 import java.time.Instant;
@@ -9,7 +10,8 @@ import java.util.List;
 
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface InterruptionRepository extends CrudRepository<InterruptionRow, Long> {
-  List<InterruptionRow> findAllOrderById();
+  /** Those noticed at or after {@code from}, the newest first, at most the page's size (no count query). */
+  List<InterruptionRow> findByNoticedAtGreaterThanEqualsOrderByIdDesc(Instant from, Pageable page);
 
   List<InterruptionRow> findByJobKeyOrderById(String jobKey);
 

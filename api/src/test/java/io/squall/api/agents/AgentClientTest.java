@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * elsewhere. One that nothing listened for, or that the agent refused, did not.
  */
 class AgentClientTest {
-  private final AgentClient client = new AgentClient(JsonMapper.createDefault(), credentials());
+  private final AgentClient client = new AgentClient(JsonMapper.createDefault(), credentials(), null);
 
   /** Agents started by hand (provider none): the controller shows them the cluster's token. */
   private static AgentCredentials credentials() {

@@ -53,6 +53,18 @@ class UserTokensTest {
         .caller("$2b$-but-a-token-all-the-same").user()).isEqualTo("carol");
   }
 
+  @Test
+  void aHashReplacesOnlyATokenSquallShipsAnyOtherTokenBesideAHashIsRefused() {
+    // application.yml gives alice "alice-token"; an operator's file adds a hash over it.
+    UserTokens tokens = new UserTokens(List.of(user("alice", "alice-token", TokenHash.of("alices-real-token"))));
+    assertThat(tokens.caller("alices-real-token").user()).isEqualTo("alice");
+    assertThat(tokens.caller("alice-token")).isNull();
+    assertThat(DefaultSecrets.inForce("a-secret-of-the-agents",
+        List.of(user("alice", "alice-token", TokenHash.of("alices-real-token"))))).isEmpty();
+    assertThatThrownBy(() -> new UserTokens(List.of(user("carol", "carols-token", TokenHash.of("carols-token")))))
+        .hasMessage("squall.users.carol: give exactly one of token and token-hash");
+  }
+
   private static UserConfig user(String name, String token, String tokenHash) {
     UserConfig u = new UserConfig(name);
     u.setToken(token);

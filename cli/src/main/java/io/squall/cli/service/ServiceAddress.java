@@ -10,32 +10,32 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Where the service listens and the token to show it. The environment ({@code SQUALL_URL},
- * {@code SQUALL_TOKEN}) wins over the config file ({@code $SQUALL_CONFIG}, else
- * {@code ~/.config/squall/config}, lines {@code url = ...} and {@code token = ...}), so a one-off
- * override needs no file edit.
+ * Where the service listens, the token to show it and the CA its https certificate is checked
+ * against. The environment ({@code SQUALL_URL}, {@code SQUALL_TOKEN}, {@code SQUALL_CA_FILE}) wins
+ * over the config file ({@code $SQUALL_CONFIG}, else {@code ~/.config/squall/config}, lines
+ * {@code url = ...}, {@code token = ...} and {@code ca-file = ...}), so a one-off override needs no
+ * file edit.
  *
  * @param token null when none is configured (the service then answers 401)
  * @param configFile the file that was or would have been read, for messages
+ * @param caFile the PEM file of the CA that signed the service's certificate; null for the JDK's trusted CAs
  */
-public record ServiceAddress(String url, String token, Path configFile) {
+public record ServiceAddress(String url, String token, Path configFile, Path caFile) {
   public static final String DEFAULT_URL = "http://127.0.0.1:6820";
+  private static final List<String> SETTINGS = List.of("url", "token", "ca-file");
+
+  public ServiceAddress(String url, String token, Path configFile) {
+    this(url, token, configFile, null);
+  }
 
   /** @throws ServiceConfigException when a named or present config file cannot be used */
   public static ServiceAddress resolve(Map<String, String> env) {
     String explicit = blankToNull(env.get("SQUALL_CONFIG"));
     Path file = explicit != null ? Path.of(explicit)
         : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".config", "squall", "config");
-    String fileUrl = null;
-    String fileToken = null;
+    Map<String, String> settings = Map.of();
     try {
-      for (Map.Entry<String, String> e : read(file).entrySet()) {
-        if (e.getKey().equals("url")) {
-          fileUrl = e.getValue();
-        } else {
-          fileToken = e.getValue();
-        }
-      }
+      settings = read(file);
     } catch (NoSuchFileException e) {
       // The default file is optional; one named in SQUALL_CONFIG is not.
       if (explicit != null) {
@@ -44,8 +44,9 @@ public record ServiceAddress(String url, String token, Path configFile) {
     } catch (IOException e) {
       throw new ServiceConfigException("cannot read " + file + ": " + e.getMessage());
     }
-    String url = firstNonNull(blankToNull(env.get("SQUALL_URL")), fileUrl, DEFAULT_URL);
-    String token = firstNonNull(blankToNull(env.get("SQUALL_TOKEN")), fileToken, null);
+    String url = firstNonNull(blankToNull(env.get("SQUALL_URL")), settings.get("url"), DEFAULT_URL);
+    String token = firstNonNull(blankToNull(env.get("SQUALL_TOKEN")), settings.get("token"), null);
+    String caFile = firstNonNull(blankToNull(env.get("SQUALL_CA_FILE")), blankToNull(settings.get("ca-file")), null);
     // A header value cannot hold a line break: a token pasted with its newline would otherwise fail
     // deep in the HTTP client.
     if (token != null && token.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
@@ -62,7 +63,7 @@ public record ServiceAddress(String url, String token, Path configFile) {
     while (url.endsWith("/")) {
       url = url.substring(0, url.length() - 1);
     }
-    return new ServiceAddress(url, token, file);
+    return new ServiceAddress(url, token, file, caFile == null ? null : Path.of(caFile));
   }
 
   private static Map<String, String> read(Path file) throws IOException {
@@ -75,12 +76,12 @@ public record ServiceAddress(String url, String token, Path configFile) {
       }
       int eq = line.indexOf('=');
       if (eq < 0) {
-        throw new ServiceConfigException(file + " line " + (n + 1) + ": expected 'url = ...' or 'token = ...'");
+        throw new ServiceConfigException(file + " line " + (n + 1) + ": expected 'url = ...', 'token = ...' or 'ca-file = ...'");
       }
       String key = line.substring(0, eq).strip().toLowerCase(Locale.ROOT);
-      if (!key.equals("url") && !key.equals("token")) {
+      if (!SETTINGS.contains(key)) {
         throw new ServiceConfigException(file + " line " + (n + 1) + ": unknown setting '" + key
-            + "' (known: url, token)");
+            + "' (known: " + String.join(", ", SETTINGS) + ")");
       }
       settings.put(key, unquote(line.substring(eq + 1).strip()));
     }

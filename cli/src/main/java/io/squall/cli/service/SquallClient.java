@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.squall.agent.CaFile;
+import io.squall.agent.TlsFileException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -26,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 
 /**
  * The REST calls the Slurm verbs make, one method per endpoint of docs/rest-api.md. Keeps no
@@ -47,8 +50,13 @@ public final class SquallClient {
 
   public SquallClient(ServiceAddress address) {
     this.address = address;
-    // HTTP/1.1: the service speaks it, and h2c upgrade headers only confuse proxies.
-    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
+    try {
+      // HTTP/1.1: the service speaks it, and h2c upgrade headers only confuse proxies.
+      this.http = CaFile.trusting(HttpClient.newBuilder(), address.caFile())
+          .version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
+    } catch (TlsFileException e) {
+      throw new ServiceConfigException(e.getMessage() + " (SQUALL_CA_FILE or 'ca-file =' in " + address.configFile() + ")");
+    }
     this.json = JsonMapper.builder()
         .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -250,6 +258,8 @@ public final class SquallClient {
       throw new ServiceUnreachableException(address.url(), "no answer within " + REQUEST_TIMEOUT.toSeconds() + " s");
     } catch (ConnectException e) {
       throw new ServiceUnreachableException(address.url(), reason(e, "Connection refused"));
+    } catch (SSLException e) {
+      throw TlsFailure.explain(address, e);
     } catch (IOException e) {
       throw new ServiceUnreachableException(address.url(), reason(e, e.getClass().getSimpleName()));
     } catch (InterruptedException e) {

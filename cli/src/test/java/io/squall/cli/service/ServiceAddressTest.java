@@ -44,6 +44,26 @@ class ServiceAddressTest {
   }
 
   @Test
+  void theCaFileComesFromTheEnvironmentOrTheFileElseTheJdksCasAreTrusted() throws IOException {
+    Path file = home.resolve("tls.conf");
+    Files.writeString(file, "url = https://head:6820\nca-file = /etc/squall/ca.pem\n");
+    assertThat(ServiceAddress.resolve(Map.of("SQUALL_CONFIG", file.toString())).caFile())
+        .isEqualTo(Path.of("/etc/squall/ca.pem"));
+    assertThat(ServiceAddress.resolve(Map.of("SQUALL_CONFIG", file.toString(), "SQUALL_CA_FILE", "/tmp/mine.pem"))
+        .caFile()).isEqualTo(Path.of("/tmp/mine.pem"));
+    assertThat(ServiceAddress.resolve(Map.of("HOME", home.toString())).caFile()).isNull();
+  }
+
+  @Test
+  void anUnusableCaFileIsAConfigurationError() {
+    ServiceAddress address = new ServiceAddress("https://head:6820", "t", home.resolve("config"),
+        home.resolve("missing.pem"));
+    assertThatThrownBy(() -> new SquallClient(address)).isInstanceOf(ServiceConfigException.class)
+        .hasMessage("the CA file " + home.resolve("missing.pem") + " does not exist (SQUALL_CA_FILE or 'ca-file =' in "
+            + home.resolve("config") + ")");
+  }
+
+  @Test
   void aNamedConfigFileMustExistAndBeReadable() throws IOException {
     assertThatThrownBy(() -> ServiceAddress.resolve(Map.of("SQUALL_CONFIG", home.resolve("nope").toString())))
         .isInstanceOf(ServiceConfigException.class).hasMessageContaining("does not exist");

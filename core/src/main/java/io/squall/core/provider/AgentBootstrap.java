@@ -21,6 +21,10 @@ import java.util.TreeSet;
 public final class AgentBootstrap {
   /** Where node images built for Squall install the agent's launcher. */
   public static final String DEFAULT_AGENT_COMMAND = "/opt/squall/bin/squall-agent";
+  /** The agent's work directory on a node (its jobs' files, their srun and scontrol); the image recipe makes it. */
+  public static final String WORK_DIR = "/var/lib/squall-agent";
+  /** The port a cloud node's agent listens on, on every address: the controller reaches it from another machine. */
+  public static final int AGENT_PORT = 6818;
   /** Where the script leaves the node's agent token for the agent's {@code --token-file} (mode 0600). */
   public static final String TOKEN_FILE = "/run/squall/agent-token";
 
@@ -89,7 +93,8 @@ public final class AgentBootstrap {
     }
     s.append("  *) echo \"squall bootstrap: no node for key '$key'\" >&2; exit 1 ;;\n")
         .append("esac\n")
-        .append("exec ").append(agentCommand).append(" \"$@\"\n");
+        .append("exec ").append(agentCommand).append(" --work-dir ").append(WORK_DIR)
+        .append(" --bind 0.0.0.0 --port ").append(AGENT_PORT).append(" \"$@\"\n");
     return s.toString();
   }
 

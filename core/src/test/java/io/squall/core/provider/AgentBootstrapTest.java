@@ -29,7 +29,8 @@ class AgentBootstrapTest {
         .contains("printf '%s' 'it'\\''s-2' > /run/squall/agent-token")
         .doesNotContain("SQUALL_AGENT_TOKEN")
         .contains("--memory-mb 2000000 --interruptions aws ;;\n")
-        .endsWith("esac\nexec /opt/squall/bin/squall-agent \"$@\"\n");
+        .endsWith("esac\nexec /opt/squall/bin/squall-agent --work-dir /var/lib/squall-agent --bind 0.0.0.0 --port 6818"
+            + " \"$@\"\n");
   }
 
   @Test

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,7 +23,7 @@ import java.util.regex.Pattern;
  * @param cluster {@code squall.cluster-name}: prefix of every name made, and the {@code squall:cluster} tag
  * @param cloud the provider ({@code squall.provider} must name it)
  * @param apiPort {@code micronaut.server.port}: where agents and users reach the controller
- * @param agentPort the {@code --port} in the provider's {@code agent-command}: where the controller reaches agents
+ * @param agentPort where the controller reaches agents: the port the providers' user data starts them on
  * @param partitions every partition, in file order (their placement groups decided in name order, as the controller does)
  * @param infra {@code squall.infra.*}
  * @param aws {@code squall.aws.*} for AWS, else null
@@ -35,8 +34,6 @@ public record ClusterConfig(ConfigFile file, String cluster, Cloud cloud, int ap
   /** The controller's default API port ({@code SQUALL_PORT}). */
   static final int DEFAULT_API_PORT = 6820;
 
-  private static final Pattern PORT = Pattern.compile("--port[ =](\\d+)");
-  private static final Pattern BIND = Pattern.compile("--bind[ =](\\S+)");
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{0,19}");
   private static final Pattern ACCOUNT_ID = Pattern.compile("[a-z][-a-z0-9]{4,28}[a-z0-9]");
 
@@ -58,8 +55,8 @@ public record ClusterConfig(ConfigFile file, String cluster, Cloud cloud, int ap
           + " with a letter, to name cloud resources");
     }
     int apiPort = file.integer("micronaut.server.port", DEFAULT_API_PORT);
-    String agentKey = "squall." + cloud.key() + ".agent-command";
-    int agentPort = agentPort(file, agentKey, file.string(agentKey, AgentBootstrap.DEFAULT_AGENT_COMMAND));
+    // The providers' user data starts every agent on the node's network at this port.
+    int agentPort = AgentBootstrap.AGENT_PORT;
     InfraKeys infra = new InfraKeys(file.strings("squall.infra.admin-cidrs"),
         file.string("squall.infra.network-cidr", "10.42.0.0/16"), file.string("squall.infra.checkpoint-bucket", null),
         file.string("squall.infra.distribution", "dist/squall-server.tar.gz"),
@@ -89,18 +86,6 @@ public record ClusterConfig(ConfigFile file, String cluster, Cloud cloud, int ap
   /** The zones the nodes may run in: AWS's subnet zones, GCP's {@code zones}. */
   public List<String> zones() {
     return aws != null ? aws.zones() : gcp.zones();
-  }
-
-  private static int agentPort(ConfigFile file, String key, String command) throws InfraException {
-    Matcher bind = BIND.matcher(command);
-    Matcher port = PORT.matcher(command);
-    if (!bind.find() || bind.group(1).startsWith("127.") || bind.group(1).equals("localhost")
-        || !port.find() || port.group(1).equals("0")) {
-      throw file.error(key, "'" + command + "' must start the agent on a fixed port on the node's network, e.g. '"
-          + AgentBootstrap.DEFAULT_AGENT_COMMAND + " --bind 0.0.0.0 --port 6818': the agent listens on 127.0.0.1"
-          + " and a random port by default, and the firewall needs the port to let the controller reach it");
-    }
-    return Integer.parseInt(port.group(1));
   }
 
   private static AwsKeys aws(ConfigFile file, String cluster) throws InfraException {

@@ -164,7 +164,7 @@ class GcpProviderTest {
         .contains("key=$(curl -fsS --retry 10 --retry-connrefused -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/name)")
         .contains("'gpu-1')", "'gpu-2')", "--name 'gpu-1'", "--name 'gpu-2'", "printf '%s' 'secret-gpu-2' > /run/squall/agent-token")
         .contains("--controller 'http://10.0.0.2:6820'", "--placement-group 'pg-1' --interruptions gcp ;;")
-        .contains("exec /opt/squall/bin/squall-agent \"$@\"");
+        .contains("exec /opt/squall/bin/squall-agent --work-dir /var/lib/squall-agent --bind 0.0.0.0 --port 6818 \"$@\"");
   }
 
   @Test

@@ -1,0 +1,59 @@
+package io.squall.infra.aws;
+
+import io.squall.infra.tf.Elements;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A launch template per instance type the partitions launch, named {@code CLUSTER-TYPE}: the node
+ * image, the node instance profile, IMDSv2 required (a job cannot read the role's credentials with
+ * a forged request), and for EFA types one EFA interface per network card, so that NCCL gets the
+ * whole fabric; other types take the nodes' security group on their one interface.
+ */
+final class AwsLaunchTemplates {
+  /**
+   * Network cards of the EFA instance types Squall's GPU partitions use (EC2 User Guide, "Network
+   * cards"): each card gets one EFA interface. A type not listed gets a plain interface.
+   */
+  static final Map<String, Integer> EFA_NETWORK_CARDS = Map.of(
+      "p4d.24xlarge", 4,
+      "p4de.24xlarge", 4,
+      "p5.48xlarge", 32,
+      "p5e.48xlarge", 32,
+      "p5en.48xlarge", 16);
+
+  /** The templates' ARNs. */
+  final List<String> arns = new ArrayList<>();
+
+  AwsLaunchTemplates(AwsScope s, AwsSecurityGroups groups, String instanceProfile) {
+    for (String type : s.config.instanceTypes()) {
+      Map<String, Object> t = new LinkedHashMap<>();
+      t.put("name", s.named(type.replace('.', '-')));
+      t.put("image_id", s.config.aws().imageId());
+      t.put("instance_type", type);
+      t.put("iam_instance_profile", Map.of("name", instanceProfile));
+      t.put("metadata_options", Map.of("http_endpoint", "enabled", "http_tokens", "required",
+          "http_put_response_hop_limit", 1));
+      if (s.config.aws().keyName() != null) {
+        t.put("key_name", s.config.aws().keyName());
+      }
+      Integer cards = EFA_NETWORK_CARDS.get(type);
+      if (cards != null) {
+        List<Map<String, Object>> interfaces = new ArrayList<>();
+        for (int card = 0; card < cards; card++) {
+          // The primary interface is device 0 on card 0; the others are device 1 on their card.
+          interfaces.add(Map.of("device_index", card == 0 ? 0 : 1, "network_card_index", card,
+              "interface_type", "efa", "security_groups", List.of(groups.nodes), "delete_on_termination", true));
+        }
+        t.put("network_interfaces", interfaces);
+      } else {
+        t.put("vpc_security_group_ids", List.of(groups.nodes));
+      }
+      t.put("tag_specifications", List.of(Map.of("resource_type", "instance",
+          "tags", Map.of("squall:cluster", s.config.cluster()))));
+      arns.add(Elements.ref(s.resource("aws_launch_template", Elements.name(type), t), "arn"));
+    }
+  }
+}

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Squall controller boot, written by `squall infra synth` (Debian 12 on GCE). Words in double
+# braces are filled in at synth time, most of them with what Terraform made.
+# 1. A Java runtime; the server distribution (squall-server-VERSION.tar.gz, uploaded as
+#    {{distribution}}) from the bucket, unpacked into /opt and linked as /opt/squall-server.
+# 2. The configuration: squall.yml (the file infra was synthesized from), then infra.yml (what
+#    Terraform made), both from the bucket.
+# 3. The secrets from Secret Manager: the database password, and the agent token (add a version
+#    with `gcloud secrets versions add` before the first boot; this waits for it), into
+#    /etc/squall/server.env.
+# 4. The distribution's squall-server.service, reading infra.yml after squall.yml.
+# GCE runs this at every boot: each step may run again.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq openjdk-17-jre-headless
+
+gcloud storage cp 'gs://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz
+top=$(tar -tzf /tmp/squall-server.tar.gz | head -1 | cut -d/ -f1)
+tar -xzf /tmp/squall-server.tar.gz -C /opt
+ln -sfn "/opt/$top" /opt/squall-server
+rm -f /tmp/squall-server.tar.gz
+id squall >/dev/null 2>&1 || useradd --system --home-dir /var/lib/squall --shell /usr/sbin/nologin squall
+
+install -d -m 0755 /etc/squall
+gcloud storage cp 'gs://{{bucket}}/{{config}}' /etc/squall/squall.yml
+gcloud storage cp 'gs://{{bucket}}/{{infra_config}}' /etc/squall/infra.yml
+chown squall /etc/squall/squall.yml /etc/squall/infra.yml
+chmod 0600 /etc/squall/squall.yml /etc/squall/infra.yml
+
+until token=$(gcloud secrets versions access latest --secret='{{agent_token_secret}}' 2>/dev/null); do
+  echo "squall: waiting for a version of secret {{agent_token_secret}}" >&2
+  sleep 30
+done
+password=$(gcloud secrets versions access latest --secret='{{db_secret}}')
+umask 077
+cat > /etc/squall/server.env <<ENV
+SQUALL_HOST=0.0.0.0
+SQUALL_DATA_DIR=/var/lib/squall
+SQUALL_AGENT_TOKEN=$token
+DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall?sslmode=require
+DATASOURCES_DEFAULT_USERNAME=squall
+DATASOURCES_DEFAULT_PASSWORD=$password
+ENV
+
+install -m 0644 /opt/squall-server/systemd/squall-server.service /etc/systemd/system/
+install -d /etc/systemd/system/squall-server.service.d
+cat > /etc/systemd/system/squall-server.service.d/infra.conf <<'UNIT'
+[Service]
+ExecStart=
+ExecStart=/opt/squall-server/bin/squall-server --config /etc/squall/squall.yml --config /etc/squall/infra.yml
+UNIT
+systemctl daemon-reload
+systemctl enable --now squall-server

@@ -15,6 +15,8 @@ import java.util.Map;
 final class AwsCloud implements AutoCloseable {
   static final String TYPE = "p5.48xlarge";
   static final String ZONE = "us-east-1a";
+  /** Where the launched nodes are told the controller is. */
+  static final String CONTROLLER_URL = "http://10.0.1.5:6820";
   final FakeEc2 ec2;
 
   AwsCloud() throws IOException {
@@ -36,6 +38,7 @@ final class AwsCloud implements AutoCloseable {
     s.put("squall.aws.endpoint", ec2.endpoint().toString());
     s.put("squall.aws.subnets", Map.of(ZONE, "subnet-0aaaaaaaaaaaaaaa1"));
     s.put("squall.aws.image-id", "ami-0squall0000000001");
+    s.put("squall.controller-url", CONTROLLER_URL); // the machines the fake makes never boot
     return s;
   }
 

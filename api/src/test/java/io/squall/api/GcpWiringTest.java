@@ -33,6 +33,7 @@ class GcpWiringTest {
   void aGangIsOneBulkInsertIntoACompactPolicyAndNothingIsLeft() throws Exception {
     try (FakeGce gce = new FakeGce("squall-test", "us-central1").offer(ZONE, "a3-highgpu-8g")) {
       Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "gcp");
+      s.put("squall.controller-url", "http://10.0.1.5:6820");
       s.put("squall.partitions.gpu.nodes", "cloud-[1-4]");
       s.put("squall.partitions.gpu.elastic", true);
       s.put("squall.partitions.gpu.spot", "on-demand");
@@ -77,6 +78,7 @@ class GcpWiringTest {
     try (FakeGce gce = new FakeGce("squall-test", "us-central1").offer(ZONE, "a3-highgpu-8g")
         .offer(ZONE, "a3-megagpu-8g")) {
       Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "gcp");
+      s.put("squall.controller-url", "http://10.0.1.5:6820");
       s.put("squall.ticks", "manual");
       s.put("squall.partitions.gpu.nodes", "cloud-[1-4]");
       s.put("squall.partitions.gpu.elastic", true);
@@ -106,6 +108,7 @@ class GcpWiringTest {
   @Test
   void aNegativeConfiguredPriceStopsTheControllerAtStartUp() {
     Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "gcp");
+    s.put("squall.controller-url", "http://10.0.1.5:6820");
     s.put("squall.gcp.project", "squall-test");
     s.put("squall.gcp.zones", List.of(ZONE));
     s.put("squall.gcp.endpoint", "http://127.0.0.1:9"); // never called: the price is refused first

@@ -15,6 +15,7 @@ public class SquallConfig {
   private Duration schedulerInterval = Duration.ofSeconds(1);
   private Duration killWait = Duration.ofSeconds(30);
   private String agentToken = "change-me-agent-token";
+  private String controllerUrl;
   private Duration heartbeatInterval = Duration.ofSeconds(5);
   private Duration nodeTimeout = Duration.ofSeconds(30);
   private Duration reconcileInterval = Duration.ofSeconds(30);
@@ -87,6 +88,19 @@ public class SquallConfig {
 
   public void setAgentToken(String agentToken) {
     this.agentToken = agentToken;
+  }
+
+  /**
+   * The address launched nodes reach the controller at ({@code http://10.0.1.5:6820}), which the
+   * controller cannot know behind NAT or a load balancer; null: its own loopback address, right
+   * only for nodes on this machine (the local provider).
+   */
+  public String getControllerUrl() {
+    return controllerUrl;
+  }
+
+  public void setControllerUrl(String controllerUrl) {
+    this.controllerUrl = controllerUrl;
   }
 
   public Duration getHeartbeatInterval() {

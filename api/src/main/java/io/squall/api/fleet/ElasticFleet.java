@@ -58,6 +58,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private final NodeProvider provider;
   private final ClusterLayout layout;
   private final SquallConfig config;
+  private final ControllerUrl controllerUrl;
   private final StateWriter writer;
   private final StoredFleetLedger ledger;
   private final LaunchIntentRepository intents;
@@ -81,6 +82,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       StoredFleetLedger ledger, LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
       SquallMetrics metrics, Provider<InterruptionResponder> interruptions) {
     this.provider = providers.provider();
+    this.controllerUrl = providers.controllerUrl();
     this.interruptions = interruptions;
     this.layout = layout;
     this.config = config;
@@ -103,7 +105,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
       throw new IllegalStateException("squall.partitions: elastic partitions need a provider (squall.provider)");
     }
     EmbeddedServer server = event.getSource();
-    ledger.controllerUrl(server.getScheme() + "://127.0.0.1:" + server.getPort());
+    ledger.controllerUrl(controllerUrl.forNodes(server));
     started = true;
   }
 

@@ -25,8 +25,10 @@ import java.util.function.BiConsumer;
 @Singleton
 public final class Providers {
   private final NodeProvider provider;
+  private final ControllerUrl controllerUrl;
 
   public Providers(SquallConfig config, LocalProviderConfig local, AwsProviderConfig aws, GcpProviderConfig gcp) {
+    controllerUrl = new ControllerUrl(config);
     NodeProvider raw;
     String region;
     switch (config.getProvider()) {
@@ -116,6 +118,11 @@ public final class Providers {
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new IllegalStateException("squall.gcp: " + e.getMessage(), e);
     }
+  }
+
+  /** The controller's address as the nodes this provider starts reach it. */
+  public ControllerUrl controllerUrl() {
+    return controllerUrl;
   }
 
   /** The provider, or null when nodes are not this controller's to start. */

@@ -14,7 +14,8 @@ export AWS_DEFAULT_REGION='{{region}}'
 dnf install -y -q java-21-amazon-corretto-headless jq
 
 aws s3 cp 's3://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz
-top=$(tar -tzf /tmp/squall-server.tar.gz | head -1 | cut -d/ -f1)
+# awk reads the whole listing: head would close the pipe early, and tar's SIGPIPE fail the script.
+top=$(tar -tzf /tmp/squall-server.tar.gz | awk -F/ 'NR == 1 { print $1 }')
 tar -xzf /tmp/squall-server.tar.gz -C /opt
 ln -sfn "/opt/$top" /opt/squall-server
 rm -f /tmp/squall-server.tar.gz
@@ -31,9 +32,13 @@ until token=$(aws secretsmanager get-secret-value --secret-id '{{agent_token_sec
   sleep 30
 done
 login=$(aws secretsmanager get-secret-value --secret-id '{{db_secret}}' --query SecretString --output text)
+# The nodes reach the controller at this machine's private address (squall.controller-url).
+imds=$(curl -fsS -X PUT -H 'X-aws-ec2-metadata-token-ttl-seconds: 60' http://169.254.169.254/latest/api/token)
+ip=$(curl -fsS -H "X-aws-ec2-metadata-token: $imds" http://169.254.169.254/latest/meta-data/local-ipv4)
 umask 077
 cat > /etc/squall/server.env <<ENV
 SQUALL_HOST=0.0.0.0
+SQUALL_CONTROLLER_URL=http://$ip:{{port}}
 SQUALL_DATA_DIR=/var/lib/squall
 SQUALL_AGENT_TOKEN=$token
 DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall

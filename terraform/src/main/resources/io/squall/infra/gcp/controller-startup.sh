@@ -16,7 +16,8 @@ apt-get update -qq
 apt-get install -y -qq openjdk-17-jre-headless
 
 gcloud storage cp 'gs://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz
-top=$(tar -tzf /tmp/squall-server.tar.gz | head -1 | cut -d/ -f1)
+# awk reads the whole listing: head would close the pipe early, and tar's SIGPIPE fail the script.
+top=$(tar -tzf /tmp/squall-server.tar.gz | awk -F/ 'NR == 1 { print $1 }')
 tar -xzf /tmp/squall-server.tar.gz -C /opt
 ln -sfn "/opt/$top" /opt/squall-server
 rm -f /tmp/squall-server.tar.gz
@@ -33,9 +34,12 @@ until token=$(gcloud secrets versions access latest --secret='{{agent_token_secr
   sleep 30
 done
 password=$(gcloud secrets versions access latest --secret='{{db_secret}}')
+# The nodes reach the controller at this machine's private address (squall.controller-url).
+ip=$(curl -fsS -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/network-interfaces/0/ip)
 umask 077
 cat > /etc/squall/server.env <<ENV
 SQUALL_HOST=0.0.0.0
+SQUALL_CONTROLLER_URL=http://$ip:{{port}}
 SQUALL_DATA_DIR=/var/lib/squall
 SQUALL_AGENT_TOKEN=$token
 DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall?sslmode=require

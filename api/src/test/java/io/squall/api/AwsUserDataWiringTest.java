@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code squall.aws.agent-archive-url}: the user data of every launch fetches the agent archive
- * when the stock image lacks the agent; a URL the machines could not fetch from stops the start.
- * On a manual clock against {@link AwsCloud}.
+ * What a launch's user data tells the machine, from configuration: where the controller is
+ * ({@code squall.controller-url}, which a cloud provider cannot start without) and where to fetch
+ * the agent when the stock image lacks it ({@code squall.aws.agent-archive-url}). On a manual
+ * clock against {@link AwsCloud}.
  */
-class AwsAgentArchiveWiringTest {
+class AwsUserDataWiringTest {
   private static final String ARCHIVE = "s3://squall-checkpoints/squall/squall-agent-0.1.0.tar.gz";
 
   @TempDir Path dir;
@@ -35,10 +36,24 @@ class AwsAgentArchiveWiringTest {
         List<FakeEc2.Request> calls = cloud.ec2.requests("RunInstances");
         assertThat(calls).hasSize(1);
         String userData = new String(Base64.getDecoder().decode(calls.get(0).get("UserData")), StandardCharsets.UTF_8);
-        assertThat(userData).contains("if [ ! -x /opt/squall/bin/squall-agent ]; then\n")
+        assertThat(userData).contains("--controller '" + AwsCloud.CONTROLLER_URL + "'")
+            .contains("if [ ! -x /opt/squall/bin/squall-agent ]; then\n")
             .contains("aws s3 cp --only-show-errors '" + ARCHIVE + "' \"$work/agent.tar.gz\"");
         assertThat(userData.indexOf("build-node-image.sh")).isLessThan(userData.indexOf("exec systemd-run"));
       }
+    }
+  }
+
+  @Test
+  void withoutTheControllersAddressForTheNodesACloudControllerDoesNotStart() throws Exception {
+    try (AwsCloud cloud = new AwsCloud()) {
+      Map<String, Object> s = cloud.settings(dir.resolve("data"), "cloud-[1-2]");
+      s.remove("squall.controller-url");
+      assertThat(refusal(s)).contains("squall.controller-url is not set: with provider aws the nodes run on other"
+          + " machines");
+      s.put("squall.controller-url", "10.0.1.5:6820");
+      assertThat(refusal(s)).contains("squall.controller-url: '10.0.1.5:6820' is not an address such as"
+          + " http://10.0.1.5:6820");
     }
   }
 
@@ -48,13 +63,19 @@ class AwsAgentArchiveWiringTest {
       Map<String, Object> s = cloud.settings(dir.resolve("data"), "cloud-[1-2]");
       s.put("squall.ticks", "manual");
       s.put("squall.aws.agent-archive-url", "ftp://example.com/agent.tar.gz");
-      Throwable refused = catchThrowable(() -> Controllers.start(s).close());
-      StringBuilder all = new StringBuilder();
-      for (Throwable t = refused; t != null; t = t.getCause()) {
-        all.append(t.getMessage()).append('\n');
-      }
-      assertThat(all.toString()).contains("squall.aws: agent archive URL 'ftp://example.com/agent.tar.gz' must start"
+      assertThat(refusal(s)).contains("squall.aws: agent archive URL 'ftp://example.com/agent.tar.gz' must start"
           + " with s3://, gs:// or https://");
     }
+  }
+
+  /** Every message of the failure to start with {@code settings}. */
+  private static String refusal(Map<String, Object> settings) {
+    Throwable refused = catchThrowable(() -> Controllers.start(settings).close());
+    assertThat(refused).as("the controller started").isNotNull();
+    StringBuilder all = new StringBuilder();
+    for (Throwable t = refused; t != null; t = t.getCause()) {
+      all.append(t.getMessage()).append('\n');
+    }
+    return all.toString();
   }
 }

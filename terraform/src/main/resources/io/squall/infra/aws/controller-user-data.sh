@@ -13,7 +13,11 @@ set -euo pipefail
 export AWS_DEFAULT_REGION='{{region}}'
 dnf install -y -q java-21-amazon-corretto-headless jq
 
-aws s3 cp 's3://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz
+# Terraform makes the bucket and this machine together: the archive is uploaded after, so wait.
+until aws s3 cp --only-show-errors 's3://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz; do
+  echo "squall: waiting for the server distribution at {{distribution}} in the bucket" >&2
+  sleep 30
+done
 # awk reads the whole listing: head would close the pipe early, and tar's SIGPIPE fail the script.
 top=$(tar -tzf /tmp/squall-server.tar.gz | awk -F/ 'NR == 1 { print $1 }')
 tar -xzf /tmp/squall-server.tar.gz -C /opt

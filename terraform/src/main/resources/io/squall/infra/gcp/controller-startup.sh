@@ -15,7 +15,11 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq openjdk-17-jre-headless
 
-gcloud storage cp 'gs://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz
+# Terraform makes the bucket and this machine together: the archive is uploaded after, so wait.
+until gcloud storage cp 'gs://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz; do
+  echo "squall: waiting for the server distribution at {{distribution}} in the bucket" >&2
+  sleep 30
+done
 # awk reads the whole listing: head would close the pipe early, and tar's SIGPIPE fail the script.
 top=$(tar -tzf /tmp/squall-server.tar.gz | awk -F/ 'NR == 1 { print $1 }')
 tar -xzf /tmp/squall-server.tar.gz -C /opt

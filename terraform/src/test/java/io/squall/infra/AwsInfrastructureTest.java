@@ -103,7 +103,7 @@ class AwsInfrastructureTest {
     assertThat(userData).contains("s3://${aws_s3_bucket.checkpoints.id}/dist/squall-server.tar.gz",
         "${aws_s3_object.controller_config.key}", "${aws_s3_object.controller_infra_config.key}",
         "${aws_db_instance.state.master_user_secret[0].secret_arn}", "${aws_secretsmanager_secret.agent_token.arn}",
-        "jdbc:postgresql://${aws_db_instance.state.address}:5432/squall", "--config /etc/squall/squall.yml --config /etc/squall/infra.yml",
+        "jdbc:postgresql://${aws_db_instance.state.address}:5432/squall?sslmode=require", "--config /etc/squall/squall.yml --config /etc/squall/infra.yml",
         "SQUALL_CONTROLLER_URL=http://$ip:6820"); // the nodes reach the controller at its private address
     // Shell text is escaped for Terraform: no ${ of the script's own may reach it unescaped.
     assertThat(userData.replace("$${", "").replaceAll("\\$\\{(aws_|data\\.)[^}]+}", "")).doesNotContain("${");

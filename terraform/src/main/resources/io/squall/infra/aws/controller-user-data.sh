@@ -7,7 +7,8 @@
 #    Terraform made), both from the bucket.
 # 3. The secrets: the database login RDS keeps in Secrets Manager, and the agent token (put its
 #    value with `aws secretsmanager put-secret-value` before the first boot; this waits for it),
-#    into /etc/squall/server.env.
+#    into /etc/squall/server.env. The database connection is TLS only (sslmode=require): the
+#    driver's default, prefer, would carry the login in clear to a server that offers no TLS.
 # 4. The distribution's squall-server.service, reading infra.yml after squall.yml.
 set -euo pipefail
 export AWS_DEFAULT_REGION='{{region}}'
@@ -41,7 +42,7 @@ SQUALL_HOST=0.0.0.0
 SQUALL_CONTROLLER_URL=http://$ip:{{port}}
 SQUALL_DATA_DIR=/var/lib/squall
 SQUALL_AGENT_TOKEN=$token
-DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall
+DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall?sslmode=require
 DATASOURCES_DEFAULT_USERNAME=$(jq -r .username <<<"$login")
 DATASOURCES_DEFAULT_PASSWORD=$(jq -r .password <<<"$login")
 ENV

@@ -116,6 +116,25 @@ class AwsInfrastructureTest {
         .contains("agent-token: $${SQUALL_AGENT_TOKEN}");
   }
 
+  /**
+   * server.env's variables win over squall.yml: the boot script sets squall.controller-url only
+   * when the file does not, and to https when the file serves TLS; nodes told http:// would never
+   * reach an HTTPS-only controller, and a name its certificate holds would be lost.
+   */
+  @Test
+  void theBootScriptLeavesTheControllersAddressToTheFileAndUsesHttpsWithTls(@TempDir Path dir) throws Exception {
+    String agentToken = "  agent-token: ${SQUALL_AGENT_TOKEN}\n";
+    Synthesized tls = Synthesized.of(Synthesized.variant(dir, "aws.yml", Map.of(agentToken,
+        agentToken + "  tls: {cert: /etc/squall/tls/controller.pem, key: /etc/squall/tls/controller.key}\n")), Cloud.AWS);
+    assertThat(tls.resource("aws_instance", "controller").path("user_data").asText())
+        .contains("\nSQUALL_CONTROLLER_URL=https://$ip:6820\n");
+    Path named = java.nio.file.Files.createDirectories(dir.resolve("named"));
+    Synthesized given = Synthesized.of(Synthesized.variant(named, "aws.yml", Map.of(agentToken,
+        agentToken + "  controller-url: https://squall.example.internal:6820\n")), Cloud.AWS);
+    assertThat(given.resource("aws_instance", "controller").path("user_data").asText())
+        .doesNotContain("SQUALL_CONTROLLER_URL=").contains("\n# SQUALL_CONTROLLER_URL: squall.controller-url in squall.yml\n");
+  }
+
   @Test
   void aVpcIsMadeWithAPrivateSubnetPerZoneBehindNat() {
     assertThat(AWS.resource("aws_vpc", "squall").path("cidr_block").asText()).isEqualTo("10.42.0.0/16");

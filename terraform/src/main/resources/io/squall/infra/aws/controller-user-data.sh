@@ -33,13 +33,14 @@ until token=$(aws secretsmanager get-secret-value --secret-id '{{agent_token_sec
   sleep 30
 done
 login=$(aws secretsmanager get-secret-value --secret-id '{{db_secret}}' --query SecretString --output text)
-# The nodes reach the controller at this machine's private address (squall.controller-url).
+# The nodes reach the controller at this machine's private address (squall.controller-url), unless
+# squall.yml gives the address itself.
 imds=$(curl -fsS -X PUT -H 'X-aws-ec2-metadata-token-ttl-seconds: 60' http://169.254.169.254/latest/api/token)
 ip=$(curl -fsS -H "X-aws-ec2-metadata-token: $imds" http://169.254.169.254/latest/meta-data/local-ipv4)
 umask 077
 cat > /etc/squall/server.env <<ENV
 SQUALL_HOST=0.0.0.0
-SQUALL_CONTROLLER_URL=http://$ip:{{port}}
+{{controller_url}}
 SQUALL_DATA_DIR=/var/lib/squall
 SQUALL_AGENT_TOKEN=$token
 DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall?sslmode=require

@@ -34,12 +34,13 @@ until token=$(gcloud secrets versions access latest --secret='{{agent_token_secr
   sleep 30
 done
 password=$(gcloud secrets versions access latest --secret='{{db_secret}}')
-# The nodes reach the controller at this machine's private address (squall.controller-url).
+# The nodes reach the controller at this machine's private address (squall.controller-url), unless
+# squall.yml gives the address itself.
 ip=$(curl -fsS -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/network-interfaces/0/ip)
 umask 077
 cat > /etc/squall/server.env <<ENV
 SQUALL_HOST=0.0.0.0
-SQUALL_CONTROLLER_URL=http://$ip:{{port}}
+{{controller_url}}
 SQUALL_DATA_DIR=/var/lib/squall
 SQUALL_AGENT_TOKEN=$token
 DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall?sslmode=require

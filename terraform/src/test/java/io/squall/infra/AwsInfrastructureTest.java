@@ -105,6 +105,9 @@ class AwsInfrastructureTest {
         "${aws_db_instance.state.master_user_secret[0].secret_arn}", "${aws_secretsmanager_secret.agent_token.arn}",
         "jdbc:postgresql://${aws_db_instance.state.address}:5432/squall?sslmode=require", "--config /etc/squall/squall.yml --config /etc/squall/infra.yml",
         "SQUALL_CONTROLLER_URL=http://$ip:6820"); // the nodes reach the controller at its private address
+    // The same apply makes the bucket: the distribution is uploaded after the machine boots.
+    assertThat(userData).contains("\nuntil aws s3 cp 's3://${aws_s3_bucket.checkpoints.id}/dist/squall-server.tar.gz'"
+        + " /tmp/squall-server.tar.gz; do\n");
     // Shell text is escaped for Terraform: no ${ of the script's own may reach it unescaped.
     assertThat(userData.replace("$${", "").replaceAll("\\$\\{(aws_|data\\.)[^}]+}", "")).doesNotContain("${");
     String infraYml = AWS.resource("aws_s3_object", "controller_infra_config").path("content").asText();

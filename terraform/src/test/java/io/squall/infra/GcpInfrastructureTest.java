@@ -111,7 +111,9 @@ class GcpInfrastructureTest {
     String script = GCP.resource("google_compute_instance", "controller").path("metadata").path("startup-script").asText();
     assertThat(script).contains("gs://${google_storage_bucket.checkpoints.name}/dist/squall-server.tar.gz",
         "--secret='${google_secret_manager_secret.agent_token.secret_id}'", "--config /etc/squall/squall.yml --config /etc/squall/infra.yml",
-        "SQUALL_CONTROLLER_URL=http://$ip:6820");
+        "SQUALL_CONTROLLER_URL=http://$ip:6820",
+        "\nuntil gcloud storage cp 'gs://${google_storage_bucket.checkpoints.name}/dist/squall-server.tar.gz'"
+            + " /tmp/squall-server.tar.gz; do\n");
     String infraYml = GCP.resource("google_storage_bucket_object", "controller_infra_config").path("content").asText();
     assertThat(infraYml).contains("network: \"global/networks/squall\"",
         "subnetwork: \"regions/us-central1/subnetworks/squall-nodes\"",

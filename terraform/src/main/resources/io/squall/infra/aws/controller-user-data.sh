@@ -2,7 +2,8 @@
 # Squall controller boot, written by `squall infra synth` (Amazon Linux 2023). Words in double
 # braces are filled in at synth time, most of them with what Terraform made.
 # 1. A Java runtime; the server distribution (squall-server-VERSION.tar.gz, uploaded as
-#    {{distribution}}) from the bucket, unpacked into /opt and linked as /opt/squall-server.
+#    {{distribution}}; this waits for it) from the bucket, unpacked into /opt and linked as
+#    /opt/squall-server.
 # 2. The configuration: squall.yml (the file infra was synthesized from), then infra.yml (what
 #    Terraform made), both from the bucket.
 # 3. The secrets: the database login RDS keeps in Secrets Manager, and the agent token (put its
@@ -14,7 +15,12 @@ set -euo pipefail
 export AWS_DEFAULT_REGION='{{region}}'
 dnf install -y -q java-21-amazon-corretto-headless jq
 
-aws s3 cp 's3://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz
+# The bucket is made by the same apply as this machine, so the distribution cannot be there
+# before it: wait for it to be uploaded, as for the agent token.
+until aws s3 cp 's3://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz; do
+  echo "squall: waiting for s3://{{bucket}}/{{distribution}} (upload squall-server-VERSION.tar.gz there)" >&2
+  sleep 30
+done
 # awk reads the whole listing: head would close the pipe early, and tar's SIGPIPE fail the script.
 top=$(tar -tzf /tmp/squall-server.tar.gz | awk -F/ 'NR == 1 { print $1 }')
 tar -xzf /tmp/squall-server.tar.gz -C /opt

@@ -103,8 +103,11 @@ class AwsInfrastructureTest {
     assertThat(userData).contains("s3://${aws_s3_bucket.checkpoints.id}/dist/squall-server.tar.gz",
         "${aws_s3_object.controller_config.key}", "${aws_s3_object.controller_infra_config.key}",
         "${aws_db_instance.state.master_user_secret[0].secret_arn}", "${aws_secretsmanager_secret.agent_token.arn}",
-        "jdbc:postgresql://${aws_db_instance.state.address}:5432/squall", "--config /etc/squall/squall.yml --config /etc/squall/infra.yml",
+        "jdbc:postgresql://${aws_db_instance.state.address}:5432/squall?sslmode=require", "--config /etc/squall/squall.yml --config /etc/squall/infra.yml",
         "SQUALL_CONTROLLER_URL=http://$ip:6820"); // the nodes reach the controller at its private address
+    // The same apply makes the bucket: the distribution is uploaded after the machine boots.
+    assertThat(userData).contains("\nuntil aws s3 cp 's3://${aws_s3_bucket.checkpoints.id}/dist/squall-server.tar.gz'"
+        + " /tmp/squall-server.tar.gz; do\n");
     // Shell text is escaped for Terraform: no ${ of the script's own may reach it unescaped.
     assertThat(userData.replace("$${", "").replaceAll("\\$\\{(aws_|data\\.)[^}]+}", "")).doesNotContain("${");
     String infraYml = AWS.resource("aws_s3_object", "controller_infra_config").path("content").asText();
@@ -114,6 +117,25 @@ class AwsInfrastructureTest {
     // The controller's own file goes up as written, its placeholders kept from Terraform.
     assertThat(AWS.resource("aws_s3_object", "controller_config").path("content").asText())
         .contains("agent-token: $${SQUALL_AGENT_TOKEN}");
+  }
+
+  /**
+   * server.env's variables win over squall.yml: the boot script sets squall.controller-url only
+   * when the file does not, and to https when the file serves TLS; nodes told http:// would never
+   * reach an HTTPS-only controller, and a name its certificate holds would be lost.
+   */
+  @Test
+  void theBootScriptLeavesTheControllersAddressToTheFileAndUsesHttpsWithTls(@TempDir Path dir) throws Exception {
+    String agentToken = "  agent-token: ${SQUALL_AGENT_TOKEN}\n";
+    Synthesized tls = Synthesized.of(Synthesized.variant(dir, "aws.yml", Map.of(agentToken,
+        agentToken + "  tls: {cert: /etc/squall/tls/controller.pem, key: /etc/squall/tls/controller.key}\n")), Cloud.AWS);
+    assertThat(tls.resource("aws_instance", "controller").path("user_data").asText())
+        .contains("\nSQUALL_CONTROLLER_URL=https://$ip:6820\n");
+    Path named = java.nio.file.Files.createDirectories(dir.resolve("named"));
+    Synthesized given = Synthesized.of(Synthesized.variant(named, "aws.yml", Map.of(agentToken,
+        agentToken + "  controller-url: https://squall.example.internal:6820\n")), Cloud.AWS);
+    assertThat(given.resource("aws_instance", "controller").path("user_data").asText())
+        .doesNotContain("SQUALL_CONTROLLER_URL=").contains("\n# SQUALL_CONTROLLER_URL: squall.controller-url in squall.yml\n");
   }
 
   @Test

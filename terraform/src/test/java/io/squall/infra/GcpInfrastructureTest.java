@@ -69,6 +69,30 @@ class GcpInfrastructureTest {
         .isEqualTo("roles/storage.objectUser");
   }
 
+  /**
+   * Any job on a node can use the node's service account: it may write checkpoints only, never the
+   * distributions or the controller's configuration, which the controller's startup script (every
+   * boot, as root) and new nodes install. Every grant on the bucket is held to prefixes.
+   */
+  @Test
+  void nodesWriteOnlyCheckpointsAndReadOnlyDistributions() {
+    String objects = "projects/_/buckets/${google_storage_bucket.checkpoints.name}/objects/";
+    assertThat(GCP.resources("google_storage_bucket_iam_member")).hasSize(3)
+        .allSatisfy(grant -> assertThat(grant.path("condition").path("expression").asText()).isNotBlank());
+    JsonNode write = GCP.resource("google_storage_bucket_iam_member", "node_objects");
+    assertThat(write.path("condition").path("expression").asText()).isEqualTo(
+        "resource.type == \"storage.googleapis.com/Bucket\" || resource.name.startsWith(\"" + objects + "checkpoints/\")");
+    JsonNode read = GCP.resource("google_storage_bucket_iam_member", "node_dist");
+    assertThat(read.path("role").asText()).isEqualTo("roles/storage.objectViewer");
+    assertThat(read.path("member").asText()).isEqualTo("serviceAccount:${google_service_account.node.email}");
+    assertThat(read.path("condition").path("expression").asText())
+        .isEqualTo("resource.name.startsWith(\"" + objects + "dist/\")");
+    JsonNode controller = GCP.resource("google_storage_bucket_iam_member", "controller_objects");
+    assertThat(controller.path("role").asText()).isEqualTo("roles/storage.objectViewer");
+    assertThat(controller.path("condition").path("expression").asText()).isEqualTo("resource.name.startsWith(\""
+        + objects + "controller/\") || resource.name == \"" + objects + "dist/squall-server.tar.gz\"");
+  }
+
   @Test
   void firewallRulesGoByServiceAccount() {
     JsonNode api = GCP.resource("google_compute_firewall", "api-from-nodes");
@@ -87,7 +111,9 @@ class GcpInfrastructureTest {
     String script = GCP.resource("google_compute_instance", "controller").path("metadata").path("startup-script").asText();
     assertThat(script).contains("gs://${google_storage_bucket.checkpoints.name}/dist/squall-server.tar.gz",
         "--secret='${google_secret_manager_secret.agent_token.secret_id}'", "--config /etc/squall/squall.yml --config /etc/squall/infra.yml",
-        "SQUALL_CONTROLLER_URL=http://$ip:6820");
+        "SQUALL_CONTROLLER_URL=http://$ip:6820",
+        "\nuntil gcloud storage cp 'gs://${google_storage_bucket.checkpoints.name}/dist/squall-server.tar.gz'"
+            + " /tmp/squall-server.tar.gz; do\n");
     String infraYml = GCP.resource("google_storage_bucket_object", "controller_infra_config").path("content").asText();
     assertThat(infraYml).contains("network: \"global/networks/squall\"",
         "subnetwork: \"regions/us-central1/subnetworks/squall-nodes\"",

@@ -71,9 +71,18 @@ class ProviderUserDataIT {
     assertThat(root.resolve("etc/systemd/system/squall-agent.service")).isRegularFile();
   }
 
-  /** The script with its fixed paths moved under {@code dir}, its port {@code port}, and no metadata watch. */
+  /**
+   * The script with its fixed paths moved under {@code dir}, its port {@code port}, no metadata
+   * watch, and the agent started directly: on a host that runs systemd the script would otherwise
+   * ask it for a transient unit, which a test user may not make.
+   */
   private static String movedHere(String script, Path dir, int port) {
-    return script.replace("/run/squall", dir.resolve("run").toString())
+    String systemd = "[ -d /run/systemd/system ]";
+    if (!script.contains(systemd)) {
+      throw new AssertionError("the script no longer asks for systemd as " + systemd + ":\n" + script);
+    }
+    return script.replace(systemd, "[ -d " + dir.resolve("no-systemd") + " ]")
+        .replace("/run/squall", dir.resolve("run").toString())
         .replace(AgentBootstrap.WORK_DIR, dir.resolve("work").toString())
         .replace("--port " + AgentBootstrap.AGENT_PORT, "--port " + port)
         // No traffic to 169.254.169.254 from a test: the option is accepted, the watch left out.

@@ -120,7 +120,9 @@ public final class AgentBootstrap {
         .append("  case ").append(url).append(" in\n")
         .append("    s3://*) aws s3 cp --only-show-errors ").append(url).append(" \"$work/agent.tar.gz\" ;;\n")
         .append("    gs://*) gcloud storage cp ").append(url).append(" \"$work/agent.tar.gz\" ;;\n")
-        .append("    *) curl -fsSL --retry 5 -o \"$work/agent.tar.gz\" ").append(url).append(" ;;\n")
+        // https only, redirects included: a redirect to http would let the network swap what root installs.
+        .append("    *) curl -fsSL --proto =https --proto-redir =https --retry 5 -o \"$work/agent.tar.gz\" ").append(url)
+        .append(" ;;\n")
         .append("  esac\n")
         // awk reads the whole listing: head would close the pipe early, and tar's SIGPIPE fail the script.
         .append("  dist=$(tar -tzf \"$work/agent.tar.gz\" | awk -F/ 'NR == 1 { print $1 }')\n")

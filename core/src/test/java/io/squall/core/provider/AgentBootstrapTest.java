@@ -82,6 +82,15 @@ class AgentBootstrapTest {
         .containsOnlyOnce("exec /opt/squall/bin/squall-agent");
   }
 
+  /** Root installs what it fetches: an https archive is never fetched over http, not even after a redirect. */
+  @Test
+  void anHttpsArchiveIsFetchedOverHttpsOnly() {
+    String script = AgentBootstrap.script("echo 0", List.of("0", "1"), NODES,
+        NodeAgent.defaults().fetchedFrom("https://example.com/squall-agent-0.1.0.tar.gz"), AgentBootstrap.Cloud.AWS);
+    assertThat(script).contains("    *) curl -fsSL --proto =https --proto-redir =https --retry 5 -o \"$work/agent.tar.gz\""
+        + " 'https://example.com/squall-agent-0.1.0.tar.gz' ;;\n");
+  }
+
   @Test
   void anArchiveUrlMustBeABucketOrHttpsAndInstallsAtTheDefaultCommand() {
     assertThatThrownBy(() -> NodeAgent.defaults().fetchedFrom("http://example.com/agent.tar.gz"))

@@ -36,7 +36,7 @@ final class AwsController {
     values.put("db_host", database.address);
     values.put("db_secret", database.secretArn);
     values.put("agent_token_secret", agentTokenSecret);
-    values.put("port", Integer.toString(s.config.apiPort()));
+    values.put("controller_url", s.config.controllerUrlEnvironment());
     String type = s.config.infra().controllerType();
     Map<String, Object> attributes = new LinkedHashMap<>();
     attributes.put("ami", Elements.ref(ami, "value"));

@@ -76,6 +76,30 @@ public record ClusterConfig(ConfigFile file, String cluster, Cloud cloud, int ap
     };
   }
 
+  /**
+   * The {@code squall.controller-url} line of the controller's {@code server.env}, for its boot
+   * script (whose {@code $ip} is the machine's private address, found at boot): the environment
+   * wins over every configuration file, so an address the file gives itself (a name its TLS
+   * certificate holds, a load balancer) is left to the file, and a controller serving TLS
+   * ({@code squall.tls.cert}) is reached over https.
+   */
+  public String controllerUrlEnvironment() {
+    if (given("squall.controller-url")) {
+      return "# SQUALL_CONTROLLER_URL: squall.controller-url in squall.yml";
+    }
+    return "SQUALL_CONTROLLER_URL=" + (given("squall.tls.cert") ? "https" : "http") + "://$ip:" + apiPort;
+  }
+
+  /** Whether the file gives {@code key} a value; a placeholder without a default leaves it to the environment. */
+  private boolean given(String key) {
+    try {
+      String value = file.string(key, null);
+      return value != null && !value.isBlank();
+    } catch (InfraException placeholderWithoutDefault) {
+      return false;
+    }
+  }
+
   /** Every instance type some partition launches, each once, in file order. */
   public List<String> instanceTypes() {
     Set<String> types = new LinkedHashSet<>();

@@ -27,7 +27,7 @@ final class GcpController {
     values.put("db_host", database.address);
     values.put("db_secret", database.passwordSecret);
     values.put("agent_token_secret", agentTokenSecret);
-    values.put("port", Integer.toString(s.config.apiPort()));
+    values.put("controller_url", s.config.controllerUrlEnvironment());
     Map<String, Object> nic = new LinkedHashMap<>();
     nic.put("network", network.network);
     if (network.subnetwork != null) {

@@ -2,7 +2,8 @@
 # Squall controller boot, written by `squall infra synth` (Debian 12 on GCE). Words in double
 # braces are filled in at synth time, most of them with what Terraform made.
 # 1. A Java runtime; the server distribution (squall-server-VERSION.tar.gz, uploaded as
-#    {{distribution}}) from the bucket, unpacked into /opt and linked as /opt/squall-server.
+#    {{distribution}}; this waits for it) from the bucket, unpacked into /opt and linked as
+#    /opt/squall-server.
 # 2. The configuration: squall.yml (the file infra was synthesized from), then infra.yml (what
 #    Terraform made), both from the bucket.
 # 3. The secrets from Secret Manager: the database password, and the agent token (add a version
@@ -15,9 +16,10 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq openjdk-17-jre-headless
 
-# Terraform makes the bucket and this machine together: the archive is uploaded after, so wait.
+# The bucket is made by the same apply as this machine, so the distribution cannot be there
+# before it: wait for it to be uploaded, as for the agent token.
 until gcloud storage cp 'gs://{{bucket}}/{{distribution}}' /tmp/squall-server.tar.gz; do
-  echo "squall: waiting for the server distribution at {{distribution}} in the bucket" >&2
+  echo "squall: waiting for gs://{{bucket}}/{{distribution}} (upload squall-server-VERSION.tar.gz there)" >&2
   sleep 30
 done
 # awk reads the whole listing: head would close the pipe early, and tar's SIGPIPE fail the script.
@@ -38,12 +40,13 @@ until token=$(gcloud secrets versions access latest --secret='{{agent_token_secr
   sleep 30
 done
 password=$(gcloud secrets versions access latest --secret='{{db_secret}}')
-# The nodes reach the controller at this machine's private address (squall.controller-url).
+# The nodes reach the controller at this machine's private address (squall.controller-url), unless
+# squall.yml gives the address itself.
 ip=$(curl -fsS -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/network-interfaces/0/ip)
 umask 077
 cat > /etc/squall/server.env <<ENV
 SQUALL_HOST=0.0.0.0
-SQUALL_CONTROLLER_URL=http://$ip:{{port}}
+{{controller_url}}
 SQUALL_DATA_DIR=/var/lib/squall
 SQUALL_AGENT_TOKEN=$token
 DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall?sslmode=require

@@ -17,6 +17,7 @@ class ProviderPricesConfigTest {
   private static SquallConfig provider(String name) {
     SquallConfig config = new SquallConfig();
     config.setProvider(name);
+    config.setControllerUrl("http://10.0.1.5:6820"); // a cloud provider needs it before its prices are read
     return config;
   }
 

@@ -23,6 +23,7 @@ class SpotInterruptionsConfigTest {
   private static void start(AwsProviderConfig aws) {
     SquallConfig config = new SquallConfig();
     config.setProvider("aws");
+    config.setControllerUrl("http://10.0.1.5:6820"); // a cloud provider needs it before its rates are read
     new Providers(config, new LocalProviderConfig(), aws, new GcpProviderConfig()).close();
   }
 

@@ -23,10 +23,13 @@ class AwsInfrastructureTest {
     assertThat(p5.path("metadata_options").path("http_tokens").asText()).isEqualTo("required");
     assertThat(p5.path("network_interfaces")).hasSize(32);
     p5.path("network_interfaces").forEach(nic -> {
-      assertThat(nic.path("interface_type").asText()).isEqualTo("efa");
+      int card = nic.path("network_card_index").asInt();
+      // The primary, EFA with ENA, holds the node's address; the other cards' are EFA-only.
+      assertThat(nic.path("interface_type").asText()).isEqualTo(card == 0 ? "efa" : "efa-only");
+      assertThat(nic.path("device_index").asInt()).isEqualTo(card == 0 ? 0 : 1);
       assertThat(Synthesized.texts(nic.path("security_groups"))).containsExactly("${aws_security_group.nodes.id}");
     });
-    assertThat(p5.path("network_interfaces").get(0).path("device_index").asInt()).isZero();
+    assertThat(p5.has("vpc_security_group_ids")).isFalse();
     assertThat(p5.path("iam_instance_profile").path("name").asText()).isEqualTo("${aws_iam_instance_profile.node.name}");
     assertThat(AWS.resource("aws_launch_template", "p5en_48xlarge").path("network_interfaces")).hasSize(16);
   }

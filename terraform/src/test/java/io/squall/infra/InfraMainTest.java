@@ -99,6 +99,16 @@ class InfraMainTest {
   }
 
   @Test
+  void aNegativeOrNonNumericEfaCountIsRefusedNamingTheKey() throws IOException {
+    for (String bad : List.of("-1", "lots")) {
+      Path config = Synthesized.variant(dir, "aws.yml", Map.of("  aws:\n",
+          "  aws:\n    efa-interfaces: {p5.48xlarge: " + bad + "}\n"));
+      assertRefused(synth("aws", config), "squall.aws.efa-interfaces.p5.48xlarge", "'" + bad + "'",
+          "0 (no EFA) or more");
+    }
+  }
+
+  @Test
   void aPlaceholderWithoutDefaultWhereInfraNeedsTheValueIsRefused() throws IOException {
     Path config = Synthesized.variant(dir, "gcp.yml", Map.of("project: my-project", "project: ${GCP_PROJECT}"));
     assertRefused(synth("gcp", config), "squall.gcp.project", "GCP_PROJECT");

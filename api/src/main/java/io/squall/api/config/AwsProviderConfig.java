@@ -24,6 +24,7 @@ public class AwsProviderConfig {
   private Double maxSpotPrice;
   private Map<String, Double> onDemandPrices = new LinkedHashMap<>();
   private Map<String, Double> spotInterruptionsPerNodeHour = new LinkedHashMap<>();
+  private Map<String, Integer> efaInterfaces = new LinkedHashMap<>();
   private String interruptionQueueUrl;
   private String sqsEndpoint;
 
@@ -146,6 +147,15 @@ public class AwsProviderConfig {
 
   public void setSpotInterruptionsPerNodeHour(Map<String, Double> spotInterruptionsPerNodeHour) {
     this.spotInterruptionsPerNodeHour = spotInterruptionsPerNodeHour;
+  }
+
+  /** Network cards given an EFA interface at launch, by instance type, over the provider's built-in table; 0 turns EFA off for a type. */
+  public Map<String, Integer> getEfaInterfaces() {
+    return efaInterfaces;
+  }
+
+  public void setEfaInterfaces(Map<String, Integer> efaInterfaces) {
+    this.efaInterfaces = efaInterfaces;
   }
 
   /** The SQS queue EventBridge delivers EC2 interruption events to; none: agents' notices only. */

@@ -83,6 +83,7 @@ public final class Providers {
     prices("squall.aws.on-demand-prices", c.getOnDemandPrices(), b::onDemandPrice);
     interruptionRates("squall.aws.spot-interruptions-per-node-hour", c.getSpotInterruptionsPerNodeHour(),
         b::spotInterruptionsPerNodeHour);
+    efaInterfaces("squall.aws.efa-interfaces", c.getEfaInterfaces(), b::efaInterfaces);
     try {
       return b.build();
     } catch (IllegalArgumentException | IllegalStateException e) {
@@ -160,6 +161,20 @@ public final class Providers {
             + (perNodeHour == null ? "empty" : perNodeHour));
       }
       use.accept(type, perNodeHour);
+    });
+  }
+
+  /**
+   * Refuses any configured EFA interface count under {@code key} (one per type, {@code key.TYPE})
+   * that is missing or negative, naming its key, else hands each on.
+   */
+  private static void efaInterfaces(String key, Map<String, Integer> byType, BiConsumer<String, Integer> use) {
+    byType.forEach((type, cards) -> {
+      if (cards == null || cards < 0) {
+        throw new IllegalStateException(key + "." + type + ": a count of network cards to give an EFA interface,"
+            + " 0 (no EFA) or more, not " + (cards == null ? "empty" : cards));
+      }
+      use.accept(type, cards);
     });
   }
 

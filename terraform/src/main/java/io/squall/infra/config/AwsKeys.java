@@ -15,10 +15,13 @@ import java.util.Map;
  * @param keyName {@code key-name}, null for none
  * @param instanceProfile {@code instance-profile}: the name of the node profile to make
  * @param queueName the last part of {@code interruption-queue-url}, or {@code CLUSTER-interruptions}
+ * @param efaInterfaces {@code efa-interfaces}: network cards given an EFA interface, by instance
+ *     type, over the built-in table the launch templates and the provider share
  */
 public record AwsKeys(String region, Map<String, String> subnets, List<String> zones, String imageId, String keyName,
-    String instanceProfile, String queueName) {
+    String instanceProfile, String queueName, Map<String, Integer> efaInterfaces) {
   public AwsKeys {
+    efaInterfaces = Map.copyOf(efaInterfaces);
     // In file order: the first zone's subnet holds the controller and names the VPC.
     subnets = Collections.unmodifiableMap(new LinkedHashMap<>(subnets));
     zones = List.copyOf(zones);

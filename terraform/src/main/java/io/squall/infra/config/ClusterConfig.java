@@ -7,6 +7,7 @@ import io.squall.infra.InfraException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -145,7 +146,26 @@ public record ClusterConfig(ConfigFile file, String cluster, Cloud cloud, int ap
     String queueUrl = file.string("squall.aws.interruption-queue-url", null);
     String queueName = queueUrl == null ? cluster + "-interruptions" : lastSegment(queueUrl);
     return new AwsKeys(region, subnets, zones, imageId, file.string("squall.aws.key-name", null),
-        file.string("squall.aws.instance-profile", cluster + "-node"), queueName);
+        file.string("squall.aws.instance-profile", cluster + "-node"), queueName, efaInterfaces(file));
+  }
+
+  /** {@code squall.aws.efa-interfaces}, each a count of network cards, 0 or more, as the provider refuses any other. */
+  private static Map<String, Integer> efaInterfaces(ConfigFile file) throws InfraException {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : file.stringMap("squall.aws.efa-interfaces").entrySet()) {
+      int cards;
+      try {
+        cards = Integer.parseInt(e.getValue().trim());
+      } catch (NumberFormatException notANumber) {
+        cards = -1;
+      }
+      if (cards < 0) {
+        throw file.error("squall.aws.efa-interfaces." + e.getKey(), "'" + e.getValue()
+            + "' is not a count of network cards to give an EFA interface, 0 (no EFA) or more");
+      }
+      out.put(e.getKey(), cards);
+    }
+    return out;
   }
 
   private static GcpKeys gcp(ConfigFile file, String cluster) throws InfraException {

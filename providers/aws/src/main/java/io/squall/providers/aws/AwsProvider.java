@@ -170,7 +170,9 @@ public final class AwsProvider implements NodeProvider {
    * Starts the request's nodes with one {@code RunInstances} (MinCount = {@code minCount},
    * MaxCount = node count, ClientToken = the idempotency token) in the offering's zone and subnet,
    * in the request's cluster placement group (created first if missing), as spot or on-demand,
-   * then tags each instance with its node's name by launch index.
+   * then tags each instance with its node's name by launch index. An EFA instance type
+   * ({@link AwsSettings#efaInterfaces(String)}) gets an EFA interface on each network card
+   * ({@link EfaInterfaces}), which carry the subnet and security groups.
    *
    * <p>Idempotent: a repeated token gets EC2's first reservation back and re-applies the same node
    * tags, so it returns the first call's instances (in their current state). A token whose
@@ -382,7 +384,6 @@ public final class AwsProvider implements NodeProvider {
         .minCount(request.minCount())
         .maxCount(request.count())
         .clientToken(clientToken(request.idempotencyToken()))
-        .subnetId(subnet)
         .placement(p -> p.availabilityZone(offering.zone()).groupName(request.placementGroup()))
         .userData(UserData.encoded(request.nodes(), settings.agent()))
         .metadataOptions(m -> m.httpTokens(HttpTokensState.REQUIRED).httpEndpoint(InstanceMetadataEndpointState.ENABLED))
@@ -400,8 +401,16 @@ public final class AwsProvider implements NodeProvider {
       }
       b.launchTemplate(lt.version(settings.launchTemplateVersion()).build());
     }
-    if (!settings.securityGroupIds().isEmpty()) {
-      b.securityGroupIds(settings.securityGroupIds());
+    int efaCards = settings.efaInterfaces(offering.instanceType());
+    if (efaCards > 0) {
+      // EC2 refuses a top-level subnet or security groups beside network interfaces: the
+      // interfaces carry both.
+      b.networkInterfaces(EfaInterfaces.of(efaCards, subnet, settings.securityGroupIds()));
+    } else {
+      b.subnetId(subnet);
+      if (!settings.securityGroupIds().isEmpty()) {
+        b.securityGroupIds(settings.securityGroupIds());
+      }
     }
     if (settings.instanceProfile() != null) {
       String profile = settings.instanceProfile();

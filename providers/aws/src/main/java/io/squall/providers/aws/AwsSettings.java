@@ -33,11 +33,15 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
  * @param spotInterruptionsPerNodeHour interruptions per node-hour to publish for spot offerings of
  *     these instance types instead of the Spot Instance Advisor's bucket ({@link SpotAdvisor});
  *     empty by default
+ * @param efaInterfaces network cards given an EFA interface at launch, by instance type ({@link
+ *     #DEFAULT_EFA_INTERFACES} with configured counts over it); a type not in it, or at 0, launches
+ *     with one plain interface
  */
 public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider credentials, Map<String, String> subnets,
     String imageId, String launchTemplate, String launchTemplateVersion, List<String> securityGroupIds,
     String instanceProfile, String keyName, NodeAgent agent, Double maxSpotPrice,
-    Map<String, Double> onDemandPrices, Map<String, Double> spotInterruptionsPerNodeHour) {
+    Map<String, Double> onDemandPrices, Map<String, Double> spotInterruptionsPerNodeHour,
+    Map<String, Integer> efaInterfaces) {
 
 
   /**
@@ -55,12 +59,27 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
       "p5.48xlarge", 98.32,
       "p5en.48xlarge", 84.8);
 
+  /**
+   * The network cards of the EFA instance types Squall's GPU partitions use (EC2 User Guide,
+   * "Network cards" and "Maximize network bandwidth ... with multiple network cards"): a launch of
+   * one of them gets an EFA interface on every card ({@link EfaInterfaces}). p4d.24xlarge and
+   * p4de.24xlarge have 4 cards, p5.48xlarge and p5e.48xlarge 32, p5en.48xlarge 16.
+   * {@link Builder#efaInterfaces(String, int)} changes a count, adds a type or (0) turns EFA off.
+   */
+  public static final Map<String, Integer> DEFAULT_EFA_INTERFACES = Map.of(
+      "p4d.24xlarge", 4,
+      "p4de.24xlarge", 4,
+      "p5.48xlarge", 32,
+      "p5e.48xlarge", 32,
+      "p5en.48xlarge", 16);
+
   public AwsSettings {
     Objects.requireNonNull(region, "region");
     subnets = Map.copyOf(subnets);
     securityGroupIds = List.copyOf(securityGroupIds);
     onDemandPrices = Map.copyOf(onDemandPrices);
     spotInterruptionsPerNodeHour = Map.copyOf(spotInterruptionsPerNodeHour);
+    efaInterfaces = Map.copyOf(efaInterfaces);
     if (subnets.isEmpty()) {
       throw new IllegalArgumentException("aws: at least one zone needs a subnet");
     }
@@ -82,6 +101,12 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
             + " must be a finite number >= 0");
       }
     });
+    efaInterfaces.forEach((type, cards) -> {
+      if (cards < 0) {
+        throw new IllegalArgumentException("aws: efa-interfaces of " + type + " must be a count of network cards,"
+            + " 0 (no EFA) or more, not " + cards);
+      }
+    });
   }
 
   /** Settings for {@code region}, to be completed with subnets and an image or launch template. */
@@ -97,6 +122,11 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
   /** The on-demand price of {@code instanceType} in USD per hour, 0 when unknown. */
   public double onDemandPrice(String instanceType) {
     return onDemandPrices.getOrDefault(instanceType, 0.0);
+  }
+
+  /** How many network cards a launch of {@code instanceType} gives an EFA interface; 0: none, one plain interface. */
+  public int efaInterfaces(String instanceType) {
+    return efaInterfaces.getOrDefault(instanceType, 0);
   }
 
   /** Fluent construction of {@link AwsSettings}; every setter returns this builder. */
@@ -116,6 +146,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     private Double maxSpotPrice;
     private final Map<String, Double> onDemandPrices = new TreeMap<>(DEFAULT_ON_DEMAND_PRICES);
     private final Map<String, Double> spotInterruptionsPerNodeHour = new TreeMap<>();
+    private final Map<String, Integer> efaInterfaces = new TreeMap<>(DEFAULT_EFA_INTERFACES);
 
     private Builder(String region) {
       this.region = region;
@@ -211,10 +242,20 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
       return this;
     }
 
+    /**
+     * Gives a launch of {@code instanceType} an EFA interface on each of {@code networkCards}
+     * cards, over the built-in table ({@link #DEFAULT_EFA_INTERFACES}): for a type it lacks, a
+     * different count, or 0 for one plain interface (an image without the EFA driver).
+     */
+    public Builder efaInterfaces(String instanceType, int networkCards) {
+      efaInterfaces.put(Objects.requireNonNull(instanceType, "instanceType"), networkCards);
+      return this;
+    }
+
     public AwsSettings build() {
       return new AwsSettings(region, endpoint, credentials, subnets, imageId, launchTemplate, launchTemplateVersion,
           securityGroupIds, instanceProfile, keyName, new NodeAgent(agentCommand, agentArchiveUrl), maxSpotPrice, onDemandPrices,
-          spotInterruptionsPerNodeHour);
+          spotInterruptionsPerNodeHour, efaInterfaces);
     }
   }
 }

@@ -8,6 +8,9 @@
  *       {@code minCount} (a gang's size) and {@code MaxCount} = its node count: EC2 starts at
  *       least {@code MinCount} or none. The idempotency token is the {@code ClientToken}: EC2
  *       answers a repeat with the first reservation.</li>
+ *   <li>An EFA instance type (p4d, p5 and the like: {@link io.squall.providers.aws.AwsSettings#efaInterfaces})
+ *       launches with an EFA interface on each network card ({@link io.squall.providers.aws.EfaInterfaces}),
+ *       the subnet and security groups on the interfaces; any other type with one plain interface.</li>
  *   <li>Every instance carries the tags {@code squall:cluster}, {@code squall:partition},
  *       {@code squall:launch}, {@code squall:placement-group} and, once started,
  *       {@code squall:node} and {@code Name}; {@link io.squall.core.provider.NodeProvider#list}

@@ -84,9 +84,9 @@ class AwsProviderTest {
         .containsEntry("InstanceType", TYPE)
         .containsEntry("Placement.AvailabilityZone", "us-east-1a")
         .containsEntry("Placement.GroupName", "pg-1")
-        .containsEntry("SubnetId", "subnet-0aaaaaaaaaaaaaaa1")
+        .containsEntry("NetworkInterface.1.SubnetId", "subnet-0aaaaaaaaaaaaaaa1")
         .containsEntry("ImageId", "ami-0squall0000000001")
-        .containsEntry("SecurityGroupId.1", "sg-0squall000000001")
+        .containsEntry("NetworkInterface.1.SecurityGroupId.1", "sg-0squall000000001")
         .containsEntry("InstanceMarketOptions.MarketType", "spot")
         .containsEntry("InstanceMarketOptions.SpotOptions.SpotInstanceType", "one-time")
         .containsEntry("InstanceMarketOptions.SpotOptions.InstanceInterruptionBehavior", "terminate")
@@ -124,10 +124,82 @@ class AwsProviderTest {
     FakeEc2.Request run = ec2.lastRequest("RunInstances");
     assertThat(run.params()).containsEntry("LaunchTemplate.LaunchTemplateName", "squall-node")
         .containsEntry("LaunchTemplate.Version", "$Latest").containsEntry("IamInstanceProfile.Name", "squall-node")
-        .containsEntry("KeyName", "ops").containsEntry("SubnetId", "subnet-0bbbbbbbbbbbbbbb2")
+        .containsEntry("KeyName", "ops").containsEntry("NetworkInterface.1.SubnetId", "subnet-0bbbbbbbbbbbbbbb2")
         .doesNotContainKeys("ImageId", "InstanceMarketOptions.MarketType", "Placement.GroupName");
     assertThat(tagSpecification(run, "instance")).doesNotContainKey("squall:placement-group");
     assertThat(ec2.requests("CreatePlacementGroup")).isEmpty();
+  }
+
+  /** The interfaces of a RunInstances by network card index, each as its parameters without the prefix. */
+  private static Map<Integer, Map<String, String>> interfacesByCard(FakeEc2.Request run) {
+    Map<Integer, Map<String, String>> out = new TreeMap<>();
+    for (int n = 1; run.params().containsKey("NetworkInterface." + n + ".DeviceIndex"); n++) {
+      String prefix = "NetworkInterface." + n + ".";
+      Map<String, String> fields = new TreeMap<>();
+      run.params().forEach((k, v) -> {
+        if (k.startsWith(prefix)) {
+          fields.put(k.substring(prefix.length()), v);
+        }
+      });
+      out.put(Integer.parseInt(fields.get("NetworkCardIndex")), fields);
+    }
+    return out;
+  }
+
+  @Test
+  void aP5LaunchHasAnEfaInterfaceOnEachOfItsThirtyTwoNetworkCardsCarryingSubnetAndGroups() {
+    provider.launch(gang("launch-efa", SPOT_A, "gpu-1", "gpu-2"));
+
+    FakeEc2.Request run = ec2.lastRequest("RunInstances");
+    // EC2 refuses a top-level subnet or security groups beside network interfaces.
+    assertThat(run.params()).doesNotContainKeys("SubnetId", "SecurityGroupId.1");
+    Map<Integer, Map<String, String>> cards = interfacesByCard(run);
+    assertThat(cards).hasSize(32).containsOnlyKeys(java.util.stream.IntStream.range(0, 32).boxed().toList());
+    assertThat(cards.get(0)).containsOnly(entry("NetworkCardIndex", "0"), entry("DeviceIndex", "0"),
+        entry("InterfaceType", "efa"), entry("SubnetId", "subnet-0aaaaaaaaaaaaaaa1"),
+        entry("SecurityGroupId.1", "sg-0squall000000001"), entry("DeleteOnTermination", "true"));
+    for (int card = 1; card < 32; card++) {
+      assertThat(cards.get(card)).as("card %d", card).containsOnly(entry("NetworkCardIndex", "" + card),
+          entry("DeviceIndex", "1"), entry("InterfaceType", "efa-only"), entry("SubnetId", "subnet-0aaaaaaaaaaaaaaa1"),
+          entry("SecurityGroupId.1", "sg-0squall000000001"), entry("DeleteOnTermination", "true"));
+    }
+    assertThat(ec2.aliveIds()).hasSize(2);
+  }
+
+  @Test
+  void aTypeWithoutEfaKeepsOnePlainInterfaceFromTheTopLevelSubnetAndGroups() {
+    Offering small = new Offering("m7i.large", "us-east-1a", CapacityType.ON_DEMAND, 0.1008, Availability.AVAILABLE);
+    provider.launch(gang("launch-plain", small, 1, null, "cpu-1"));
+
+    FakeEc2.Request run = ec2.lastRequest("RunInstances");
+    assertThat(run.params()).containsEntry("SubnetId", "subnet-0aaaaaaaaaaaaaaa1")
+        .containsEntry("SecurityGroupId.1", "sg-0squall000000001")
+        .doesNotContainKey("NetworkInterface.1.DeviceIndex");
+  }
+
+  @Test
+  void aConfiguredCountReplacesTheTablesAndZeroLaunchesWithoutEfa() {
+    provider(b -> b.efaInterfaces(TYPE, 4));
+    provider.launch(gang("launch-four", ON_DEMAND_B, "gpu-1"));
+    FakeEc2.Request four = ec2.lastRequest("RunInstances");
+    assertThat(interfacesByCard(four)).containsOnlyKeys(0, 1, 2, 3);
+    assertThat(four.params()).containsEntry("NetworkInterface.4.SubnetId", "subnet-0bbbbbbbbbbbbbbb2")
+        .doesNotContainKey("SubnetId");
+
+    provider(b -> b.efaInterfaces(TYPE, 0));
+    provider.launch(gang("launch-none", ON_DEMAND_B, "gpu-2"));
+    FakeEc2.Request none = ec2.lastRequest("RunInstances");
+    assertThat(none.params()).containsEntry("SubnetId", "subnet-0bbbbbbbbbbbbbbb2")
+        .containsEntry("SecurityGroupId.1", "sg-0squall000000001")
+        .doesNotContainKey("NetworkInterface.1.DeviceIndex");
+  }
+
+  @Test
+  void withoutSecurityGroupsTheInterfacesTakeTheVpcsDefault() {
+    provider(b -> b.securityGroupIds(List.of()));
+    provider.launch(gang("launch-nosg", ON_DEMAND_B, "gpu-1"));
+    assertThat(interfacesByCard(ec2.lastRequest("RunInstances")).values())
+        .hasSize(32).allSatisfy(i -> assertThat(i).doesNotContainKey("SecurityGroupId.1"));
   }
 
   @Test

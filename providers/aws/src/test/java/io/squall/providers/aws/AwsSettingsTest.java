@@ -51,6 +51,32 @@ class AwsSettingsTest {
   }
 
   @Test
+  void efaTypesGetAnInterfaceOnEveryNetworkCardAndAConfiguredCountGoesOverTheTable() {
+    assertThat(AwsSettings.DEFAULT_EFA_INTERFACES).containsOnly(
+        entry("p4d.24xlarge", 4),
+        entry("p4de.24xlarge", 4),
+        entry("p5.48xlarge", 32),
+        entry("p5e.48xlarge", 32),
+        entry("p5en.48xlarge", 16));
+    AwsSettings s = AwsSettings.builder("us-east-1").subnet("us-east-1a", "subnet-1").imageId("ami-1")
+        .efaInterfaces("p5.48xlarge", 0)
+        .efaInterfaces("trn1.32xlarge", 8)
+        .build();
+    assertThat(s.efaInterfaces("p5.48xlarge")).isZero();
+    assertThat(s.efaInterfaces("trn1.32xlarge")).isEqualTo(8);
+    assertThat(s.efaInterfaces("p5en.48xlarge")).isEqualTo(16);
+    assertThat(s.efaInterfaces("m7i.large")).isZero();
+  }
+
+  @Test
+  void aNegativeEfaCountIsRefused() {
+    assertThatThrownBy(() -> AwsSettings.builder("us-east-1").subnet("a", "s").imageId("ami-1")
+        .efaInterfaces("p5.48xlarge", -1).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("aws: efa-interfaces of p5.48xlarge must be a count of network cards, 0 (no EFA) or more, not -1");
+  }
+
+  @Test
   void invalidSettingsAreRefused() {
     assertThatThrownBy(() -> AwsSettings.builder("us-east-1").imageId("ami-1").build())
         .hasMessageContaining("subnet");

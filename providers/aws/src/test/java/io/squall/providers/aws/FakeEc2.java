@@ -38,7 +38,9 @@ import java.util.regex.Pattern;
  *
  * <p>Covers RunInstances (ClientToken idempotency with parameter-mismatch check, MinCount all or
  * nothing against a per type/zone/market capacity, instance limits per market, spot MaxPrice,
- * placement groups, tag specifications), DescribeInstances (filters {@code tag:K},
+ * placement groups, tag specifications, network interfaces with EC2's rules for them: no top-level
+ * subnet or security groups beside them, the primary one on card 0 as device 0 and never
+ * {@code efa-only}, one interface per card and device), DescribeInstances (filters {@code tag:K},
  * {@code tag-key}, {@code instance-state-name}, {@code instance-id}, {@code instance-type},
  * {@code availability-zone}; InstanceId list; pagination), TerminateInstances, CreateTags,
  * CreatePlacementGroup, DescribeInstanceTypeOfferings, DescribeSpotPriceHistory and
@@ -405,12 +407,56 @@ public final class FakeEc2 implements AutoCloseable {
 
   // ---- actions ----
 
+  /**
+   * Checks the request's {@code NetworkInterface.N} as EC2 does and returns the primary one's
+   * subnet, or null when there are none.
+   */
+  private static String primaryInterfaceSubnet(Request r) {
+    if (!r.params().containsKey("NetworkInterface.1.DeviceIndex")) {
+      return null;
+    }
+    if (r.get("SubnetId") != null) {
+      throw new Ec2Error(400, "InvalidParameterCombination",
+          "Network interfaces and an instance-level subnet ID may not be specified on the same request");
+    }
+    if (r.get("SecurityGroupId.1") != null) {
+      throw new Ec2Error(400, "InvalidParameterCombination",
+          "Network interfaces and an instance-level security groups may not be specified on the same request");
+    }
+    String primarySubnet = null;
+    Set<String> slots = new TreeSet<>();
+    for (int n = 1; r.params().containsKey("NetworkInterface." + n + ".DeviceIndex"); n++) {
+      String prefix = "NetworkInterface." + n + ".";
+      String card = r.params().getOrDefault(prefix + "NetworkCardIndex", "0");
+      String device = r.get(prefix + "DeviceIndex");
+      if (!slots.add(card + "/" + device)) {
+        throw new Ec2Error(400, "InvalidParameterValue", "Each network interface requires a unique device index"
+            + " on its network card; " + card + "/" + device + " is given twice.");
+      }
+      if (r.get(prefix + "SubnetId") == null) {
+        throw new Ec2Error(400, "MissingParameter", "The request must contain the parameter " + prefix + "SubnetId");
+      }
+      if (card.equals("0") && device.equals("0")) {
+        if ("efa-only".equals(r.get(prefix + "InterfaceType"))) {
+          throw new Ec2Error(400, "InvalidParameterCombination", "An EFA-only network interface cannot be the"
+              + " primary network interface.");
+        }
+        primarySubnet = r.get(prefix + "SubnetId");
+      }
+    }
+    if (primarySubnet == null) {
+      throw new Ec2Error(400, "InvalidParameterValue", "A primary network interface (network card index 0,"
+          + " device index 0) is required.");
+    }
+    return primarySubnet;
+  }
+
   private String runInstances(Request r, String requestId) {
     String token = r.get("ClientToken");
     String type = required(r, "InstanceType");
     int min = Integer.parseInt(required(r, "MinCount"));
     int max = Integer.parseInt(required(r, "MaxCount"));
-    String subnet = r.get("SubnetId");
+    String subnet = r.get("SubnetId") != null ? r.get("SubnetId") : primaryInterfaceSubnet(r);
     String zone = r.get("Placement.AvailabilityZone");
     String group = r.get("Placement.GroupName");
     String market = "spot".equals(r.get("InstanceMarketOptions.MarketType")) ? "spot" : "on-demand";

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,12 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * infra made them, and the hashes the examples give the built-in users replace their shipped
  * tokens. Fakes stand in for EC2 and Compute Engine; no machine is launched.
  *
- * <p>Known defect: application.yml's example partition {@code gpu} (node-[1-4], not elastic) is
- * merged into every configuration, beside the partitions a file names, and with provider aws or
- * gcp the controller refuses a partition that is not elastic. Until the built-in partition stops
- * applying to configurations with partitions of their own, the enabled tests make it elastic so
- * that the rest of each example is checked, and {@link #theExamplesAloneStartTheController} says
- * what must hold.
+ * <p>application.yml's example partition {@code gpu} (node-[1-4], not elastic) does not join
+ * them: with provider aws or gcp the controller would refuse it ({@code BuiltInPartitions}).
  */
 class ExampleConfigurationsTest {
   private static final Path EXAMPLES = Path.of("..", "examples");
@@ -40,23 +35,15 @@ class ExampleConfigurationsTest {
 
   @Test
   void theAwsExampleStartsTheController() throws Exception {
-    assertAwsExampleStarts(true);
+    assertAwsExampleStarts();
   }
 
   @Test
   void theGcpExampleStartsTheController() throws Exception {
-    assertGcpExampleStarts(true);
+    assertGcpExampleStarts();
   }
 
-  @Disabled("application.yml's partition gpu is merged beside the examples' own: 'squall.partitions: with provider"
-      + " aws every partition must be elastic'")
-  @Test
-  void theExamplesAloneStartTheController() throws Exception {
-    assertAwsExampleStarts(false);
-    assertGcpExampleStarts(false);
-  }
-
-  private void assertAwsExampleStarts(boolean builtInGpuMadeElastic) throws Exception {
+  private void assertAwsExampleStarts() throws Exception {
     try (FakeEc2 ec2 = new FakeEc2().offer("p5.48xlarge", "us-east-1a", "us-east-1b").offer("p5en.48xlarge", "us-east-1a")) {
       System.setProperty("aws.accessKeyId", "AKIDFAKE");
       System.setProperty("aws.secretAccessKey", "fake-secret");
@@ -67,11 +54,6 @@ class ExampleConfigurationsTest {
       s.put("squall.aws.endpoint", ec2.endpoint().toString());
       s.put("squall.aws.sqs-endpoint", ec2.endpoint().toString()); // no queue answers here: polling only fails
       Map<String, Integer> partitions = new LinkedHashMap<>(Map.of("h100", 32, "h200", 8));
-      if (builtInGpuMadeElastic) {
-        s.put("squall.partitions.gpu.elastic", true);
-        s.put("squall.partitions.gpu.instance-types", List.of("p5.48xlarge"));
-        partitions.put("gpu", 4);
-      }
       try (Controllers.Running c = Controllers.start(s)) {
         assertLaidOutAsInfra(c, partitions, "h100-1", "h100-pg1", "h100-32", "h100-pg4", "h200-8", "h200");
         assertBuiltInTokensReplaced(c);
@@ -82,17 +64,12 @@ class ExampleConfigurationsTest {
     }
   }
 
-  private void assertGcpExampleStarts(boolean builtInGpuMadeElastic) throws Exception {
+  private void assertGcpExampleStarts() throws Exception {
     try (FakeGce gce = new FakeGce("my-project", "us-central1").offer("us-central1-a", "a3-highgpu-8g")
         .offer("us-central1-c", "a3-highgpu-8g")) {
       Map<String, Object> s = example("gcp.yml");
       s.put("squall.gcp.endpoint", gce.endpoint());
       Map<String, Integer> partitions = new LinkedHashMap<>(Map.of("h100", 16));
-      if (builtInGpuMadeElastic) {
-        s.put("squall.partitions.gpu.elastic", true);
-        s.put("squall.partitions.gpu.instance-types", List.of("a3-highgpu-8g"));
-        partitions.put("gpu", 4);
-      }
       try (Controllers.Running c = Controllers.start(s)) {
         assertLaidOutAsInfra(c, partitions, "h100-1", "h100-pg1", "h100-16", "h100-pg2");
         assertBuiltInTokensReplaced(c);

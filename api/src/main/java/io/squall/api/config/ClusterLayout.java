@@ -1,6 +1,7 @@
 package io.squall.api.config;
 
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.env.Environment;
 import io.squall.api.spot.CheckpointPolicy;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
@@ -67,10 +68,21 @@ public final class ClusterLayout {
   }
 
   /**
+   * The controller's: the partitions in force among those bound ({@link BuiltInPartitions}: the
+   * built-in example partition only when the configuration names none of its own).
+   */
+  @Inject
+  public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
+      List<UserConfig> userConfigs, List<QosConfig> qosConfigs, SquallConfig config, ListPrices listPrices,
+      Environment environment) {
+    this(BuiltInPartitions.inForce(partitionConfigs, environment.getPropertySources()), accountConfigs, userConfigs,
+        qosConfigs, config, listPrices);
+  }
+
+  /**
    * @param listPrices what the provider is known to sell each instance type for at start-up: a
    *     price cap below every offering it applies to is refused ({@link UnreachableCaps})
    */
-  @Inject
   public ClusterLayout(List<PartitionConfig> partitionConfigs, List<AccountConfig> accountConfigs,
       List<UserConfig> userConfigs, List<QosConfig> qosConfigs, SquallConfig config, ListPrices listPrices) {
     List<PartitionConfig> sorted = new ArrayList<>(partitionConfigs);

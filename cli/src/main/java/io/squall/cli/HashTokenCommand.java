@@ -1,6 +1,5 @@
 package io.squall.cli;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -42,17 +41,8 @@ final class HashTokenCommand {
         }
       }
     }
-    String token;
-    try {
-      token = new String(io.in().readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      io.err().println("hash-token: cannot read standard input: " + e.getMessage());
-      return 1;
-    }
-    token = token.endsWith("\r\n") ? token.substring(0, token.length() - 2)
-        : token.endsWith("\n") ? token.substring(0, token.length() - 1) : token;
-    if (token.isBlank()) {
-      io.err().println("hash-token: no token on standard input (e.g. printf %s \"$TOKEN\" | squall hash-token)");
+    String token = SecretInput.read(io, "hash-token", "printf %s \"$TOKEN\" | squall hash-token");
+    if (token == null) {
       return 2;
     }
     byte[] bytes = token.getBytes(StandardCharsets.UTF_8);

@@ -40,6 +40,7 @@ public final class Main {
                                                 checkpoint signal, in virtual time
         server                                  start the controller (embedded defaults: H2, 4 local nodes)
         hash-token [--bcrypt] < TOKEN           print a token's hash (sha256:HEX or bcrypt) for token-hash
+        node-token NODE < AGENT_SECRET          print a node's own agent token (squall-node:NODE:MAC)
       The Slurm verbs talk to the service at $SQUALL_URL (default http://127.0.0.1:6820) with the token
       in $SQUALL_TOKEN, or 'url = ...' and 'token = ...' in $SQUALL_CONFIG (default ~/.config/squall/config).
       An https:// service's certificate is checked against the CA in $SQUALL_CA_FILE ('ca-file = ...'),
@@ -101,6 +102,8 @@ public final class Main {
         return new ReportCommand(io).run(rest);
       case "hash-token":
         return new HashTokenCommand(io).run(rest);
+      case "node-token":
+        return new NodeTokenCommand(io).run(rest);
       case "bench":
         try {
           return BenchCommand.run(rest, io);

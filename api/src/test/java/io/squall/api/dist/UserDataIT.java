@@ -21,7 +21,8 @@ class UserDataIT {
   void itRendersForS3AndGcsWithEveryValueQuotedForTheShell(@TempDir Path dir) throws Exception {
     Path agent = Unpacked.unpack("agent", dir);
     Path token = dir.resolve("token");
-    Files.writeString(token, "it's a $ecret `token` & more|", StandardCharsets.UTF_8);
+    // A node's own token, with what a shell would take for code in it.
+    Files.writeString(token, "squall-node:gpu-1:it's a $ecret `token` & more|", StandardCharsets.UTF_8);
     Map<String, String> env = Unpacked.environment(dir);
 
     for (String[] cloud : new String[][] {{"s3://squall-checkpoints/dist/squall-agent-1.0.tar.gz", "aws", "aws s3 cp"},
@@ -43,7 +44,7 @@ class UserDataIT {
       Unpacked.Result values = Unpacked.run(List.of("bash", "-c", assignments
           + "printf '%s\\n' \"$archive_url\" \"$controller_url\" \"$node_name\" \"$agent_token\" \"$interruptions\""),
           dir, env);
-      assertThat(values.output()).isEqualTo(cloud[0] + "\nhttp://10.0.0.2:6820\ngpu-1\nit's a $ecret `token` & more|\n"
+      assertThat(values.output()).isEqualTo(cloud[0] + "\nhttp://10.0.0.2:6820\ngpu-1\nsquall-node:gpu-1:it's a $ecret `token` & more|\n"
           + cloud[1] + "\n");
     }
   }
@@ -52,7 +53,7 @@ class UserDataIT {
   void itRefusesAnArchiveOutsideABucket(@TempDir Path dir) throws Exception {
     Path agent = Unpacked.unpack("agent", dir);
     Path token = dir.resolve("token");
-    Files.writeString(token, "t", StandardCharsets.UTF_8);
+    Files.writeString(token, "squall-node:gpu-1:t", StandardCharsets.UTF_8);
 
     Unpacked.Result r = Unpacked.run(List.of(agent.resolve("image/render-user-data.sh").toString(),
         "https://example.com/agent.tar.gz", "http://10.0.0.2:6820", "gpu-1", token.toString(), "aws"), dir,
@@ -60,5 +61,20 @@ class UserDataIT {
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.output()).contains("must be s3://... or gs://...");
+  }
+
+  @Test
+  void itRefusesATokenThatIsNotTheNodesOwn(@TempDir Path dir) throws Exception {
+    Path agent = Unpacked.unpack("agent", dir);
+    for (String given : new String[] {"the-cluster-secret", "squall-node:gpu-2:mac", "squall-node:gpu-1:"}) {
+      Path token = dir.resolve("token");
+      Files.writeString(token, given, StandardCharsets.UTF_8);
+      Unpacked.Result r = Unpacked.run(List.of(agent.resolve("image/render-user-data.sh").toString(),
+          "s3://squall-checkpoints/dist/squall-agent-1.0.tar.gz", "http://10.0.0.2:6820", "gpu-1", token.toString(),
+          "aws"), dir, Unpacked.environment(dir));
+      assertThat(r.exit()).as(given).isEqualTo(2);
+      assertThat(r.output()).as(given).contains("does not hold node gpu-1's own token")
+          .contains("squall node-token gpu-1").doesNotContain("#!/bin/bash");
+    }
   }
 }

@@ -1,4 +1,4 @@
-package io.squall.api.agents;
+package io.squall.core.provider;
 
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
@@ -19,7 +19,7 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Thread-safe.
  */
 public final class NodeTokens {
-  static final String PREFIX = "squall-node:";
+  public static final String PREFIX = "squall-node:";
   private static final String ALGORITHM = "HmacSHA256";
   private final SecretKeySpec key;
 

@@ -1,4 +1,4 @@
-package io.squall.api.agents;
+package io.squall.core.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

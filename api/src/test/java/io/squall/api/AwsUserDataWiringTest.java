@@ -30,6 +30,9 @@ class AwsUserDataWiringTest {
       Map<String, Object> s = cloud.settings(dir.resolve("data"), "cloud-[1-2]");
       s.put("squall.ticks", "manual");
       s.put("squall.aws.agent-archive-url", ARCHIVE);
+      Path ca = java.nio.file.Files.writeString(dir.resolve("ca.pem"),
+          "-----BEGIN CERTIFICATE-----\nMIIBthe-clusters-ca\n-----END CERTIFICATE-----\n");
+      s.put("squall.tls.node-ca", ca.toString());
       try (Controllers.Running c = Controllers.start(s)) {
         new Http(c.url()).submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=" + dir.resolve("out") + "\nhostname\n");
         ManualTime.of(c).allocateAndLaunch(Duration.ofMillis(200));
@@ -40,6 +43,7 @@ class AwsUserDataWiringTest {
             .contains("if [ ! -x /opt/squall/bin/squall-agent ]; then\n")
             .contains("aws s3 cp --only-show-errors '" + ARCHIVE + "' \"$work/agent.tar.gz\"");
         assertThat(userData.indexOf("build-node-image.sh")).isLessThan(userData.indexOf("exec systemd-run"));
+        assertThat(userData).contains("MIIBthe-clusters-ca").contains(" --ca-file /run/squall/controller-ca.pem ");
       }
     }
   }
@@ -54,6 +58,18 @@ class AwsUserDataWiringTest {
       s.put("squall.controller-url", "10.0.1.5:6820");
       assertThat(refusal(s)).contains("squall.controller-url: '10.0.1.5:6820' is not an address such as"
           + " http://10.0.1.5:6820");
+    }
+  }
+
+  @Test
+  void aNodeCaThatIsNoCertificateStopsTheStartNamingTheKey() throws Exception {
+    try (AwsCloud cloud = new AwsCloud()) {
+      Map<String, Object> s = cloud.settings(dir.resolve("data"), "cloud-[1-2]");
+      s.put("squall.tls.node-ca", java.nio.file.Files.writeString(dir.resolve("key.pem"), "-----BEGIN PRIVATE KEY-----\n")
+          .toString());
+      assertThat(refusal(s)).contains("squall.tls.node-ca: " + dir.resolve("key.pem") + " holds no PEM certificate");
+      s.put("squall.tls.node-ca", dir.resolve("missing.pem").toString());
+      assertThat(refusal(s)).contains("squall.tls.node-ca: cannot read " + dir.resolve("missing.pem"));
     }
   }
 

@@ -12,7 +12,14 @@ import io.squall.providers.gcp.GcpProvider;
 import io.squall.providers.gcp.GcpSettings;
 import io.squall.providers.local.LocalProvider;
 import jakarta.annotation.PreDestroy;
+import io.micronaut.context.annotation.Value;
+import io.micronaut.context.exceptions.ConfigurationException;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.URI;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -28,7 +35,18 @@ public final class Providers {
   private final ControllerUrl controllerUrl;
 
   public Providers(SquallConfig config, LocalProviderConfig local, AwsProviderConfig aws, GcpProviderConfig gcp) {
+    this(config, local, aws, gcp, "");
+  }
+
+  /**
+   * @param nodeCa {@code squall.tls.node-ca}: a PEM file of the CA launched nodes trust for this
+   *     controller's HTTPS (its content goes into their user data); blank for the JDK's CAs
+   */
+  @Inject
+  public Providers(SquallConfig config, LocalProviderConfig local, AwsProviderConfig aws, GcpProviderConfig gcp,
+      @Value("${squall.tls.node-ca:}") String nodeCa) {
     controllerUrl = new ControllerUrl(config);
+    String controllerCa = nodeCa(nodeCa);
     NodeProvider raw;
     String region;
     switch (config.getProvider()) {
@@ -43,11 +61,11 @@ public final class Providers {
         region = "localhost";
       }
       case "aws" -> {
-        raw = new AwsProvider(awsSettings(aws));
+        raw = new AwsProvider(awsSettings(aws, controllerCa));
         region = aws.getRegion();
       }
       case "gcp" -> {
-        raw = new GcpProvider(gcpSettings(gcp));
+        raw = new GcpProvider(gcpSettings(gcp, controllerCa));
         region = gcp.getRegion();
       }
       default -> throw new IllegalStateException("squall.provider: unknown provider '" + config.getProvider()
@@ -56,12 +74,13 @@ public final class Providers {
     provider = raw == null ? null : new GuardedProvider(raw, region, GuardedProvider.Settings.defaults());
   }
 
-  private static AwsSettings awsSettings(AwsProviderConfig c) {
+  private static AwsSettings awsSettings(AwsProviderConfig c, String controllerCa) {
     AwsSettings.Builder b = AwsSettings.builder(c.getRegion())
         .subnets(c.getSubnets())
         .securityGroupIds(c.getSecurityGroupIds())
         .agentCommand(c.getAgentCommand())
         .agentArchiveUrl(c.getAgentArchiveUrl())
+        .controllerCa(controllerCa)
         .maxSpotPrice(c.getMaxSpotPrice());
     if (c.getEndpoint() != null) {
       b.endpoint(URI.create(c.getEndpoint()));
@@ -91,14 +110,15 @@ public final class Providers {
     }
   }
 
-  private static GcpSettings gcpSettings(GcpProviderConfig c) {
+  private static GcpSettings gcpSettings(GcpProviderConfig c, String controllerCa) {
     if (c.getProject() == null || c.getZones().isEmpty()) {
       throw new IllegalStateException("squall.gcp: set project and zones (and source-image)");
     }
     GcpSettings.Builder b = GcpSettings.builder(c.getProject(), c.getRegion(), c.getZones())
         .network(c.getNetwork(), c.getSubnetwork())
         .agentCommand(c.getAgentCommand())
-        .agentArchiveUrl(c.getAgentArchiveUrl());
+        .agentArchiveUrl(c.getAgentArchiveUrl())
+        .controllerCa(controllerCa);
     prices("squall.gcp.on-demand-prices", c.getOnDemandPrices(), b::onDemandPrice);
     prices("squall.gcp.spot-prices", c.getSpotPrices(), b::spotPrice);
     if (c.getSourceImage() != null) {
@@ -118,6 +138,23 @@ public final class Providers {
       return b.build();
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new IllegalStateException("squall.gcp: " + e.getMessage(), e);
+    }
+  }
+
+  /** The CA file's content, read once at start-up; null when none is set. */
+  private static String nodeCa(String file) {
+    if (file == null || file.isBlank()) {
+      return null;
+    }
+    try {
+      String pem = Files.readString(Path.of(file), StandardCharsets.US_ASCII);
+      if (!pem.contains("-----BEGIN CERTIFICATE-----")) {
+        throw new ConfigurationException("squall.tls.node-ca: " + file + " holds no PEM certificate"
+            + " (expected -----BEGIN CERTIFICATE-----)");
+      }
+      return pem;
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new ConfigurationException("squall.tls.node-ca: cannot read " + file + ": " + e.getMessage());
     }
   }
 

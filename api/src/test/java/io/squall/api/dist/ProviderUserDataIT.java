@@ -32,8 +32,10 @@ class ProviderUserDataIT {
     int deadController = freePort();
     NodeLaunch launch = new NodeLaunch(new Node("gpu-1", 8, "h100", 4, 16_000, Set.of("ib"), "pg-1", NodeState.CLOUD),
         "http://127.0.0.1:" + deadController, "tok-1");
-    String script = movedHere(AgentBootstrap.script("echo 0", List.of("0"), List.of(launch), NodeAgent.defaults(),
-        AgentBootstrap.Cloud.AWS), dir, port)
+    // The controller's private CA too (squall.tls.node-ca): the agent reads the file the script writes.
+    String ca = Files.readString(io.squall.api.TestCertificates.newCa(dir.resolve("ca")).caFile);
+    String script = movedHere(AgentBootstrap.script("echo 0", List.of("0"), List.of(launch),
+        NodeAgent.defaults().trusting(ca), AgentBootstrap.Cloud.AWS), dir, port)
         .replace(AgentBootstrap.DEFAULT_AGENT_COMMAND, agent.resolve("bin/squall-agent").toString());
     assertAgentStarts(script, dir, port, deadController, Unpacked.environment(dir));
   }

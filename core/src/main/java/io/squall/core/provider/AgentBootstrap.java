@@ -27,6 +27,8 @@ public final class AgentBootstrap {
   public static final int AGENT_PORT = 6818;
   /** Where the script leaves the node's agent token for the agent's {@code --token-file} (mode 0600). */
   public static final String TOKEN_FILE = "/run/squall/agent-token";
+  /** Where the script leaves the CA the agent trusts for the controller, when one is configured. */
+  public static final String CA_FILE = "/run/squall/controller-ca.pem";
 
   /** The cloud a script starts machines on: it decides whose metadata service the agent watches. */
   public enum Cloud {
@@ -68,8 +70,12 @@ public final class AgentBootstrap {
         .append("key=$(").append(identityCommand).append(")\n")
         // The token goes to a file only root can read, never into the agent's environment.
         .append("umask 077\n")
-        .append("mkdir -p ").append(TOKEN_FILE.substring(0, TOKEN_FILE.lastIndexOf('/'))).append('\n')
-        .append("case \"$key\" in\n");
+        .append("mkdir -p ").append(TOKEN_FILE.substring(0, TOKEN_FILE.lastIndexOf('/'))).append('\n');
+    if (agent.controllerCa() != null) {
+      // Once for the launch, not per node: a certificate is a kilobyte or two, user data 16 KB.
+      s.append("printf '%s\\n' ").append(quote(agent.controllerCa().strip())).append(" > ").append(CA_FILE).append('\n');
+    }
+    s.append("case \"$key\" in\n");
     for (int i = 0; i < nodes.size(); i++) {
       NodeLaunch launch = nodes.get(i);
       Node n = launch.node();
@@ -96,7 +102,8 @@ public final class AgentBootstrap {
     if (agent.archiveUrl() != null) {
       fetchAgent(s, agent);
     }
-    String command = agent.command() + " --work-dir " + WORK_DIR + " --bind 0.0.0.0 --port " + AGENT_PORT + " \"$@\"";
+    String command = agent.command() + " --work-dir " + WORK_DIR + " --bind 0.0.0.0 --port " + AGENT_PORT
+        + (agent.controllerCa() == null ? "" : " --ca-file " + CA_FILE) + " \"$@\"";
     // Under systemd the agent runs as its unit would (agent/src/dist/systemd/squall-agent.service):
     // restarted when it fails, not when another agent took the node over (3), its jobs in its cgroup.
     s.append("if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null; then\n")

@@ -11,8 +11,13 @@ import java.util.Locale;
  * @param archiveUrl the agent distribution ({@code squall-agent-VERSION.tar.gz}) at an
  *     {@code s3://}, {@code gs://} or {@code https://} address, fetched and installed when
  *     {@code command} is not there; null: the image must carry the agent
+ * @param controllerCa the PEM certificate(s) the agent trusts for an HTTPS controller whose
+ *     certificate a private CA signed ({@code squall.tls.node-ca}); null: the JDK's trusted CAs
  */
-public record NodeAgent(String command, String archiveUrl) {
+public record NodeAgent(String command, String archiveUrl, String controllerCa) {
+  /** EC2 takes 16 KB of user data for a whole launch: a CA bundle may use a quarter of it. */
+  static final int MAX_CA_BYTES = 4096;
+
   public NodeAgent {
     if (command == null || command.isBlank()) {
       throw new IllegalArgumentException("agent command must not be blank");
@@ -32,11 +37,16 @@ public record NodeAgent(String command, String archiveUrl) {
             + AgentBootstrap.DEFAULT_AGENT_COMMAND + ", not at the agent command " + command);
       }
     }
+    if (controllerCa != null && (!controllerCa.contains("-----BEGIN CERTIFICATE-----")
+        || controllerCa.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_CA_BYTES)) {
+      throw new IllegalArgumentException("the controller's CA for the nodes must be PEM certificates"
+          + " (-----BEGIN CERTIFICATE-----) of at most " + MAX_CA_BYTES + " bytes");
+    }
   }
 
   /** The agent the image carries at {@code command}. */
   public static NodeAgent installed(String command) {
-    return new NodeAgent(command, null);
+    return new NodeAgent(command, null, null);
   }
 
   /** The agent the node image recipe installs. */
@@ -46,6 +56,11 @@ public record NodeAgent(String command, String archiveUrl) {
 
   /** The same, fetched from {@code url} when the image lacks it. */
   public NodeAgent fetchedFrom(String url) {
-    return new NodeAgent(command, url);
+    return new NodeAgent(command, url, controllerCa);
+  }
+
+  /** The same, trusting {@code pem} (or the JDK's CAs, null) for the controller's certificate. */
+  public NodeAgent trusting(String pem) {
+    return new NodeAgent(command, archiveUrl, pem);
   }
 }

@@ -102,4 +102,19 @@ class AgentBootstrapTest {
             + " agent command /usr/local/bin/agent");
     assertThatThrownBy(() -> NodeAgent.installed(" ")).hasMessage("agent command must not be blank");
   }
+
+  @Test
+  void aPrivateCaForTheControllerIsWrittenOnceAndTheAgentTrustsIt() {
+    String pem = "-----BEGIN CERTIFICATE-----\nMIIBfake'quote\n-----END CERTIFICATE-----\n";
+    String script = AgentBootstrap.script("echo 0", List.of("0", "1"), NODES, NodeAgent.defaults().trusting(pem),
+        AgentBootstrap.Cloud.AWS);
+    assertThat(script).containsOnlyOnce("> /run/squall/controller-ca.pem\n")
+        .contains("printf '%s\\n' '-----BEGIN CERTIFICATE-----\nMIIBfake'\\''quote\n-----END CERTIFICATE-----'"
+            + " > /run/squall/controller-ca.pem\n")
+        .endsWith("--port 6818 --ca-file /run/squall/controller-ca.pem \"$@\"\n");
+    assertThat(AgentBootstrap.script("echo 0", List.of("0", "1"), NODES, NodeAgent.defaults(), AgentBootstrap.Cloud.AWS))
+        .doesNotContain("--ca-file").doesNotContain("controller-ca.pem");
+    assertThatThrownBy(() -> NodeAgent.defaults().trusting("not a certificate"))
+        .hasMessageContaining("must be PEM certificates");
+  }
 }

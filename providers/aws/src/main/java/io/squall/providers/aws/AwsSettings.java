@@ -143,6 +143,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
     private String keyName;
     private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
     private String agentArchiveUrl;
+    private String controllerCa;
     private Double maxSpotPrice;
     private final Map<String, Double> onDemandPrices = new TreeMap<>(DEFAULT_ON_DEMAND_PRICES);
     private final Map<String, Double> spotInterruptionsPerNodeHour = new TreeMap<>();
@@ -211,6 +212,12 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
       return this;
     }
 
+    /** The PEM certificates the nodes trust for the controller's HTTPS; null: the JDK's CAs. */
+    public Builder controllerCa(String pem) {
+      this.controllerCa = pem;
+      return this;
+    }
+
     public Builder maxSpotPrice(Double maxSpotPrice) {
       this.maxSpotPrice = maxSpotPrice;
       return this;
@@ -254,7 +261,7 @@ public record AwsSettings(String region, URI endpoint, AwsCredentialsProvider cr
 
     public AwsSettings build() {
       return new AwsSettings(region, endpoint, credentials, subnets, imageId, launchTemplate, launchTemplateVersion,
-          securityGroupIds, instanceProfile, keyName, new NodeAgent(agentCommand, agentArchiveUrl), maxSpotPrice, onDemandPrices,
+          securityGroupIds, instanceProfile, keyName, new NodeAgent(agentCommand, agentArchiveUrl, controllerCa), maxSpotPrice, onDemandPrices,
           spotInterruptionsPerNodeHour, efaInterfaces);
     }
   }

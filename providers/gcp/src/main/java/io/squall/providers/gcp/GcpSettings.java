@@ -96,6 +96,7 @@ public record GcpSettings(String project, String region, List<String> zones, Str
     private String serviceAccountEmail;
     private String agentCommand = AgentBootstrap.DEFAULT_AGENT_COMMAND;
     private String agentArchiveUrl;
+    private String controllerCa;
     private Duration operationTimeout = Duration.ofMinutes(10);
     private final Map<String, MachinePrice> prices = new HashMap<>(DEFAULT_PRICES);
 
@@ -142,6 +143,12 @@ public record GcpSettings(String project, String region, List<String> zones, Str
       return this;
     }
 
+    /** The PEM certificates the nodes trust for the controller's HTTPS; null: the JDK's CAs. */
+    public Builder controllerCa(String pem) {
+      this.controllerCa = pem;
+      return this;
+    }
+
     public Builder operationTimeout(Duration operationTimeout) {
       this.operationTimeout = operationTimeout;
       return this;
@@ -171,7 +178,7 @@ public record GcpSettings(String project, String region, List<String> zones, Str
 
     public GcpSettings build() {
       return new GcpSettings(project, region, zones, endpoint, credentialsProvider, sourceImage, BOOT_DISK_GB,
-          BOOT_DISK_TYPE, network, subnetwork, serviceAccountEmail, new NodeAgent(agentCommand, agentArchiveUrl), prices, operationTimeout);
+          BOOT_DISK_TYPE, network, subnetwork, serviceAccountEmail, new NodeAgent(agentCommand, agentArchiveUrl, controllerCa), prices, operationTimeout);
     }
   }
 }

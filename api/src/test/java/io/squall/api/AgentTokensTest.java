@@ -2,7 +2,7 @@ package io.squall.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.squall.core.provider.NodeTokens;
+import io.squall.agent.NodeTokens;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

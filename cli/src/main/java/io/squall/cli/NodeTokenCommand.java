@@ -1,6 +1,6 @@
 package io.squall.cli;
 
-import io.squall.core.provider.NodeTokens;
+import io.squall.agent.NodeTokens;
 import java.util.List;
 
 /**

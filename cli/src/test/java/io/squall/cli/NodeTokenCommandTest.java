@@ -3,7 +3,7 @@ package io.squall.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.cli.fake.FakeSquall;
-import io.squall.core.provider.NodeTokens;
+import io.squall.agent.NodeTokens;
 import org.junit.jupiter.api.Test;
 
 class NodeTokenCommandTest {

@@ -2,7 +2,7 @@ package io.squall.api.agents;
 
 import io.squall.api.config.SquallConfig;
 import io.squall.api.fleet.Providers;
-import io.squall.core.provider.NodeTokens;
+import io.squall.agent.NodeTokens;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -38,7 +38,7 @@ public record NodeAgent(String command, String archiveUrl, String controllerCa) 
       }
     }
     if (controllerCa != null && (!controllerCa.contains("-----BEGIN CERTIFICATE-----")
-        || controllerCa.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_CA_BYTES)) {
+        || controllerCa.length() > MAX_CA_BYTES)) { // PEM is ASCII: a character is a byte
       throw new IllegalArgumentException("the controller's CA for the nodes must be PEM certificates"
           + " (-----BEGIN CERTIFICATE-----) of at most " + MAX_CA_BYTES + " bytes");
     }

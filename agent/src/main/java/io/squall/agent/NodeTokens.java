@@ -1,4 +1,4 @@
-package io.squall.core.provider;
+package io.squall.agent;
 
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;

@@ -45,11 +45,19 @@ public final class Synthesis {
       Path json = scratch.resolve("stacks").resolve(InfraStack.NAME).resolve(FILE);
       Files.createDirectories(target);
       Path staged = Files.createTempFile(target, ".cdk.tf.", ".json");
-      Files.copy(json, staged, StandardCopyOption.REPLACE_EXISTING);
-      return Files.move(staged, target.resolve(FILE), StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
+      try {
+        Files.copy(json, staged, StandardCopyOption.REPLACE_EXISTING);
+        return Files.move(staged, target.resolve(FILE), StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(staged); // gone once moved; a failed move leaves nothing behind in --out
+      }
     } catch (IOException e) {
       throw new InfraException("--out " + out + ": cannot write " + FILE + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      // CDKTF runs in Node.js through jsii: a missing or broken Node surfaces here, as a JsiiError.
+      throw new InfraException("CDKTF could not synthesize (it runs Node.js through jsii: is node on the PATH?): "
+          + e.getMessage(), e);
     } finally {
       delete(scratch);
     }

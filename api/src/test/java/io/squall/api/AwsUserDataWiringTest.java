@@ -43,7 +43,7 @@ class AwsUserDataWiringTest {
             .contains("if [ ! -x /opt/squall/bin/squall-agent ]; then\n")
             .contains("aws s3 cp --only-show-errors '" + ARCHIVE + "' \"$work/agent.tar.gz\"");
         assertThat(userData.indexOf("build-node-image.sh")).isLessThan(userData.indexOf("exec systemd-run"));
-        assertThat(userData).contains("MIIBthe-clusters-ca").contains(" --ca-file /run/squall/controller-ca.pem ");
+        assertThat(userData).contains("MIIBthe-clusters-ca").contains(" --ca-file /run/squall-controller-ca.pem ");
       }
     }
   }

@@ -27,8 +27,11 @@ public final class AgentBootstrap {
   public static final int AGENT_PORT = 6818;
   /** Where the script leaves the node's agent token for the agent's {@code --token-file} (mode 0600). */
   public static final String TOKEN_FILE = "/run/squall/agent-token";
-  /** Where the script leaves the CA the agent trusts for the controller, when one is configured. */
-  public static final String CA_FILE = "/run/squall/controller-ca.pem";
+  /**
+   * Where the script leaves the CA the agent trusts for the controller, when one is configured:
+   * readable by all, outside the token's directory, because jobs inherit it ({@code SQUALL_CA_FILE}).
+   */
+  public static final String CA_FILE = "/run/squall-controller-ca.pem";
 
   /** The cloud a script starts machines on: it decides whose metadata service the agent watches. */
   public enum Cloud {
@@ -73,7 +76,8 @@ public final class AgentBootstrap {
         .append("mkdir -p ").append(TOKEN_FILE.substring(0, TOKEN_FILE.lastIndexOf('/'))).append('\n');
     if (agent.controllerCa() != null) {
       // Once for the launch, not per node: a certificate is a kilobyte or two, user data 16 KB.
-      s.append("printf '%s\\n' ").append(quote(agent.controllerCa().strip())).append(" > ").append(CA_FILE).append('\n');
+      s.append("printf '%s\\n' ").append(quote(agent.controllerCa().strip())).append(" > ").append(CA_FILE)
+          .append(" && chmod 0644 ").append(CA_FILE).append('\n');
     }
     s.append("case \"$key\" in\n");
     for (int i = 0; i < nodes.size(); i++) {

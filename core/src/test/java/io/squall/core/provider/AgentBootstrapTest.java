@@ -108,10 +108,10 @@ class AgentBootstrapTest {
     String pem = "-----BEGIN CERTIFICATE-----\nMIIBfake'quote\n-----END CERTIFICATE-----\n";
     String script = AgentBootstrap.script("echo 0", List.of("0", "1"), NODES, NodeAgent.defaults().trusting(pem),
         AgentBootstrap.Cloud.AWS);
-    assertThat(script).containsOnlyOnce("> /run/squall/controller-ca.pem\n")
+    assertThat(script).containsOnlyOnce("> /run/squall-controller-ca.pem && chmod 0644 /run/squall-controller-ca.pem\n")
         .contains("printf '%s\\n' '-----BEGIN CERTIFICATE-----\nMIIBfake'\\''quote\n-----END CERTIFICATE-----'"
-            + " > /run/squall/controller-ca.pem\n")
-        .endsWith("--port 6818 --ca-file /run/squall/controller-ca.pem \"$@\"\n");
+            + " > /run/squall-controller-ca.pem && chmod 0644 /run/squall-controller-ca.pem\n")
+        .endsWith("--port 6818 --ca-file /run/squall-controller-ca.pem \"$@\"\n");
     assertThat(AgentBootstrap.script("echo 0", List.of("0", "1"), NODES, NodeAgent.defaults(), AgentBootstrap.Cloud.AWS))
         .doesNotContain("--ca-file").doesNotContain("controller-ca.pem");
     assertThatThrownBy(() -> NodeAgent.defaults().trusting("not a certificate"))

@@ -3,7 +3,6 @@ package io.squall.api.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,8 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +41,7 @@ class DistributionIT {
     Path cli = Unpacked.unpack("cli", dir);
     Path home = Files.createDirectories(dir.resolve("home"));
     Map<String, String> env = Unpacked.environment(home);
-    int port = freePort();
+    int port = Unpacked.freePort();
     String url = "http://127.0.0.1:" + port;
     String agentToken = "dist-test-agent-token";
 
@@ -94,13 +91,14 @@ class DistributionIT {
       Process controller = Unpacked.start(List.of(server.resolve("bin/squall-server").toString(),
           "--config", server.resolve("conf/squall.yml").toString(), "--config", config.toString()), dir, serverEnv, serverLog);
       started.add(controller);
-      waitFor(() -> "the server to answer on " + url, serverLog, controller, () -> healthy(url));
+      Unpacked.await(() -> "the server to answer on " + url, DEADLINE, controller, serverLog, () -> healthy(url));
 
       Process node = Unpacked.start(List.of(agent.resolve("bin/squall-agent").toString(), "--controller", url,
           "--token-file", tokenFile.toString(), "--name", "node-1", "--work-dir", dir.resolve("node-1").toString(),
           "--gpus", "0"), dir, env, agentLog);
       started.add(node);
-      waitFor(() -> "the agent to register", agentLog, node, () -> contains(agentLog, "registered with the controller"));
+      Unpacked.await(() -> "the agent to register", DEADLINE, node, agentLog,
+          () -> contains(agentLog, "registered with the controller"));
 
       env.put("SQUALL_URL", url);
       env.put("SQUALL_TOKEN", "dist-test-alice-token");
@@ -111,12 +109,13 @@ class DistributionIT {
       assertThat(jobId).matches("[0-9]+");
 
       String[] state = {""};
-      waitFor(() -> "job " + jobId + " to finish (last state: '" + state[0] + "')", serverLog, controller, () -> {
+      Unpacked.await(() -> "job " + jobId + " to finish (last state: '" + state[0] + "')", DEADLINE, controller,
+          serverLog, () -> {
         state[0] = state(cli, dir, env, jobId);
         return FINAL_STATES.contains(state[0]);
       });
-      assertThat(state[0]).as(read(agentLog)).isEqualTo("COMPLETED");
-      String output = read(dir.resolve("job-" + jobId + ".out"));
+      assertThat(state[0]).as(Unpacked.read(agentLog)).isEqualTo("COMPLETED");
+      String output = Unpacked.read(dir.resolve("job-" + jobId + ".out"));
       assertThat(output)
           .contains("nodes: node-1\n")
           .contains("srun: " + dir.resolve("node-1/bin/srun") + "\n")
@@ -143,21 +142,6 @@ class DistributionIT {
     }
   }
 
-  /** Polls {@code done} until it holds; fails with {@code log} when the deadline passes or {@code process} ends. */
-  private static void waitFor(Supplier<String> what, Path log, Process process, BooleanSupplier done) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (!done.getAsBoolean()) {
-      if (!process.isAlive()) {
-        throw new AssertionError("waiting for " + what.get() + ", the process ended with " + process.exitValue() + ":\n"
-            + read(log));
-      }
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("waited " + DEADLINE + " for " + what.get() + ":\n" + read(log));
-      }
-      Thread.sleep(250);
-    }
-  }
-
   private static boolean healthy(String url) {
     try {
       HttpResponse<Void> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url + "/health"))
@@ -172,20 +156,6 @@ class DistributionIT {
   }
 
   private static boolean contains(Path log, String text) {
-    return read(log).contains(text);
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-    } catch (IOException e) {
-      return "(cannot read " + file + ": " + e + ")";
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return Unpacked.read(log).contains(text);
   }
 }

@@ -7,12 +7,10 @@ import io.squall.core.model.NodeState;
 import io.squall.core.provider.AgentBootstrap;
 import io.squall.core.provider.NodeAgent;
 import io.squall.core.provider.NodeLaunch;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -28,8 +26,8 @@ class ProviderUserDataIT {
   @Test
   void theShippedAgentAcceptsTheCommandLineTheProvidersUserDataGivesIt(@TempDir Path dir) throws Exception {
     Path agent = Unpacked.unpack("agent", dir);
-    int port = freePort();
-    int deadController = freePort();
+    int port = Unpacked.freePort();
+    int deadController = Unpacked.freePort();
     NodeLaunch launch = new NodeLaunch(new Node("gpu-1", 8, "h100", 4, 16_000, Set.of("ib"), "pg-1", NodeState.CLOUD),
         "http://127.0.0.1:" + deadController, "tok-1");
     // The controller's private CA too (squall.tls.node-ca): the agent reads the file the script writes.
@@ -46,8 +44,8 @@ class ProviderUserDataIT {
    */
   @Test
   void onAnImageWithoutTheAgentTheUserDataFetchesAndInstallsItFirst(@TempDir Path dir) throws Exception {
-    int port = freePort();
-    int deadController = freePort();
+    int port = Unpacked.freePort();
+    int deadController = Unpacked.freePort();
     Path bin = Files.createDirectories(dir.resolve("fake-bin"));
     Path aws = bin.resolve("aws");
     Files.writeString(aws, "#!/bin/sh\n# aws s3 cp --only-show-errors URL DEST\n"
@@ -99,24 +97,13 @@ class ProviderUserDataIT {
 
     Process p = Unpacked.start(List.of("bash", userData.toString()), dir, env, log);
     try {
-      Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-      while (!Files.readString(log, StandardCharsets.UTF_8).contains("agent listening on ")) {
-        assertThat(p.isAlive()).as(Files.readString(log, StandardCharsets.UTF_8)).isTrue();
-        assertThat(Instant.now()).as("the agent did not start: " + Files.readString(log, StandardCharsets.UTF_8))
-            .isBefore(deadline);
-        Thread.sleep(200);
-      }
-      assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains(":" + port + "; controller http://127.0.0.1:"
+      Unpacked.await(() -> "the agent to listen", Duration.ofMinutes(2), p, log,
+          () -> Unpacked.read(log).contains("agent listening on "));
+      assertThat(Unpacked.read(log)).contains(":" + port + "; controller http://127.0.0.1:"
           + deadController);
       assertThat(dir.resolve("work/bin/srun")).isExecutable();
     } finally {
       Unpacked.stop(p);
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

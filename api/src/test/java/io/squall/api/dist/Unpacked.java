@@ -2,7 +2,9 @@ package io.squall.api.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.squall.api.Poll;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The archives {@code package} made (their paths come from failsafe's system properties), unpacked
@@ -94,5 +98,42 @@ final class Unpacked {
       p.waitFor(10, TimeUnit.SECONDS);
     }
     children.forEach(ProcessHandle::destroyForcibly);
+  }
+
+  /**
+   * Waits (through {@link Poll}) until {@code done} holds; fails with {@code process}'s log when it
+   * ends first or {@code timeout} passes. {@code what} is asked only when it fails, so it may say
+   * the last state seen.
+   */
+  static void await(Supplier<String> what, Duration timeout, Process process, Path log, BooleanSupplier done) {
+    try {
+      Poll.until("", timeout, () -> {
+        if (done.getAsBoolean()) {
+          return true;
+        }
+        if (!process.isAlive()) {
+          throw new IllegalStateException("the process ended with " + process.exitValue());
+        }
+        return false;
+      });
+    } catch (AssertionError | IllegalStateException e) {
+      String why = e instanceof IllegalStateException ? e.getMessage() : "waited " + timeout;
+      throw new AssertionError("waiting for " + what.get() + ": " + why + ":\n" + read(log), e);
+    }
+  }
+
+  /** The file's text; empty when it does not exist yet. */
+  static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    } catch (IOException e) {
+      return "(cannot read " + file + ": " + e + ")";
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
   }
 }

@@ -16,7 +16,7 @@ public final class Banner implements ApplicationEventListener<ServerStartupEvent
 
   @Override
   public void onApplicationEvent(ServerStartupEvent event) {
-    String url = event.getSource().getScheme() + "://127.0.0.1:" + event.getSource().getPort();
+    String url = ControllerUrl.loopback(event.getSource());
     System.out.println("""
 
         Squall is up at %s (cluster %s, data in %s).

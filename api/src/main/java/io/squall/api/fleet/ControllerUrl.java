@@ -30,7 +30,12 @@ public final class ControllerUrl {
 
   /** The address for the nodes of the controller {@code server} runs. */
   public String forNodes(EmbeddedServer server) {
-    return configured != null ? configured : server.getScheme() + "://127.0.0.1:" + server.getPort();
+    return configured != null ? configured : loopback(server);
+  }
+
+  /** {@code server}'s address on this machine's loopback interface, with its scheme. */
+  public static String loopback(EmbeddedServer server) {
+    return server.getScheme() + "://127.0.0.1:" + server.getPort();
   }
 
   private static String check(String url) {

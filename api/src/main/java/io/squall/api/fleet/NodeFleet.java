@@ -42,7 +42,9 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
   public void onApplicationEvent(ServerStartupEvent event) {
     List<NodeLaunch> launches = new ArrayList<>();
     EmbeddedServer server = event.getSource();
-    String url = server.getScheme() + "://127.0.0.1:" + server.getPort();
+    // The local provider's agents run here: loopback reaches the controller (the certificate must
+    // name 127.0.0.1 under TLS).
+    String url = ControllerUrl.loopback(server);
     for (Node n : layout.nodes()) {
       if (!layout.isElastic(n.name())) {
         launches.add(new NodeLaunch(n, url, credentials.forLaunch(n.name())));

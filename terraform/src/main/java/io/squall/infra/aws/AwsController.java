@@ -1,9 +1,9 @@
 package io.squall.infra.aws;
 
+import io.squall.infra.ControllerBoot;
 import com.hashicorp.cdktf.TerraformDataSource;
 import com.hashicorp.cdktf.TerraformResource;
 import io.squall.infra.tf.Elements;
-import io.squall.infra.tf.TemplateText;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +47,7 @@ final class AwsController {
     attributes.put("iam_instance_profile", roles.controllerProfile);
     attributes.put("metadata_options", Map.of("http_endpoint", "enabled", "http_tokens", "required"));
     attributes.put("root_block_device", Map.of("encrypted", true, "volume_size", 30, "volume_type", "gp3"));
-    attributes.put("user_data", TemplateText.render(AwsController.class, "controller-user-data.sh", values));
+    attributes.put("user_data", ControllerBoot.script(AwsController.class, "controller-user-data.sh", values));
     attributes.put("user_data_replace_on_change", true);
     attributes.put("tags", Map.of("Name", s.named("controller")));
     instance = s.resource("aws_instance", "controller", attributes);

@@ -1,7 +1,7 @@
 package io.squall.infra.gcp;
 
+import io.squall.infra.ControllerBoot;
 import com.hashicorp.cdktf.TerraformResource;
-import io.squall.infra.tf.TemplateText;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +45,7 @@ final class GcpController {
         "scopes", List.of("https://www.googleapis.com/auth/cloud-platform")));
     attributes.put("shielded_instance_config", Map.of("enable_secure_boot", true));
     attributes.put("metadata", Map.of("enable-oslogin", "TRUE",
-        "startup-script", TemplateText.render(GcpController.class, "controller-startup.sh", values)));
+        "startup-script", ControllerBoot.script(GcpController.class, "controller-startup.sh", values)));
     instance = s.resource("google_compute_instance", "controller", attributes);
   }
 }

@@ -10,7 +10,8 @@
 #    value with `aws secretsmanager put-secret-value` before the first boot; this waits for it),
 #    into /etc/squall/server.env. The database connection is TLS only (sslmode=require): the
 #    driver's default, prefer, would carry the login in clear to a server that offers no TLS.
-# 4. The distribution's squall-server.service, reading infra.yml after squall.yml.
+# 4. The distribution's squall-server.service, reading infra.yml after squall.yml: controller-service.sh,
+#    which follows this script on every cloud.
 set -euo pipefail
 export AWS_DEFAULT_REGION='{{region}}'
 dnf install -y -q java-21-amazon-corretto-headless jq
@@ -53,13 +54,3 @@ DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall?sslmode=requir
 DATASOURCES_DEFAULT_USERNAME=$(jq -r .username <<<"$login")
 DATASOURCES_DEFAULT_PASSWORD=$(jq -r .password <<<"$login")
 ENV
-
-install -m 0644 /opt/squall-server/systemd/squall-server.service /etc/systemd/system/
-install -d /etc/systemd/system/squall-server.service.d
-cat > /etc/systemd/system/squall-server.service.d/infra.conf <<'UNIT'
-[Service]
-ExecStart=
-ExecStart=/opt/squall-server/bin/squall-server --config /etc/squall/squall.yml --config /etc/squall/infra.yml
-UNIT
-systemctl daemon-reload
-systemctl enable --now squall-server

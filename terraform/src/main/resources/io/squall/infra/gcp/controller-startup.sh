@@ -9,7 +9,8 @@
 # 3. The secrets from Secret Manager: the database password, and the agent token (add a version
 #    with `gcloud secrets versions add` before the first boot; this waits for it), into
 #    /etc/squall/server.env.
-# 4. The distribution's squall-server.service, reading infra.yml after squall.yml.
+# 4. The distribution's squall-server.service, reading infra.yml after squall.yml: controller-service.sh,
+#    which follows this script on every cloud.
 # GCE runs this at every boot: each step may run again.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -53,13 +54,3 @@ DATASOURCES_DEFAULT_URL=jdbc:postgresql://{{db_host}}:5432/squall?sslmode=requir
 DATASOURCES_DEFAULT_USERNAME=squall
 DATASOURCES_DEFAULT_PASSWORD=$password
 ENV
-
-install -m 0644 /opt/squall-server/systemd/squall-server.service /etc/systemd/system/
-install -d /etc/systemd/system/squall-server.service.d
-cat > /etc/systemd/system/squall-server.service.d/infra.conf <<'UNIT'
-[Service]
-ExecStart=
-ExecStart=/opt/squall-server/bin/squall-server --config /etc/squall/squall.yml --config /etc/squall/infra.yml
-UNIT
-systemctl daemon-reload
-systemctl enable --now squall-server

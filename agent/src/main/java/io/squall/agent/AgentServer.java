@@ -116,6 +116,15 @@ final class AgentServer implements AutoCloseable {
 
   private void handle(HttpExchange exchange) {
     try (exchange) {
+      // Every answer closes its connection, so no caller keeps one for a next call. The JDK server
+      // closes a connection idle for 30 s (sun.net.httpserver.idleInterval) while the JDK client
+      // keeps one for 20 min (Java 17's jdk.httpclient.keepalive.timeout): a call that picked up a
+      // pooled connection just as this side closed it failed with "header parser received no
+      // bytes", and the client never repeats a POST. A restarted agent on the same port leaves its
+      // callers the same dead connections. A launch that failed so "may have arrived", and its job
+      // waited for the node timeout. A new connection per call costs a loopback or LAN handshake
+      // (and TLS's) on calls that are a few per job.
+      exchange.getResponseHeaders().set("Connection", "close");
       try {
         route(exchange);
       } catch (Refusal r) {

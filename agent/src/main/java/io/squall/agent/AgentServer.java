@@ -116,14 +116,12 @@ final class AgentServer implements AutoCloseable {
 
   private void handle(HttpExchange exchange) {
     try (exchange) {
-      // Every answer closes its connection, so no caller keeps one for a next call. The JDK server
-      // closes a connection idle for 30 s (sun.net.httpserver.idleInterval) while the JDK client
-      // keeps one for 20 min (Java 17's jdk.httpclient.keepalive.timeout): a call that picked up a
-      // pooled connection just as this side closed it failed with "header parser received no
-      // bytes", and the client never repeats a POST. A restarted agent on the same port leaves its
-      // callers the same dead connections. A launch that failed so "may have arrived", and its job
-      // waited for the node timeout. A new connection per call costs a loopback or LAN handshake
-      // (and TLS's) on calls that are a few per job.
+      // Every answer closes its connection, so no caller keeps one for a next call. This server
+      // drops connections idle for 30 s; Java 17's HttpClient pools them for 20 min. A call sent on
+      // one just as this side closed it got no answer ("header parser received no bytes"; a POST
+      // is not repeated), and so did one on a connection a restarted agent left behind: a launch
+      // that "may have arrived", whose job waited for the node timeout. The cost is a handshake
+      // (and TLS's) per call, and the controller makes a few calls per job.
       exchange.getResponseHeaders().set("Connection", "close");
       try {
         route(exchange);

@@ -53,46 +53,34 @@ final class DroppedOnReuse implements AutoCloseable {
         connections.incrementAndGet();
         Socket upstream = new Socket(agent.getHost(), agent.getPort());
         AtomicBoolean answered = new AtomicBoolean();
-        threads.execute(() -> requests(caller, upstream, answered));
-        threads.execute(() -> answers(upstream, caller, answered));
+        threads.execute(() -> copy(caller, upstream, true, answered));
+        threads.execute(() -> copy(upstream, caller, false, answered));
       } catch (IOException e) {
         return; // closed
       }
     }
   }
 
-  private void requests(Socket caller, Socket upstream, AtomicBoolean answered) {
+  /** Copies {@code from} to {@code to} until either end closes; then both close. */
+  private void copy(Socket from, Socket to, boolean requests, AtomicBoolean answered) {
     byte[] buffer = new byte[8192];
-    try (InputStream in = caller.getInputStream(); OutputStream out = upstream.getOutputStream()) {
+    try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
       for (int n; (n = in.read(buffer)) >= 0; ) {
-        if (answered.get()) {
+        if (requests && answered.get()) {
           dropped.incrementAndGet();
-          return; // closing both ends: the request is lost, as on a connection the peer closed
+          return; // the request is lost, as on a connection the agent closed
+        }
+        if (!requests) {
+          answered.set(true);
         }
         out.write(buffer, 0, n);
         out.flush();
       }
     } catch (IOException e) {
-      // one end went away: so does the relay's connection
+      // one end went away: so does the other
     } finally {
-      closeQuietly(caller);
-      closeQuietly(upstream);
-    }
-  }
-
-  private void answers(Socket upstream, Socket caller, AtomicBoolean answered) {
-    byte[] buffer = new byte[8192];
-    try (InputStream in = upstream.getInputStream(); OutputStream out = caller.getOutputStream()) {
-      for (int n; (n = in.read(buffer)) >= 0; ) {
-        answered.set(true);
-        out.write(buffer, 0, n);
-        out.flush();
-      }
-    } catch (IOException e) {
-      // one end went away: so does the relay's connection
-    } finally {
-      closeQuietly(caller);
-      closeQuietly(upstream);
+      closeQuietly(from);
+      closeQuietly(to);
     }
   }
 

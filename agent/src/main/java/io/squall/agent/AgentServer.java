@@ -116,6 +116,13 @@ final class AgentServer implements AutoCloseable {
 
   private void handle(HttpExchange exchange) {
     try (exchange) {
+      // Every answer closes its connection, so no caller keeps one for a next call. This server
+      // drops connections idle for 30 s; Java 17's HttpClient pools them for 20 min. A call sent on
+      // one just as this side closed it got no answer ("header parser received no bytes"; a POST
+      // is not repeated), and so did one on a connection a restarted agent left behind: a launch
+      // that "may have arrived", whose job waited for the node timeout. The cost is a handshake
+      // (and TLS's) per call, and the controller makes a few calls per job.
+      exchange.getResponseHeaders().set("Connection", "close");
       try {
         route(exchange);
       } catch (Refusal r) {

@@ -32,7 +32,7 @@ class SignalTest extends OneAgentTest {
   /** A shell that traps USR1, a child subshell that traps it too, and a sleep that USR1 would kill. */
   private static final String SHELL_AND_CHILDREN = """
       trap 'echo shell got USR1' USR1
-      ( trap 'echo child got USR1; exit 0' USR1; touch child.ready; while true; do sleep 0.1; done ) &
+      ( trap 'echo child got USR1; exit 0' USR1; trap 'echo child got WINCH' WINCH; touch child.ready; while true; do sleep 0.1; done ) &
       sleep 600 &
       echo $! > sleeper.pid
       while [ ! -f child.ready ]; do sleep 0.1; done
@@ -104,9 +104,12 @@ class SignalTest extends OneAgentTest {
     signalBatchOnly("65", "USR1", true);
 
     Eventually.until("the shell's trap", Eventually.LONG, () -> output().contains("shell got USR1\n"));
-    // The child's trap would have run as soon as the shell's (both loop on 0.1 s sleeps): give it ample time.
-    Thread.sleep(1500);
-    assertThat(output()).doesNotContain("child got USR1");
+    // A barrier rather than a pause, which a busy machine can outlast: WINCH (28, ignored by
+    // default, so the sleep lives) to every process. Bash runs pending traps in signal order, so a
+    // USR1 (10) the child had been sent would show before its WINCH, which comes later still.
+    signalBatchOnly("65", "WINCH", false);
+    Eventually.until("the child's trap", Eventually.LONG, () -> output().contains("child got "));
+    assertThat(output()).contains("child got WINCH\n").doesNotContain("child got USR1");
     assertThat(dead(sleeper)).isFalse();
     Files.writeString(jobDir.resolve("stop"), "");
     assertThat(controller.awaitExit("65", Eventually.LONG).path("exit_code").asInt()).isZero();

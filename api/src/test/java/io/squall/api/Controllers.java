@@ -18,7 +18,11 @@ public final class Controllers {
     p.put("micronaut.server.port", -1);
     p.put("squall.scheduler-interval", "200ms");
     p.put("squall.heartbeat-interval", "1s");
-    p.put("squall.node-timeout", "4s");
+    // Fifteen heartbeats. A node judged silent goes DOWN with its jobs requeued, and a running job
+    // its heartbeat lacks is requeued once older than this: 4 s is a stall a loaded 2-core machine
+    // can produce (an agent JVM starved of CPU, the writer behind a slow commit, a launch late).
+    // Tests that wait for a silent node pay the difference once.
+    p.put("squall.node-timeout", "15s");
     p.put("squall.kill-wait", "2s");
     if (jdbcUrl != null) {
       p.put("datasources.default.url", jdbcUrl);

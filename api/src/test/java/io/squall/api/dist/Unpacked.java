@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.api.Poll;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,9 +130,12 @@ final class Unpacked {
     }
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  /**
+   * A port for a process started later to bind (or one where nothing listens): below the kernel's
+   * ephemeral range, so no socket bound to port 0 or dialling out takes it in the seconds it takes
+   * that process to start, as one from {@code new ServerSocket(0)} could on a busy machine.
+   */
+  static int freePort() {
+    return io.squall.api.bench.ChaosBench.restartablePort();
   }
 }

@@ -19,7 +19,7 @@ cli_java_opts="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xshare
 cli_java_exec() {
   cli_java=$1 cli_archive=$2 cli_cp=$3
   shift 3
-  if [ "$cli_archive" != none ] && cli_archive_fresh; then
+  if [ "$cli_archive" != none ] && cli_archive_fresh "$cli_java" "$cli_archive" "$cli_cp"; then
     # shellcheck disable=SC2086 # the options are several words on purpose
     exec "$cli_java" $cli_java_opts -XX:SharedArchiveFile="$cli_archive" -Dsquall.launcher="$0" ${SQUALL_JAVA_OPTS:-} \
       -cp "$cli_cp" io.squall.cli.Main "$@"
@@ -32,22 +32,22 @@ cli_java_exec() {
   exec "$cli_java" $cli_java_opts -Dsquall.launcher="$0" ${SQUALL_JAVA_OPTS:-} -cp "$cli_cp" io.squall.cli.Main "$@"
 }
 
-# Whether the archive exists, was made by this java (ARCHIVE.java names it) and is newer than
-# the java binary and every jar: only shell built-ins, no process started.
+# cli_archive_fresh JAVA ARCHIVE CLASSPATH: whether ARCHIVE exists, was made by JAVA (ARCHIVE.java
+# names it) and is newer than JAVA and every jar: only shell built-ins, no process started.
 cli_archive_fresh() {
-  [ -f "$cli_archive" ] && [ -f "$cli_archive.java" ] || return 1
-  IFS= read -r cli_made_by < "$cli_archive.java" || return 1
-  [ "$cli_made_by" = "$cli_java" ] && ! [ "$cli_java" -nt "$cli_archive" ] || return 1
-  cli_rest=$cli_cp
+  [ -f "$2" ] && [ -f "$2.java" ] || return 1
+  IFS= read -r cli_made_by < "$2.java" || return 1
+  [ "$cli_made_by" = "$1" ] && ! [ "$1" -nt "$2" ] || return 1
+  cli_rest=$3
   while [ -n "$cli_rest" ]; do
     cli_entry=${cli_rest%%:*}
     case $cli_rest in *:*) cli_rest=${cli_rest#*:} ;; *) cli_rest= ;; esac
     case $cli_entry in
       *'*') # unquoted: a 'DIR/*' entry is the directory's jars, as java reads it (the archive may be there too)
         for cli_jar in $cli_entry; do
-          case $cli_jar in *.jar | *.JAR) [ "$cli_jar" -nt "$cli_archive" ] && return 1 ;; esac
+          case $cli_jar in *.jar | *.JAR) [ "$cli_jar" -nt "$2" ] && return 1 ;; esac
         done ;;
-      *) [ "$cli_entry" -nt "$cli_archive" ] && return 1 ;;
+      *) [ "$cli_entry" -nt "$2" ] && return 1 ;;
     esac
   done
   return 0

@@ -41,7 +41,7 @@ final class CliBench {
   static int run(Map<String, String> opts, Invocation io) throws InterruptedException {
     int calls = Integer.parseInt(opts.getOrDefault("calls", "20"));
     String launcher = System.getProperty("squall.launcher");
-    String dir = opts.getOrDefault("bin", launcher == null ? null : Path.of(launcher).getParent().toString());
+    String dir = opts.getOrDefault("bin", launcher == null ? null : Path.of(launcher).toAbsolutePath().getParent().toString());
     if (dir == null || !Files.isExecutable(Path.of(dir, "squall"))) {
       io.err().println("squall bench cli: no launcher directory" + (dir == null ? "" : " (" + dir + " has no squall)")
           + ": give --bin DIR, the directory of bin/squall and the verbs");

@@ -45,9 +45,12 @@ class CdsArchiveIT {
     assertThat(second.exit()).as(second.output()).isZero();
     assertThat(second.output()).contains(FROM_ARCHIVE).contains("usage: squall COMMAND");
 
+    // A jar newer than the archive (as after an upgrade in place); both in the past, so that the
+    // archive recorded again, dated when its recording began, is newer than the jar.
     Path jar = cli.resolve("lib/squall-cli-" + version(cli) + ".jar");
-    FileTime before = Files.getLastModifiedTime(archive);
-    Files.setLastModifiedTime(jar, FileTime.from(before.toInstant().plusSeconds(5)));
+    FileTime before = FileTime.from(Instant.now().minusSeconds(60));
+    Files.setLastModifiedTime(archive, before);
+    Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(30)));
     env.put("SQUALL_JAVA_OPTS", "-Xlog:class+load=info");
     Unpacked.Result stale = squall(cli, dir, env);
     assertThat(stale.exit()).as(stale.output()).isZero();

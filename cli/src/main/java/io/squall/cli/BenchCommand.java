@@ -23,6 +23,7 @@ final class BenchCommand {
     OPTIONS.put("budget", List.of("seed"));
     OPTIONS.put("small-jobs", List.of("scheduler-interval", "jobs", "first", "time-squeeze", "arrival-squeeze",
         "write-trace", "priority"));
+    OPTIONS.put("cli", List.of("calls", "bin"));
   }
 
   /** The least --nodes of the benchmarks whose workload needs some (both sample the Philly trace). */
@@ -31,7 +32,7 @@ final class BenchCommand {
   /** Options where 0 makes sense (a wait that may be none, the first job of a trace). */
   private static final Set<String> MAY_BE_ZERO = Set.of("on-demand-after", "first");
   /** Options that take a file name. */
-  private static final Set<String> FILES = Set.of("write-trace");
+  private static final Set<String> FILES = Set.of("write-trace", "bin");
   /** Options that take one of a few words, the first the default. */
   private static final Map<String, List<String>> CHOICES = Map.of("priority", List.of("multifactor", "fifo"));
   /** Options that take a decimal number (a rate), from 0 to {@link #MAX_RATE}. */
@@ -74,6 +75,7 @@ final class BenchCommand {
       case "budget" -> BudgetBench.run(opts, io.out());
       case "small-jobs" -> SmallJobsBench.run(opts, io.cwd(), io.out(), err);
       case "api" -> ApiBench.run(opts, io.env(), io.out(), err);
+      case "cli" -> CliBench.run(opts, io);
       default -> SchedulerBench.run(opts, io.out());
     };
   }

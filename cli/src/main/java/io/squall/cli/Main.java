@@ -33,6 +33,8 @@ public final class Main {
         bench scheduler [--nodes N] [--gpus-per-node G] [--pending P] [--seed S] [--cycles C]
                                                 run full scheduling cycles on a synthetic cluster
         bench api [--jobs N] [--clients C]      submissions per second through a running service's HTTP API
+        bench cli [--calls N] [--bin DIR]       each Slurm verb's time as a command (launcher and JVM too)
+                                                against a running service: median and p90
         bench elastic [--pending P] [--nodes N] [--seed S] [--scheduler-interval SECS] [--on-demand-after SECS]
                                                 an elastic partition's launches and idle time, in virtual time
         bench interruptions [--jobs N] [--nodes N] [--interruptions-per-hour R] [--seed S]
@@ -50,7 +52,9 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(run(Arrays.asList(args), Invocation.system()));
+    int status = run(Arrays.asList(args), Invocation.system());
+    HttpClientThreads.stop();
+    System.exit(status);
   }
 
   /**

@@ -51,12 +51,15 @@ final class Unpacked {
     return Path.of(System.getProperty("java.home"), "bin");
   }
 
-  /** PATH of java's directory and /usr/bin:/bin, HOME {@code home}, a UTF-8 locale; nothing else. */
+  /** PATH of java's directory and /usr/bin:/bin, HOME {@code home}, a UTF-8 locale, no CLI archive; nothing else. */
   static Map<String, String> environment(Path home) {
     Map<String, String> env = new HashMap<>();
     env.put("PATH", javaBin() + ":/usr/bin:/bin");
     env.put("HOME", home.toString());
     env.put("LANG", "C.UTF-8");
+    // No class-data sharing archive recorded in the background into a directory the test is about
+    // to delete (CdsArchiveIT removes this and waits for the recorder).
+    env.put("SQUALL_CDS_ARCHIVE", "none");
     return env;
   }
 

@@ -25,10 +25,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
 
 /**
  * The REST calls the Slurm verbs make, one method per endpoint of docs/rest-api.md. Keeps no
@@ -52,8 +54,7 @@ public final class SquallClient {
     this.address = address;
     try {
       // HTTP/1.1: the service speaks it, and h2c upgrade headers only confuse proxies.
-      this.http = CaFile.trusting(HttpClient.newBuilder(), address.caFile())
-          .version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
+      this.http = transport(address).version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
     } catch (TlsFileException e) {
       throw new ServiceConfigException(e.getMessage() + " (SQUALL_CA_FILE or 'ca-file =' in " + address.configFile() + ")");
     }
@@ -63,6 +64,18 @@ public final class SquallClient {
         .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
         .addModule(new SimpleModule().addDeserializer(Instant.class, new ApiInstantDeserializer()))
         .build();
+  }
+
+  /**
+   * An https service's client trusts the CA file or the JDK's CAs (a CA file is read, and its
+   * errors reported, whatever the scheme); a plain http one has a TLS context it never sets up.
+   */
+  private static HttpClient.Builder transport(ServiceAddress address) throws TlsFileException {
+    HttpClient.Builder builder = HttpClient.newBuilder();
+    if (address.caFile() != null || address.url().toLowerCase(Locale.ROOT).contains("https:")) {
+      return CaFile.trusting(builder, address.caFile());
+    }
+    return builder.sslContext(new PlainHttpContext()).sslParameters(new SSLParameters());
   }
 
   public ServiceAddress address() {

@@ -95,10 +95,11 @@
     this.message = message;
   }
 
-  function call(method, path, how) {
+  // how: what to make of a good answer; accept: what the endpoint produces (JSON unless said).
+  function call(method, path, how, accept) {
     return fetch(path, {
       method: method,
-      headers: { Authorization: 'Bearer ' + sessionStorage.getItem(TOKEN_KEY), Accept: 'application/json' },
+      headers: { Authorization: 'Bearer ' + sessionStorage.getItem(TOKEN_KEY), Accept: accept || 'application/json' },
       cache: 'no-store'
     }).then(function (r) {
       if (r.status === 401) {
@@ -293,7 +294,8 @@
   // The output from where the last read ended: a live tail that fetches only what is new.
   function tail(path) {
     var id = output.job;
-    return call('GET', path + '/output' + query({ offset: output.offset }), function (r) { return r.arrayBuffer(); })
+    return call('GET', path + '/output' + query({ offset: output.offset }), function (r) { return r.arrayBuffer(); },
+      'text/plain')
       .then(function (bytes) {
         if (output.job !== id || bytes.byteLength === 0) { return; }
         output.offset += bytes.byteLength;

@@ -49,7 +49,7 @@ public final class GpuUtilisation {
     return history.since(since);
   }
 
-  public long intervalSeconds() {
-    return history.interval().toSeconds();
+  public double intervalSeconds() {
+    return history.interval().toMillis() / 1000.0;
   }
 }

@@ -38,7 +38,7 @@ class DashboardApiTest {
     s.put("squall.partitions.gpu.suspend-time", "10h");
     s.put("squall.local.on-demand-price", 40);
     s.put("squall.local.boot-delay", "10h"); // the test's fake agent comes up instead
-    s.put("squall.accounts.research.hard-limit-usd", 100);
+    s.put("squall.accounts.research.soft-limit-usd", 100);
     s.put("squall.accounts.vision.shares", 1);
     s.put("squall.users.carol.token", "carol-token");
     s.put("squall.users.carol.account", "vision");
@@ -150,8 +150,8 @@ class DashboardApiTest {
       JsonNode admin = h.get("admin-token", "/v1/reports/spend?points=10").json();
       JsonNode research = line(admin, "research");
       assertThat(research.get("period").asText()).isEqualTo("month");
-      assertThat(research.get("hard_limit_usd").asDouble()).isEqualTo(100);
-      assertThat(research.get("soft_limit_usd").isNull()).isTrue();
+      assertThat(research.get("soft_limit_usd").asDouble()).isEqualTo(100);
+      assertThat(research.get("hard_limit_usd").isNull()).isTrue();
       JsonNode points = research.get("points");
       assertThat(points).hasSize(11);
       assertThat(points.get(0).get("usd").asDouble()).isZero();
@@ -218,7 +218,8 @@ class DashboardApiTest {
         return n.get("name").asText();
       }
     }
-    throw new AssertionError("no node is powering up");
+    throw new AssertionError("no node is powering up: " + h.get("admin-token", "/v1/nodes").body() + " "
+        + h.get("admin-token", "/v1/jobs").body() + " " + h.get("admin-token", "/v1/launches").body());
   }
 
   private static JsonNode line(JsonNode spend, String account) {

@@ -222,7 +222,7 @@
         return { node: a.node, gpus: a.gpus.join(','), cpus: a.cpus, memory_mb: a.memory_mb };
       });
       return Promise.all([
-        fill('job-allocation', [{ title: 'node', field: 'node' }, { title: 'GPUs', field: 'gpus' },
+        fill('job-allocation', [{ title: 'node', field: 'node' }, { title: 'GPU indices', field: 'gpus' },
           { title: 'CPUs', field: 'cpus' }, { title: 'memory (MB)', field: 'memory_mb' }], 'node', allocation),
         get(path + '/checkpoints').then(function (c) {
           $('#job-restore').textContent = c.restore_from ? 'restore_from: ' + c.restore_from : 'no checkpoint to restore from';

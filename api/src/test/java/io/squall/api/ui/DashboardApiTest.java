@@ -140,10 +140,7 @@ class DashboardApiTest {
     try (Controllers.Running c = Controllers.start(settings()); FakeAgent agent = new FakeAgent()) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      long id = h.submit("#!/bin/bash\n#SBATCH -t 60 --gres=gpu:8 --output=/dev/null\necho ok\n");
-      time.allocateAndLaunch(BATCH_WINDOW);
-      register(h, agent);
-      time.tick();
+      long id = runningOnTheFakeAgent(h, time, agent);
       assertThat(h.jobState(id)).isEqualTo("RUNNING");
       time.tickAfter(Duration.ofMinutes(30));
 
@@ -188,9 +185,7 @@ class DashboardApiTest {
     try (Controllers.Running c = Controllers.start(settings()); FakeAgent agent = new FakeAgent()) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      long id = h.submit("#!/bin/bash\n#SBATCH -t 60 --gres=gpu:8 --output=/dev/null\necho ok\n");
-      time.allocateAndLaunch(BATCH_WINDOW);
-      register(h, agent);
+      long id = runningOnTheFakeAgent(h, time, agent);
       Http.Answer sent = h.post("change-me-agent-token", "/v1/agent/output", Map.of("job", String.valueOf(id),
           "stream", "stdout", "offset", 0, "data", "step 1\nstep 2\n"));
       assertThat(sent.status()).as(sent.body()).isEqualTo(200);
@@ -201,6 +196,15 @@ class DashboardApiTest {
       assertThat(bad.status()).isEqualTo(400);
       assertThat(bad.error()).isEqualTo("offset=-1: expected a byte offset, a whole number from 0");
     }
+  }
+
+  /** A gang of one whole node, launched and run on the fake agent; its id. */
+  private static long runningOnTheFakeAgent(Http h, ManualTime time, FakeAgent agent) {
+    long id = h.submit("#!/bin/bash\n#SBATCH -t 60 --gres=gpu:8 --output=/dev/null\necho ok\n");
+    time.allocateAndLaunch(BATCH_WINDOW);
+    register(h, agent);
+    time.tick();
+    return id;
   }
 
   /** The fake agent comes up as the node launched for the test's job. */

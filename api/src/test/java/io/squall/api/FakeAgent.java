@@ -14,11 +14,11 @@ import java.util.List;
  * A node agent that takes every call with 200 {@code {}} and remembers each as {@code METHOD
  * /path}: for service tests that send the node's heartbeats themselves and say what it holds.
  */
-final class FakeAgent implements AutoCloseable {
+public final class FakeAgent implements AutoCloseable {
   private final HttpServer server;
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
 
-  FakeAgent() {
+  public FakeAgent() {
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     } catch (IOException e) {
@@ -35,11 +35,11 @@ final class FakeAgent implements AutoCloseable {
   }
 
   /** Its base address, as it registers. */
-  String address() {
+  public String address() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
-  boolean called(String methodAndPath) {
+  public boolean called(String methodAndPath) {
     return calls.contains(methodAndPath);
   }
 

@@ -175,7 +175,7 @@ class HostileInputTest {
     out.add(new Endpoint("complete", "alice-token", r -> new HostileRequests.Request("POST",
         "/v1/jobs/" + r.segment(jobs) + "/complete", json, r.jsonBody(Map.of("exit_code", 1, "signal", 9)))));
     out.add(new Endpoint("output", "alice-token", r -> get("/v1/jobs/" + r.segment(jobs) + "/output"
-        + r.query(List.of("stream")))));
+        + r.query(List.of("stream", "offset")))));
     out.add(new Endpoint("checkpoints", "alice-token", r -> get("/v1/jobs/" + r.segment(jobs) + "/checkpoints")));
     out.add(new Endpoint("interrupt node", "admin-token", r -> new HostileRequests.Request("POST",
         "/v1/nodes/" + r.segment(List.of("node-3")) + "/interrupt", json,
@@ -194,8 +194,11 @@ class HostileInputTest {
     out.add(new Endpoint("delete reservation", "admin-token", r -> new HostileRequests.Request("DELETE",
         "/v1/reservations/" + r.segment(List.of("probe")), null, null)));
     out.add(new Endpoint("prices", "alice-token", r -> get("/v1/prices" + r.query(List.of("offering")))));
+    out.add(new Endpoint("spend report", "alice-token", r -> get("/v1/reports/spend" + r.query(List.of("points")))));
+    out.add(new Endpoint("utilisation", "bob-token", r -> get("/v1/utilisation" + r.query(List.of("since")))));
+    out.add(new Endpoint("dashboard", "alice-token", r -> get("/ui/" + r.segment(List.of("app.js")))));
     for (String path : List.of("/v1/nodes", "/v1/partitions", "/v1/reservations", "/v1/shares", "/v1/launches", "/v1/instances", "/v1/budgets",
-        "/prometheus", "/health")) {
+        "/v1/whoami", "/prometheus", "/health")) {
       out.add(new Endpoint(path, "admin-token", r -> get(path + r.query(List.of("x")))));
     }
     String agent = "change-me-agent-token";

@@ -11,23 +11,23 @@ import java.util.function.Supplier;
  * scheduler cycle, the drain and the fleet at one instant), so nothing it decides by time is
  * slept or polled for.
  */
-record ManualTime(Ticker ticker, ManualClock clock) {
-  static ManualTime of(Controllers.Running c) {
+public record ManualTime(Ticker ticker, ManualClock clock) {
+  public static ManualTime of(Controllers.Running c) {
     return new ManualTime(c.bean(Ticker.class), (ManualClock) c.bean(InstantSource.class));
   }
 
-  void tick() {
+  public void tick() {
     ticker.tick();
   }
 
   /** Moves the clock on by {@code d}, then ticks. */
-  void tickAfter(Duration d) {
+  public void tickAfter(Duration d) {
     clock.advance(d);
     ticker.tick();
   }
 
   /** A cycle allocates what was submitted; {@code batchWindow} later the fleet launches it. */
-  void allocateAndLaunch(Duration batchWindow) {
+  public void allocateAndLaunch(Duration batchWindow) {
     tick();
     tickAfter(batchWindow);
   }
@@ -37,7 +37,7 @@ record ManualTime(Ticker ticker, ManualClock clock) {
    * first moves the clock on by the probe's own 100 ms and ticks, so batch windows pass and
    * heartbeats stay fresh, and nothing is decided by the wall clock.
    */
-  <T> T until(String what, Duration timeout, Supplier<T> probe) {
+  public <T> T until(String what, Duration timeout, Supplier<T> probe) {
     return Poll.until(what, timeout, () -> {
       tickAfter(Duration.ofMillis(100));
       return probe.get();

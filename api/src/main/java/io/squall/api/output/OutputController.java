@@ -36,21 +36,22 @@ public final class OutputController {
     this.writer = writer;
   }
 
-  @Operation(summary = "The job's stdout or stderr; follow=true streams until the job ends")
+  @Operation(summary = "The job's stdout or stderr from byte offset (default 0); follow=true streams until the job ends")
   @Get(value = "/{id}/output", produces = MediaType.TEXT_PLAIN)
   @ExecuteOn(TaskExecutors.BLOCKING)
   public HttpResponse<?> output(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id,
-      @Nullable @QueryValue String stream, @Nullable @QueryValue Boolean follow) {
+      @Nullable @QueryValue String stream, @Nullable @QueryValue Boolean follow, @Nullable @QueryValue String offset) {
     String which = stream == null ? "stdout" : stream;
     if (!OutputStore.isStream(which)) {
       throw ApiException.badRequest("stream=" + which + ": use stdout or stderr");
     }
+    long from = offset(offset);
     StoredJob job = jobs.visible(caller, id);
     String key = job.key().toString();
     if (!Boolean.TRUE.equals(follow)) {
-      return HttpResponse.ok(output.read(key, which, 0)).contentType(MediaType.TEXT_PLAIN_TYPE);
+      return HttpResponse.ok(output.read(key, which, from)).contentType(MediaType.TEXT_PLAIN_TYPE);
     }
-    AtomicLong sent = new AtomicLong();
+    AtomicLong sent = new AtomicLong(from);
     // Poll the gathered file; stop one poll after the job has ended so the last chunk gets out.
     Flux<byte[]> chunks = Flux.interval(Duration.ZERO, POLL)
         .map(tick -> {
@@ -61,6 +62,22 @@ public final class OutputController {
         .takeUntil(data -> data.length == 0 && ended(job))
         .filter(data -> data.length > 0);
     return HttpResponse.ok(chunks).contentType(MediaType.TEXT_PLAIN_TYPE);
+  }
+
+  /** Where to read from: a tail that polls asks only for what it has not had (the dashboard's output view). */
+  private static long offset(String text) {
+    if (text == null) {
+      return 0;
+    }
+    try {
+      long n = Long.parseLong(text.strip());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw ApiException.badRequest("offset=" + text + ": expected a byte offset, a whole number from 0");
   }
 
   private boolean ended(StoredJob job) {

@@ -10,6 +10,7 @@ import io.squall.api.config.SquallConfig;
 import io.squall.api.fleet.ElasticFleet;
 import io.squall.api.simulate.ServiceConfig;
 import io.squall.api.spot.InterruptionResponder;
+import io.squall.api.utilisation.GpuUtilisation;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,16 +50,18 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
   private volatile long lastCycleNanos;
   private final InterruptionResponder drains;
   private final ElasticFleet fleet;
+  private final GpuUtilisation utilisation;
   private final SchedulingCycle scheduler;
   private final Wakeup wakeup;
   private final InstantSource clock;
   private final boolean manual;
   private final Duration schedulerInterval;
 
-  public Ticker(InterruptionResponder drains, ElasticFleet fleet, SchedulingCycle scheduler, Wakeup wakeup,
-      InstantSource clock, SquallConfig config) {
+  public Ticker(InterruptionResponder drains, ElasticFleet fleet, GpuUtilisation utilisation,
+      SchedulingCycle scheduler, Wakeup wakeup, InstantSource clock, SquallConfig config) {
     this.drains = drains;
     this.fleet = fleet;
+    this.utilisation = utilisation;
     this.scheduler = scheduler;
     this.wakeup = wakeup;
     this.clock = clock;
@@ -135,11 +138,17 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
     }
   }
 
+  /** The fleet, then the GPUs counted as it left them (when a sample is due). */
   private void fleet(Instant now) {
     try {
       fleet.tick(now);
     } catch (RuntimeException e) {
       LOG.warn("elastic fleet tick failed; will try again", e);
+    }
+    try {
+      utilisation.sample(now);
+    } catch (RuntimeException e) {
+      LOG.warn("counting GPUs for the utilisation history failed; will try again", e);
     }
   }
 

@@ -2,28 +2,22 @@ package io.squall.api.simulate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Stream;
+import io.squall.api.HeadlessChromium;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -153,34 +147,12 @@ class WhatIfReportTest {
 
   @Test
   void inChromiumEveryChartIsDrawnWithItsDataAndTheFiguresHaveAColumnPerConfiguration() throws Exception {
-    Optional<Path> chromium = onPath("chromium");
-    Optional<Path> chromedriver = onPath("chromedriver");
-    assumeTrue(chromium.isPresent() && chromedriver.isPresent(),
-        "chromium and chromedriver are not installed (Debian: apt-get install chromium chromium-driver; .ci/run does)");
     Path html = dir.resolve("what-if report.html");
     List<ReportRun> runs = runs();
     WhatIfReport.write(html, TITLE, runs);
 
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(chromedriver.get().toFile()).usingAnyFreePort().build();
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(chromium.get().toFile());
-    options.addArguments("--headless=new", "--window-size=1400,1000", "--disable-gpu", "--disable-dev-shm-usage",
-        // Root (as CI runs) cannot use Chromium's sandbox; the page is our own file.
-        "--no-sandbox",
-        // Any request the page or the browser itself tried would go to a closed port, never out.
-        "--proxy-server=127.0.0.1:9", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--no-default-browser-check");
-    ChromeDriver browser = new ChromeDriver(service, options);
+    ChromeDriver browser = HeadlessChromium.start();
     try {
-      // Recorded from before the page's first script: errors, and anything its policy blocked.
-      browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
-          window.__problems = [];
-          window.addEventListener('error', function (e) { window.__problems.push('error: ' + e.message); });
-          document.addEventListener('securitypolicyviolation', function (e) {
-            window.__problems.push('blocked: ' + e.blockedURI + ' (' + e.violatedDirective + ')');
-          });
-          """));
       browser.get(html.toUri().toString());
       // Until every chart says it is drawn, or the page has gone wrong (then no need to wait on).
       new WebDriverWait(browser, Duration.ofSeconds(60)).until(d -> (Boolean) browser.executeScript(
@@ -282,19 +254,7 @@ class WhatIfReportTest {
 
   /** The whole page, not only the window, for a person to look at; the page beside it. */
   private static void screenshot(ChromeDriver browser, Path html) throws Exception {
-    Files.createDirectories(ARTIFACTS);
-    @SuppressWarnings("unchecked")
-    Map<String, Object> shot = (Map<String, Object>) (Map<?, ?>) browser.executeCdpCommand("Page.captureScreenshot",
-        Map.of("format", "png", "captureBeyondViewport", true));
-    Files.write(ARTIFACTS.resolve("what-if-report.png"), Base64.getDecoder().decode((String) shot.get("data")));
+    HeadlessChromium.screenshot(browser, ARTIFACTS.resolve("what-if-report.png"));
     Files.copy(html, ARTIFACTS.resolve("what-if-report.html"), StandardCopyOption.REPLACE_EXISTING);
-  }
-
-  private static Optional<Path> onPath(String program) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-        .filter(d -> !d.isEmpty())
-        .map(d -> Path.of(d, program))
-        .filter(Files::isExecutable)
-        .findFirst();
   }
 }

@@ -5,6 +5,7 @@ import io.squall.core.provider.Offering;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,12 +49,17 @@ public final class Charges {
    * @param gpuHours its GPU-hours on billed instances (its share × the node's GPUs × hours held)
    * @param capacityTypes what its instances were bought as
    * @param instanceTypes its instances' types
+   * @param usdByCapacityType {@code usd} split by what the instances it was paid for were bought
+   *     as (a job moved from spot to on demand pays some of each)
    */
   public record JobCharge(double usd, double onDemandUsd, double gpuHours, Set<CapacityType> capacityTypes,
-      Set<String> instanceTypes) {
+      Set<String> instanceTypes, Map<CapacityType, Double> usdByCapacityType) {
     public JobCharge {
       capacityTypes = Set.copyOf(capacityTypes);
       instanceTypes = Set.copyOf(instanceTypes);
+      Map<CapacityType, Double> by = new EnumMap<>(CapacityType.class);
+      by.putAll(usdByCapacityType);
+      usdByCapacityType = Collections.unmodifiableMap(by);
     }
 
     JobCharge plus(JobCharge o) {
@@ -61,7 +67,10 @@ public final class Charges {
       c.addAll(o.capacityTypes);
       Set<String> t = new TreeSet<>(instanceTypes);
       t.addAll(o.instanceTypes);
-      return new JobCharge(usd + o.usd, onDemandUsd + o.onDemandUsd, gpuHours + o.gpuHours, c, t);
+      Map<CapacityType, Double> by = new EnumMap<>(CapacityType.class);
+      by.putAll(usdByCapacityType);
+      o.usdByCapacityType.forEach((k, v) -> by.merge(k, v, Double::sum));
+      return new JobCharge(usd + o.usd, onDemandUsd + o.onDemandUsd, gpuHours + o.gpuHours, c, t, by);
     }
   }
 
@@ -124,7 +133,8 @@ public final class Charges {
       for (Map.Entry<String, Double> e : split.jobs().entrySet()) {
         double od = onDemand == null ? Double.NaN : onDemand.jobs().getOrDefault(e.getKey(), 0.0);
         JobCharge c = new JobCharge(e.getValue(), od, gpuHours.jobs().getOrDefault(e.getKey(), 0.0),
-            Set.of(b.offering().capacityType()), Set.of(b.offering().instanceType()));
+            Set.of(b.offering().capacityType()), Set.of(b.offering().instanceType()),
+            Map.of(b.offering().capacityType(), e.getValue()));
         jobs.merge(e.getKey(), c, JobCharge::plus);
         if (b.offering().capacityType() == CapacityType.ON_DEMAND) {
           onDemandJobs += e.getValue();

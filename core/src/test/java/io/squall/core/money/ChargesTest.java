@@ -50,6 +50,8 @@ class ChargesTest {
     assertThat(one.gpuHours()).isCloseTo(75 / 60.0 * 8, within(1e-9));
     assertThat(one.capacityTypes()).containsExactlyInAnyOrder(CapacityType.SPOT, CapacityType.ON_DEMAND);
     assertThat(one.instanceTypes()).containsExactly("p5.48xlarge");
+    assertThat(one.usdByCapacityType()).containsOnly(Map.entry(CapacityType.SPOT, 25.0),
+        Map.entry(CapacityType.ON_DEMAND, 50.0 * 4));
     assertThat(r.jobs().get("2").usd()).isCloseTo(50 * 4 * 0.5, within(1e-9));
     assertThat(r.jobs().get("2").gpuHours()).isCloseTo(50 / 60.0 * 4, within(1e-9));
     assertThat(r.overheadByNode().get("node-1")).isCloseTo(5 + 10 * 4, within(1e-9)); // boot 0..5, idle 90..100

@@ -1,0 +1,410 @@
+package io.squall.api.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.squall.agent.JavaCommand;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code squall bench scale}: the controller at scale. A real controller in its own JVM (the
+ * launcher's flags, nothing else) gets {@code --nodes} static 8-GPU nodes whose agents are
+ * simulated by this process (plain HTTP: registrations and heartbeats at the controller's interval
+ * from one thread pool, and one small HTTP server that takes every launch and remembers what runs
+ * where, so heartbeats report it as a real agent would), and {@code --jobs} whole-node jobs
+ * submitted over the API: as many run as there are nodes, the rest wait. It prints the
+ * controller's memory (VmRSS), how long {@code GET /v1/jobs} (what squeue asks) takes, and the
+ * controller's CPU per wall second with every agent heartbeating and, for comparison, with the
+ * heartbeats paused (shorter than the node timeout, so no node is lost).
+ */
+public final class ScaleBench {
+  private static final String AGENT_TOKEN = "scale-agent-token";
+  private static final String USER_TOKEN = "scale-alice-token";
+  private static final Pattern LAUNCHED = Pattern.compile("\"job\"\\s*:\\s*\"([^\"]+)\"");
+  /** Linux reports /proc times in USER_HZ, which its ABI fixes at 100 per second for user space. */
+  private static final double TICKS_PER_S = 100;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * @param window how long the controller's CPU is measured with heartbeats (and, up to 20 s, without)
+   * @param jvmFlags the flags the launcher gives {@code squall server}, given to the controller too
+   */
+  public record Options(int nodes, int jobs, Duration window, int clients, List<String> jvmFlags) {
+    static Options parse(List<String> args) {
+      Map<String, String> o = new LinkedHashMap<>();
+      for (int i = 0; i < args.size(); i++) {
+        String a = args.get(i);
+        if (!a.startsWith("--") || i + 1 >= args.size()) {
+          throw new IllegalArgumentException("usage: bench scale [--nodes N] [--jobs N] [--window SECONDS]"
+              + " [--clients N]; not '" + a + "'");
+        }
+        o.put(a.substring(2), args.get(++i));
+      }
+      Set<String> known = Set.of("nodes", "jobs", "window", "clients");
+      o.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
+        throw new IllegalArgumentException("bench scale: unknown option --" + k + "; use --nodes, --jobs, --window,"
+            + " --clients");
+      });
+      Options p = new Options(Integer.parseInt(o.getOrDefault("nodes", "10000")),
+          Integer.parseInt(o.getOrDefault("jobs", "100000")),
+          Duration.ofSeconds(Long.parseLong(o.getOrDefault("window", "60"))),
+          Integer.parseInt(o.getOrDefault("clients", "8")), launcherFlags());
+      if (p.nodes < 1 || p.jobs < 1 || p.window.toSeconds() < 1 || p.clients < 1) {
+        throw new IllegalArgumentException("bench scale: --nodes, --jobs, --window and --clients must be at least 1");
+      }
+      return p;
+    }
+
+    /** What bin/squall gives the controller ({@code squall.server-jvm-flags}, set by the launcher). */
+    static List<String> launcherFlags() {
+      String flags = System.getProperty("squall.server-jvm-flags", "").trim();
+      return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
+    }
+  }
+
+  /** The figures; CPU in cores (CPU seconds per wall second). */
+  public record Result(int nodes, int jobs, double submitPerS, int running, int pending, long rssMb,
+      double squeueMs, int squeueJobs, double heartbeatsPerS, int heartbeatErrors, double coresWithHeartbeats,
+      double coresWithout) {
+    public String json() {
+      return String.format(Locale.ROOT, "{\"nodes\":%d,\"jobs\":%d,\"submit_per_s\":%.0f,\"running\":%d,"
+          + "\"pending\":%d,\"rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,\"heartbeats_per_s\":%.0f,"
+          + "\"heartbeat_errors\":%d,\"controller_cores_heartbeats\":%.3f,\"controller_cores_quiet\":%.3f,"
+          + "\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, running, pending, rssMb, squeueMs, squeueJobs,
+          heartbeatsPerS, heartbeatErrors, coresWithHeartbeats, coresWithout, coresWithHeartbeats - coresWithout);
+    }
+  }
+
+  private final Options options;
+  private final Path dir;
+  private final int port = ChaosBench.restartablePort();
+  /** What each simulated agent holds: the jobs the controller launched on its node and has not taken back. */
+  private final Map<String, Set<String>> held = new ConcurrentHashMap<>();
+  private final AtomicLong heartbeats = new AtomicLong();
+  private final AtomicInteger heartbeatErrors = new AtomicInteger();
+  private final ThreadLocal<HttpClient> connection = ThreadLocal.withInitial(() ->
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build());
+  private volatile boolean beating = true;
+  private Process controller;
+
+  private ScaleBench(Options options, Path dir) {
+    this.options = options;
+    this.dir = dir;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options options;
+    try {
+      options = Options.parse(List.of(args));
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    Path dir = Files.createTempDirectory("squall-scale");
+    System.out.println(run(options, dir).json());
+    System.exit(0);
+  }
+
+  /** Runs the bench in {@code dir}, which keeps the controller's configuration, data and log. */
+  public static Result run(Options options, Path dir) throws Exception {
+    return new ScaleBench(options, dir).run();
+  }
+
+  private Result run() throws Exception {
+    HttpServer agents = simulatedAgents();
+    ScheduledExecutorService beats = Executors.newScheduledThreadPool(4);
+    try {
+      startController();
+      awaitController();
+      long interval = register("http://127.0.0.1:" + agents.getAddress().getPort());
+      // Every agent beats at the interval the controller gave, the beats spread evenly over it.
+      for (int n = 1; n <= options.nodes; n++) {
+        String node = "node-" + n;
+        long offsetMs = interval * 1000L * n / options.nodes;
+        beats.scheduleAtFixedRate(() -> heartbeat(node, agents), offsetMs, interval * 1000L, TimeUnit.MILLISECONDS);
+      }
+      long began = System.nanoTime();
+      submit();
+      double submitPerS = options.jobs / ((System.nanoTime() - began) / 1e9);
+      int expectRunning = Math.min(options.nodes, options.jobs);
+      int running = awaitRunning(expectRunning);
+      // Paused for less than the node timeout (30 s by default): no node is lost meanwhile.
+      beating = false;
+      double without = cores(options.window.compareTo(Duration.ofSeconds(20)) < 0 ? options.window : Duration.ofSeconds(20));
+      beating = true;
+      long hb0 = heartbeats.get();
+      double with = cores(options.window);
+      double perS = (heartbeats.get() - hb0) / (double) options.window.toSeconds();
+      List<Double> squeue = new ArrayList<>();
+      int listed = 0;
+      for (int i = 0; i < 3; i++) {
+        long t0 = System.nanoTime();
+        listed = get("/v1/jobs", USER_TOKEN).path("jobs").size();
+        squeue.add((System.nanoTime() - t0) / 1e6);
+      }
+      Collections.sort(squeue);
+      long rssMb = rssKb(controller.pid()) / 1024;
+      return new Result(options.nodes, options.jobs, submitPerS, running, options.jobs - running, rssMb,
+          squeue.get(1), listed, perS, heartbeatErrors.get(), with, without);
+    } finally {
+      beats.shutdownNow();
+      if (controller != null) {
+        controller.destroy();
+        if (!controller.waitFor(60, TimeUnit.SECONDS)) {
+          controller.destroyForcibly().waitFor();
+        }
+      }
+      agents.stop(0);
+    }
+  }
+
+  private void startController() throws IOException {
+    Path data = dir.resolve("data");
+    String yml = """
+        micronaut:
+          server:
+            port: %d
+        squall:
+          data-dir: %s
+          provider: none
+          agent-token: %s
+          partitions:
+            gpu:
+              default: true
+              nodes: node-[1-%d]
+              gpus: 8
+              gpu-type: h100
+              cpus: 32
+              memory-mb: 262144
+              placement-groups: %d
+          users:
+            alice:
+              token: %s
+        """.formatted(port, data, AGENT_TOKEN, options.nodes, Math.max(1, options.nodes / 32), USER_TOKEN);
+    Path file = dir.resolve("scale.yml");
+    Files.writeString(file, yml);
+    List<String> command = new ArrayList<>();
+    command.add(JavaCommand.executable());
+    command.addAll(options.jvmFlags);
+    command.addAll(List.of("-Dmicronaut.config.files=" + file, "-DSQUALL_LOG_LEVEL=WARN", "-cp",
+        JavaCommand.classPath(), "io.squall.api.Application"));
+    controller = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("controller.log").toFile()).start();
+  }
+
+  private void awaitController() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (System.nanoTime() < deadline) {
+      if (!controller.isAlive()) {
+        throw new IllegalStateException("the controller exited with " + controller.exitValue() + "; see "
+            + dir.resolve("controller.log"));
+      }
+      try {
+        get("/v1/partitions", USER_TOKEN);
+        return;
+      } catch (IOException | IllegalStateException e) {
+        Thread.sleep(500);
+      }
+    }
+    throw new IllegalStateException("the controller did not answer within 3 minutes; see " + dir.resolve("controller.log"));
+  }
+
+  /** Registers every node from the client threads; answers the heartbeat interval the controller asks for, in seconds. */
+  private long register(String agentBase) throws Exception {
+    AtomicLong interval = new AtomicLong();
+    parallel(options.nodes, n -> {
+      String node = "node-" + (n + 1);
+      held.put(node, ConcurrentHashMap.newKeySet());
+      Map<String, Object> body = Map.of("name", node, "address", agentBase + "/" + node, "gpus", 8,
+          "gpu_type", "h100", "cpus", 32, "memory_mb", 262144, "running", List.of());
+      JsonNode answer = post("/v1/agent/register", AGENT_TOKEN, JSON.writeValueAsString(body), 200);
+      interval.set(answer.path("heartbeat_seconds").asLong(5));
+    });
+    return interval.get();
+  }
+
+  private void heartbeat(String node, HttpServer agents) {
+    if (!beating) {
+      return;
+    }
+    try {
+      Map<String, Object> body = Map.of("name", node, "address",
+          "http://127.0.0.1:" + agents.getAddress().getPort() + "/" + node, "running", List.copyOf(held.get(node)));
+      post("/v1/agent/heartbeat", AGENT_TOKEN, JSON.writeValueAsString(body), 200);
+      heartbeats.incrementAndGet();
+    } catch (Exception e) {
+      heartbeatErrors.incrementAndGet();
+    }
+  }
+
+  /**
+   * Whole-node jobs of an hour, as alice, from the client threads, each with an environment of about
+   * 1 KB (sbatch exports the caller's whole environment; a login shell's is 1 to 4 KB).
+   */
+  private void submit() throws Exception {
+    Map<String, String> environment = new LinkedHashMap<>();
+    for (int i = 0; i < 16; i++) {
+      environment.put("SCALE_BENCH_VARIABLE_" + i, "/opt/software/toolchain-" + i + "/bin:/usr/local/bin:/usr/bin");
+    }
+    String body = JSON.writeValueAsString(Map.of("script", "#!/bin/bash\n#SBATCH --exclusive\nsrun python train.py\n",
+        "options", Map.of("job-name", "scale", "gpus-per-node", "8", "nodes", "1", "time", "60",
+            "output", "/dev/null", "error", "/dev/null"),
+        "submit_dir", "/tmp", "environment", environment));
+    parallel(options.jobs, i -> post("/v1/jobs", USER_TOKEN, body, 201));
+  }
+
+  /** Waits until the cycles have started {@code expected} jobs (or 10 minutes); answers how many run. */
+  private int awaitRunning(int expected) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    int running = 0;
+    while (System.nanoTime() < deadline) {
+      running = get("/v1/jobs?state=RUNNING", USER_TOKEN).path("jobs").size();
+      if (running >= expected) {
+        break;
+      }
+      Thread.sleep(2000);
+    }
+    return running;
+  }
+
+  /** The controller's CPU seconds per wall second over {@code window}. */
+  private double cores(Duration window) throws IOException, InterruptedException {
+    double cpu0 = cpuSeconds(controller.pid());
+    long t0 = System.nanoTime();
+    Thread.sleep(window.toMillis());
+    return (cpuSeconds(controller.pid()) - cpu0) / ((System.nanoTime() - t0) / 1e9);
+  }
+
+  /** The process's user and system CPU seconds, with its waited-for children ({@code /proc/PID/stat}). */
+  static double cpuSeconds(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+    long ticks = 0;
+    for (int i = 11; i <= 14; i++) {
+      ticks += Long.parseLong(f[i]);
+    }
+    return ticks / TICKS_PER_S;
+  }
+
+  /** The process's resident memory in KiB ({@code VmRSS} of {@code /proc/PID/status}). */
+  static long rssKb(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IOException("no VmRSS in /proc/" + pid + "/status");
+  }
+
+  /** An HTTP server for every simulated agent: {@code /NODE/jobs} takes a launch, {@code DELETE /NODE/jobs/KEY} forgets it. */
+  private HttpServer simulatedAgents() throws IOException {
+    HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    s.setExecutor(Executors.newFixedThreadPool(2));
+    s.createContext("/", this::agentCall);
+    s.start();
+    return s;
+  }
+
+  private void agentCall(HttpExchange ex) throws IOException {
+    try (ex) {
+      String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      String[] path = ex.getRequestURI().getPath().split("/");
+      // /NODE/jobs, /NODE/jobs/KEY[/signal]
+      Set<String> jobs = path.length > 1 ? held.get(path[1]) : null;
+      if (jobs != null && path.length == 3 && ex.getRequestMethod().equals("POST")) {
+        Matcher m = LAUNCHED.matcher(body);
+        if (m.find()) {
+          jobs.add(m.group(1));
+        }
+      } else if (jobs != null && path.length == 4 && ex.getRequestMethod().equals("DELETE")) {
+        jobs.remove(path[3]);
+      }
+      byte[] answer = "{}".getBytes(StandardCharsets.UTF_8);
+      ex.getResponseHeaders().add("Content-Type", "application/json");
+      ex.sendResponseHeaders(200, answer.length);
+      ex.getResponseBody().write(answer);
+    }
+  }
+
+  /** A call that needs the calling thread's connection. */
+  @FunctionalInterface
+  private interface Call {
+    void run(int i) throws Exception;
+  }
+
+  /** Runs {@code count} calls spread over the client threads, each thread with its own keep-alive connection. */
+  private void parallel(int count, Call call) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(options.clients);
+    AtomicInteger next = new AtomicInteger();
+    try {
+      List<Future<?>> workers = new ArrayList<>();
+      for (int c = 0; c < options.clients; c++) {
+        workers.add(pool.submit(() -> {
+          for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+            call.run(i);
+          }
+          return null;
+        }));
+      }
+      for (Future<?> w : workers) {
+        w.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private JsonNode post(String path, String token, String body, int expected) throws IOException, InterruptedException {
+    HttpResponse<String> r = connection.get().send(HttpRequest.newBuilder(URI.create(url(path)))
+        .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token)
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != expected) {
+      throw new IllegalStateException("POST " + path + " answered " + r.statusCode() + ": " + r.body());
+    }
+    return JSON.readTree(r.body());
+  }
+
+  private JsonNode get(String path, String token) throws IOException, InterruptedException {
+    HttpResponse<String> r = connection.get().send(HttpRequest.newBuilder(URI.create(url(path)))
+        .timeout(Duration.ofSeconds(120)).header("Authorization", "Bearer " + token).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException("GET " + path + " answered " + r.statusCode() + ": " + r.body());
+    }
+    return JSON.readTree(r.body());
+  }
+
+  private String url(String path) {
+    return "http://127.0.0.1:" + port + path;
+  }
+}

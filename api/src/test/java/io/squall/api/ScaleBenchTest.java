@@ -20,6 +20,7 @@ class ScaleBenchTest {
     assertThat(r.squeueJobs()).isEqualTo(2000);
     assertThat(r.rssMb()).isPositive();
     assertThat(r.heartbeatErrors()).isZero();
+    assertThat(r.reregistrations()).isZero();
     assertThat(r.heartbeatsPerS()).isPositive();
     assertThat(r.coresWithHeartbeats()).isPositive();
     assertThat(r.json()).startsWith("{\"nodes\":200,\"jobs\":2000,").contains("\"running\":200,\"pending\":1800,");

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.squall.agent.JavaCommand;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -92,14 +93,15 @@ public final class ScaleBench {
 
   /** The figures; CPU in cores (CPU seconds per wall second). */
   public record Result(int nodes, int jobs, double submitPerS, int running, int pending, long rssMb,
-      double squeueMs, int squeueJobs, double heartbeatsPerS, int heartbeatErrors, double coresWithHeartbeats,
-      double coresWithout) {
+      double squeueMs, int squeueJobs, double heartbeatsPerS, int heartbeatErrors, int reregistrations,
+      double coresWithHeartbeats, double coresWithout) {
     public String json() {
       return String.format(Locale.ROOT, "{\"nodes\":%d,\"jobs\":%d,\"submit_per_s\":%.0f,\"running\":%d,"
           + "\"pending\":%d,\"rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,\"heartbeats_per_s\":%.0f,"
-          + "\"heartbeat_errors\":%d,\"controller_cores_heartbeats\":%.3f,\"controller_cores_quiet\":%.3f,"
-          + "\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, running, pending, rssMb, squeueMs, squeueJobs,
-          heartbeatsPerS, heartbeatErrors, coresWithHeartbeats, coresWithout, coresWithHeartbeats - coresWithout);
+          + "\"heartbeat_errors\":%d,\"reregistrations\":%d,\"controller_cores_heartbeats\":%.3f,"
+          + "\"controller_cores_quiet\":%.3f,\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, running, pending,
+          rssMb, squeueMs, squeueJobs, heartbeatsPerS, heartbeatErrors, reregistrations, coresWithHeartbeats,
+          coresWithout, coresWithHeartbeats - coresWithout);
     }
   }
 
@@ -110,6 +112,10 @@ public final class ScaleBench {
   private final Map<String, Set<String>> held = new ConcurrentHashMap<>();
   private final AtomicLong heartbeats = new AtomicLong();
   private final AtomicInteger heartbeatErrors = new AtomicInteger();
+  /** Agents that registered again because the controller had taken their node for lost (a heartbeat answered 404). */
+  private final AtomicInteger reregistrations = new AtomicInteger();
+  private final HttpClient beatClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
   private final ThreadLocal<HttpClient> connection = ThreadLocal.withInitial(() ->
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build());
   private volatile boolean beating = true;
@@ -141,16 +147,17 @@ public final class ScaleBench {
 
   private Result run() throws Exception {
     HttpServer agents = simulatedAgents();
-    ScheduledExecutorService beats = Executors.newScheduledThreadPool(4);
+    ScheduledExecutorService beats = Executors.newScheduledThreadPool(2);
     try {
       startController();
       awaitController();
-      long interval = register("http://127.0.0.1:" + agents.getAddress().getPort());
+      String agentBase = "http://127.0.0.1:" + agents.getAddress().getPort();
+      long interval = register(agentBase);
       // Every agent beats at the interval the controller gave, the beats spread evenly over it.
       for (int n = 1; n <= options.nodes; n++) {
         String node = "node-" + n;
         long offsetMs = interval * 1000L * n / options.nodes;
-        beats.scheduleAtFixedRate(() -> heartbeat(node, agents), offsetMs, interval * 1000L, TimeUnit.MILLISECONDS);
+        beats.scheduleAtFixedRate(() -> heartbeat(node, agentBase), offsetMs, interval * 1000L, TimeUnit.MILLISECONDS);
       }
       long began = System.nanoTime();
       submit();
@@ -174,7 +181,7 @@ public final class ScaleBench {
       Collections.sort(squeue);
       long rssMb = rssKb(controller.pid()) / 1024;
       return new Result(options.nodes, options.jobs, submitPerS, running, options.jobs - running, rssMb,
-          squeue.get(1), listed, perS, heartbeatErrors.get(), with, without);
+          squeue.get(1), listed, perS, heartbeatErrors.get(), reregistrations.get(), with, without);
     } finally {
       beats.shutdownNow();
       if (controller != null) {
@@ -244,25 +251,49 @@ public final class ScaleBench {
     parallel(options.nodes, n -> {
       String node = "node-" + (n + 1);
       held.put(node, ConcurrentHashMap.newKeySet());
-      Map<String, Object> body = Map.of("name", node, "address", agentBase + "/" + node, "gpus", 8,
-          "gpu_type", "h100", "cpus", 32, "memory_mb", 262144, "running", List.of());
-      JsonNode answer = post("/v1/agent/register", AGENT_TOKEN, JSON.writeValueAsString(body), 200);
+      JsonNode answer = post("/v1/agent/register", AGENT_TOKEN, registration(node, agentBase), 200);
       interval.set(answer.path("heartbeat_seconds").asLong(5));
     });
     return interval.get();
   }
 
-  private void heartbeat(String node, HttpServer agents) {
+  /**
+   * One agent's heartbeat, sent without waiting (each real agent has its own connection, so a slow
+   * answer delays no other agent); a 404 (the controller took the node for lost) makes the agent
+   * register again, as {@code ControllerLink} does.
+   */
+  private void heartbeat(String node, String agentBase) {
     if (!beating) {
       return;
     }
+    String body;
     try {
-      Map<String, Object> body = Map.of("name", node, "address",
-          "http://127.0.0.1:" + agents.getAddress().getPort() + "/" + node, "running", List.copyOf(held.get(node)));
-      post("/v1/agent/heartbeat", AGENT_TOKEN, JSON.writeValueAsString(body), 200);
-      heartbeats.incrementAndGet();
-    } catch (Exception e) {
-      heartbeatErrors.incrementAndGet();
+      body = JSON.writeValueAsString(Map.of("name", node, "address", agentBase + "/" + node,
+          "running", List.copyOf(held.get(node))));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    beatClient.sendAsync(request("/v1/agent/heartbeat", AGENT_TOKEN, body), HttpResponse.BodyHandlers.ofString())
+        .whenComplete((r, failure) -> {
+          if (failure != null || r.statusCode() != 200) {
+            heartbeatErrors.incrementAndGet();
+          } else {
+            heartbeats.incrementAndGet();
+          }
+          if (r != null && r.statusCode() == 404) {
+            reregistrations.incrementAndGet();
+            beatClient.sendAsync(request("/v1/agent/register", AGENT_TOKEN, registration(node, agentBase)),
+                HttpResponse.BodyHandlers.discarding());
+          }
+        });
+  }
+
+  private String registration(String node, String agentBase) {
+    try {
+      return JSON.writeValueAsString(Map.of("name", node, "address", agentBase + "/" + node, "gpus", 8,
+          "gpu_type", "h100", "cpus", 32, "memory_mb", 262144, "running", List.copyOf(held.get(node))));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -384,14 +415,17 @@ public final class ScaleBench {
   }
 
   private JsonNode post(String path, String token, String body, int expected) throws IOException, InterruptedException {
-    HttpResponse<String> r = connection.get().send(HttpRequest.newBuilder(URI.create(url(path)))
-        .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token)
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = connection.get().send(request(path, token, body), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != expected) {
       throw new IllegalStateException("POST " + path + " answered " + r.statusCode() + ": " + r.body());
     }
     return JSON.readTree(r.body());
+  }
+
+  private HttpRequest request(String path, String token, String body) {
+    return HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(60))
+        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
   }
 
   private JsonNode get(String path, String token) throws IOException, InterruptedException {

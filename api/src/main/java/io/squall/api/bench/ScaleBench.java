@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -37,11 +38,11 @@ import java.util.regex.Pattern;
 
 /**
  * {@code squall bench scale}: the controller at scale. A real controller in its own JVM (the
- * launcher's flags, nothing else) gets {@code --nodes} static 8-GPU nodes whose agents are
- * simulated by this process (plain HTTP: registrations and heartbeats at the controller's interval
- * from one thread pool, and one small HTTP server that takes every launch and remembers what runs
- * where, so heartbeats report it as a real agent would), and {@code --jobs} whole-node jobs
- * submitted over the API: as many run as there are nodes, the rest wait. It prints the
+ * launcher's flags, nothing else) gets {@code --jobs} whole-node jobs submitted over the API, then
+ * {@code --nodes} static 8-GPU nodes whose agents are simulated by this process (plain HTTP:
+ * registrations, and heartbeats at the controller's interval from one thread pool, one in flight
+ * per agent; one small HTTP server takes every launch and remembers what runs where, so heartbeats
+ * report it as a real agent would): as many jobs run as there are nodes, the rest wait. It prints the
  * controller's memory (VmRSS), how long {@code GET /v1/jobs} (what squeue asks) takes, and the
  * controller's CPU per wall second with every agent heartbeating and, for comparison, with the
  * heartbeats paused (shorter than the node timeout, so no node is lost).
@@ -111,6 +112,7 @@ public final class ScaleBench {
   /** What each simulated agent holds: the jobs the controller launched on its node and has not taken back. */
   private final Map<String, Set<String>> held = new ConcurrentHashMap<>();
   private final AtomicLong heartbeats = new AtomicLong();
+  private final Map<String, AtomicBoolean> inFlight = new ConcurrentHashMap<>();
   private final AtomicInteger heartbeatErrors = new AtomicInteger();
   /** Agents that registered again because the controller had taken their node for lost (a heartbeat answered 404). */
   private final AtomicInteger reregistrations = new AtomicInteger();
@@ -151,17 +153,13 @@ public final class ScaleBench {
     try {
       startController();
       awaitController();
-      String agentBase = "http://127.0.0.1:" + agents.getAddress().getPort();
-      long interval = register(agentBase);
-      // Every agent beats at the interval the controller gave, the beats spread evenly over it.
-      for (int n = 1; n <= options.nodes; n++) {
-        String node = "node-" + n;
-        long offsetMs = interval * 1000L * n / options.nodes;
-        beats.scheduleAtFixedRate(() -> heartbeat(node, agentBase), offsetMs, interval * 1000L, TimeUnit.MILLISECONDS);
-      }
+      // The queue first, then the agents come up (as after a controller restart): a burst of 100,000
+      // submissions keeps the writer busy enough to delay heartbeats past the node timeout, which is
+      // not what this bench measures (README: Benchmarks).
       long began = System.nanoTime();
       submit();
       double submitPerS = options.jobs / ((System.nanoTime() - began) / 1e9);
+      register("http://127.0.0.1:" + agents.getAddress().getPort(), beats);
       int expectRunning = Math.min(options.nodes, options.jobs);
       int running = awaitRunning(expectRunning);
       // Paused for less than the node timeout (30 s by default): no node is lost meanwhile.
@@ -245,16 +243,19 @@ public final class ScaleBench {
     throw new IllegalStateException("the controller did not answer within 3 minutes; see " + dir.resolve("controller.log"));
   }
 
-  /** Registers every node from the client threads; answers the heartbeat interval the controller asks for, in seconds. */
-  private long register(String agentBase) throws Exception {
-    AtomicLong interval = new AtomicLong();
+  /**
+   * Registers every node from the client threads; each agent then beats at the interval the
+   * controller answered, from its registration on (a node silent for the node timeout goes DOWN).
+   */
+  private void register(String agentBase, ScheduledExecutorService beats) throws Exception {
     parallel(options.nodes, n -> {
       String node = "node-" + (n + 1);
       held.put(node, ConcurrentHashMap.newKeySet());
+      inFlight.put(node, new AtomicBoolean());
       JsonNode answer = post("/v1/agent/register", AGENT_TOKEN, registration(node, agentBase), 200);
-      interval.set(answer.path("heartbeat_seconds").asLong(5));
+      long intervalMs = answer.path("heartbeat_seconds").asLong(5) * 1000;
+      beats.scheduleAtFixedRate(() -> heartbeat(node, agentBase), intervalMs, intervalMs, TimeUnit.MILLISECONDS);
     });
-    return interval.get();
   }
 
   /**
@@ -263,7 +264,9 @@ public final class ScaleBench {
    * register again, as {@code ControllerLink} does.
    */
   private void heartbeat(String node, String agentBase) {
-    if (!beating) {
+    AtomicBoolean busy = inFlight.get(node);
+    // A real agent waits for its answer before its next beat: one heartbeat in flight per agent.
+    if (!beating || !busy.compareAndSet(false, true)) {
       return;
     }
     String body;
@@ -275,6 +278,7 @@ public final class ScaleBench {
     }
     beatClient.sendAsync(request("/v1/agent/heartbeat", AGENT_TOKEN, body), HttpResponse.BodyHandlers.ofString())
         .whenComplete((r, failure) -> {
+          busy.set(false);
           if (failure != null || r.statusCode() != 200) {
             heartbeatErrors.incrementAndGet();
           } else {

@@ -1,6 +1,7 @@
 package io.squall.cli;
 
 import io.squall.agent.CaFile;
+import io.squall.agent.ProcessCpu;
 import io.squall.agent.TlsFileException;
 import io.squall.cli.service.ServiceAddress;
 import io.squall.cli.service.ServiceConfigException;
@@ -11,8 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,8 +40,6 @@ final class ApiBench {
       + " \"output\": \"/dev/null\", \"error\": \"/dev/null\"}, \"submit_dir\": \"/tmp\","
       + " \"environment\": {\"PATH\": \"/usr/bin:/bin\"}}";
   private static final Pattern JOB_ID = Pattern.compile("\"job_id\"\\s*:\\s*(\\d+)");
-  /** Linux reports /proc times in USER_HZ, which its ABI fixes at 100 per second for user space. */
-  private static final double CLOCK_TICKS_PER_S = 100;
 
   private ApiBench() {}
 
@@ -194,20 +191,10 @@ final class ApiBench {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
-  /**
-   * The process's CPU seconds (user and system, with its waited-for children, as rest-bench.py
-   * counts them), or null when there is no such process.
-   */
-  static Double serverCpuSeconds(long pid) {
+  /** The process's CPU seconds ({@link ProcessCpu}), or null when there is no such process. */
+  private static Double serverCpuSeconds(long pid) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      // The command name in parentheses may hold spaces: fields are counted after its closing one.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-      long ticks = 0;
-      for (int i = 11; i <= 14; i++) {
-        ticks += Long.parseLong(f[i]);
-      }
-      return ticks / CLOCK_TICKS_PER_S;
+      return ProcessCpu.seconds(pid);
     } catch (IOException | RuntimeException e) {
       return null;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.squall.agent.JavaCommand;
+import io.squall.agent.ProcessCpu;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -51,8 +52,6 @@ public final class ScaleBench {
   private static final String AGENT_TOKEN = "scale-agent-token";
   private static final String USER_TOKEN = "scale-alice-token";
   private static final Pattern LAUNCHED = Pattern.compile("\"job\"\\s*:\\s*\"([^\"]+)\"");
-  /** Linux reports /proc times in USER_HZ, which its ABI fixes at 100 per second for user space. */
-  private static final double TICKS_PER_S = 100;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -333,21 +332,10 @@ public final class ScaleBench {
 
   /** The controller's CPU seconds per wall second over {@code window}. */
   private double cores(Duration window) throws IOException, InterruptedException {
-    double cpu0 = cpuSeconds(controller.pid());
+    double cpu0 = ProcessCpu.seconds(controller.pid());
     long t0 = System.nanoTime();
     Thread.sleep(window.toMillis());
-    return (cpuSeconds(controller.pid()) - cpu0) / ((System.nanoTime() - t0) / 1e9);
-  }
-
-  /** The process's user and system CPU seconds, with its waited-for children ({@code /proc/PID/stat}). */
-  static double cpuSeconds(long pid) throws IOException {
-    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-    long ticks = 0;
-    for (int i = 11; i <= 14; i++) {
-      ticks += Long.parseLong(f[i]);
-    }
-    return ticks / TICKS_PER_S;
+    return (ProcessCpu.seconds(controller.pid()) - cpu0) / ((System.nanoTime() - t0) / 1e9);
   }
 
   /** The process's resident memory in KiB ({@code VmRSS} of {@code /proc/PID/status}). */

@@ -19,6 +19,7 @@ class ScaleBenchTest {
     assertThat(r.pending()).isEqualTo(1800);
     assertThat(r.squeueJobs()).isEqualTo(2000);
     assertThat(r.rssMb()).isPositive();
+    assertThat(r.peakRssMb()).isGreaterThanOrEqualTo(r.rssMb());
     assertThat(r.heartbeatErrors()).isZero();
     assertThat(r.reregistrations()).isZero();
     assertThat(r.heartbeatsPerS()).isPositive();

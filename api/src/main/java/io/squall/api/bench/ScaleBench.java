@@ -92,15 +92,15 @@ public final class ScaleBench {
   }
 
   /** The figures; CPU in cores (CPU seconds per wall second). */
-  public record Result(int nodes, int jobs, double submitPerS, int running, int pending, long rssMb,
+  public record Result(int nodes, int jobs, double submitPerS, int running, int pending, long rssMb, long peakRssMb,
       double squeueMs, int squeueJobs, double heartbeatsPerS, int heartbeatErrors, int reregistrations,
       double coresWithHeartbeats, double coresWithout) {
     public String json() {
       return String.format(Locale.ROOT, "{\"nodes\":%d,\"jobs\":%d,\"submit_per_s\":%.0f,\"running\":%d,"
-          + "\"pending\":%d,\"rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,\"heartbeats_per_s\":%.0f,"
+          + "\"pending\":%d,\"rss_mb\":%d,\"peak_rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,\"heartbeats_per_s\":%.0f,"
           + "\"heartbeat_errors\":%d,\"reregistrations\":%d,\"controller_cores_heartbeats\":%.3f,"
           + "\"controller_cores_quiet\":%.3f,\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, running, pending,
-          rssMb, squeueMs, squeueJobs, heartbeatsPerS, heartbeatErrors, reregistrations, coresWithHeartbeats,
+          rssMb, peakRssMb, squeueMs, squeueJobs, heartbeatsPerS, heartbeatErrors, reregistrations, coresWithHeartbeats,
           coresWithout, coresWithHeartbeats - coresWithout);
     }
   }
@@ -176,8 +176,9 @@ public final class ScaleBench {
         squeue.add((System.nanoTime() - t0) / 1e6);
       }
       Collections.sort(squeue);
-      long rssMb = rssKb(controller.pid()) / 1024;
-      return new Result(options.nodes, options.jobs, submitPerS, running, options.jobs - running, rssMb,
+      long rssMb = memoryKb(controller.pid(), "VmRSS") / 1024;
+      long peakRssMb = memoryKb(controller.pid(), "VmHWM") / 1024;
+      return new Result(options.nodes, options.jobs, submitPerS, running, options.jobs - running, rssMb, peakRssMb,
           squeue.get(1), listed, perS, heartbeatErrors.get(), reregistrations.get(), with, without);
     } finally {
       beats.shutdownNow();
@@ -338,14 +339,14 @@ public final class ScaleBench {
     return (ProcessCpu.seconds(controller.pid()) - cpu0) / ((System.nanoTime() - t0) / 1e9);
   }
 
-  /** The process's resident memory in KiB ({@code VmRSS} of {@code /proc/PID/status}). */
-  static long rssKb(long pid) throws IOException {
+  /** A memory figure of the process in KiB: {@code VmRSS} (resident now) or {@code VmHWM} (its peak). */
+  static long memoryKb(long pid, String field) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-      if (line.startsWith("VmRSS:")) {
+      if (line.startsWith(field + ":")) {
         return Long.parseLong(line.replaceAll("[^0-9]", ""));
       }
     }
-    throw new IOException("no VmRSS in /proc/" + pid + "/status");
+    throw new IOException("no " + field + " in /proc/" + pid + "/status");
   }
 
   /** An HTTP server for every simulated agent: {@code /NODE/jobs} takes a launch, {@code DELETE /NODE/jobs/KEY} forgets it. */

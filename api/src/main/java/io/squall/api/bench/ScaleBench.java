@@ -115,6 +115,7 @@ public final class ScaleBench {
   private final AtomicInteger heartbeatErrors = new AtomicInteger();
   /** Agents that registered again because the controller had taken their node for lost (a heartbeat answered 404). */
   private final AtomicInteger reregistrations = new AtomicInteger();
+  private final ExecutorService agentThreads = Executors.newFixedThreadPool(2);
   private final HttpClient beatClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10)).build();
   private final ThreadLocal<HttpClient> connection = ThreadLocal.withInitial(() ->
@@ -189,6 +190,7 @@ public final class ScaleBench {
         }
       }
       agents.stop(0);
+      agentThreads.shutdownNow();
     }
   }
 
@@ -352,7 +354,7 @@ public final class ScaleBench {
   /** An HTTP server for every simulated agent: {@code /NODE/jobs} takes a launch, {@code DELETE /NODE/jobs/KEY} forgets it. */
   private HttpServer simulatedAgents() throws IOException {
     HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    s.setExecutor(Executors.newFixedThreadPool(2));
+    s.setExecutor(agentThreads);
     s.createContext("/", this::agentCall);
     s.start();
     return s;

@@ -16,7 +16,7 @@ final class BenchCommand {
 
   static {
     OPTIONS.put("scheduler", List.of("nodes", "gpus-per-node", "pending", "seed", "cycles"));
-    OPTIONS.put("api", List.of("jobs", "clients"));
+    OPTIONS.put("api", List.of("jobs", "clients", "server-pid"));
     OPTIONS.put("elastic", List.of("pending", "nodes", "seed", "scheduler-interval", "on-demand-after"));
     OPTIONS.put("interruptions", List.of("jobs", "nodes", "seed", "interruptions-per-hour"));
     OPTIONS.put("deadline", List.of("jobs", "seed"));

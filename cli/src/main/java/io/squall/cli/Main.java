@@ -32,7 +32,9 @@ public final class Main {
                     [--format table|csv|json]   what jobs cost, with what spot saved (chargeback)
         bench scheduler [--nodes N] [--gpus-per-node G] [--pending P] [--seed S] [--cycles C]
                                                 run full scheduling cycles on a synthetic cluster
-        bench api [--jobs N] [--clients C]      submissions per second through a running service's HTTP API
+        bench api [--jobs N] [--clients C] [--server-pid PID]
+                                                held-job submissions per second through a running service's
+                                                HTTP API, as rest-bench.py measures them (server CPU per job)
         bench cli [--calls N] [--bin DIR]       each Slurm verb's time as a command (launcher and JVM too)
                                                 against a running service: median and p90
         bench elastic [--pending P] [--nodes N] [--seed S] [--scheduler-interval SECS] [--on-demand-after SECS]

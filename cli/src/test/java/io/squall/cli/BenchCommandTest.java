@@ -119,4 +119,43 @@ class BenchCommandTest {
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).startsWith("squall bench api: cannot reach the Squall service at http://127.0.0.1:");
   }
+
+  @Test
+  void apiBenchSubmitsRestBenchsJobAndReportsItsFigures() {
+    try (FakeSquall fake = FakeSquall.start()) {
+      fake.on("GET", "/v1/partitions", 200, "{\"partitions\":[]}");
+      for (int id = 1; id <= 6; id++) {
+        fake.then("POST", "/v1/jobs", 201, "{\"job_id\":" + id + ",\"warnings\":[]}");
+      }
+      long pid = ProcessHandle.current().pid();
+      Cli.Result r = new Cli(fake).run("bench", "api", "--jobs", "6", "--clients", "2", "--server-pid",
+          Long.toString(pid));
+
+      assertThat(r.err()).isEmpty();
+      assertThat(r.exit()).isZero();
+      assertThat(r.out()).startsWith("{\"jobs\":6,\"clients\":2,\"ok\":6,\"errors\":0,\"error_samples\":[],"
+          + "\"unique_ids\":6,\"submit_per_s\":").contains("\"p50_ms\":", "\"p99_ms\":", "\"client_cpu_ms_per_job\":")
+          .doesNotContain("\"server_cpu_ms_per_job\":null");
+      List<FakeSquall.Request> submissions = fake.requests().stream().filter(q -> q.method().equals("POST")).toList();
+      assertThat(submissions).hasSize(6).allSatisfy(q -> {
+        assertThat(q.body()).isEqualTo(ApiBench.BODY).contains("\"hold\": true");
+        assertThat(q.header("Content-Type")).isEqualTo("application/json");
+        assertThat(q.header("Authorization")).isEqualTo("Bearer " + Cli.TOKEN);
+      });
+    }
+  }
+
+  @Test
+  void apiBenchCountsRefusedSubmissionsAndFails() {
+    try (FakeSquall fake = FakeSquall.start()) {
+      fake.on("GET", "/v1/partitions", 200, "{\"partitions\":[]}");
+      fake.on("POST", "/v1/jobs", 400, "{\"error\":\"--partition=gpu: no such partition\"}");
+      Cli.Result r = new Cli(fake).run("bench", "api", "--jobs", "3", "--clients", "1");
+
+      assertThat(r.exit()).isEqualTo(1);
+      assertThat(r.out()).startsWith("{\"jobs\":3,\"clients\":1,\"ok\":0,\"errors\":3,\"error_samples\":"
+          + "[\"HTTP 400: {\\\"error\\\":\\\"--partition=gpu: no such partition\\\"}\"")
+          .contains("\"server_cpu_ms_per_job\":null");
+    }
+  }
 }

@@ -143,7 +143,10 @@ public final class JobCommands {
       b.insert(new StoredJob(job, s, accepted.request().control().hold() ? HELD : "None", null, null, null,
           null, List.of(), null));
       b.event(job.key(), JobState.PENDING, "submitted by " + caller.user());
-      b.afterCommit(() -> scheduler.wake());
+      if (!accepted.request().control().hold()) {
+        // A held job cannot start until released (which wakes the scheduler): a cycle now would be for nothing.
+        b.afterCommit(() -> scheduler.wake());
+      }
       return id;
     });
   }

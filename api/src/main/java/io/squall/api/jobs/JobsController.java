@@ -1,5 +1,7 @@
 package io.squall.api.jobs;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -29,6 +31,9 @@ import io.squall.core.model.JobKey;
 import io.squall.core.sbatch.SignalSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,6 +72,9 @@ public final class JobsController {
     this.events = events;
     this.clock = clock;
   }
+
+  /** Writes the job list: plain values (text, numbers, booleans, null) in the summaries' own order. */
+  private static final ObjectMapper LIST_JSON = new ObjectMapper();
 
   /** The fields of a JSON submission (docs/rest-api.md). */
   private static final Set<String> SUBMIT_FIELDS = Set.of("script", "options", "argv", "submit_dir", "script_name",
@@ -168,32 +176,43 @@ public final class JobsController {
   }
 
   @Operation(summary = "List jobs; users see their own, operators all")
-  @Get
-  public Map<String, Object> list(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Nullable @QueryValue String state,
+  @Get(produces = MediaType.APPLICATION_JSON)
+  public HttpResponse<byte[]> list(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @Nullable @QueryValue String state,
       @Nullable @QueryValue String user, @Nullable @QueryValue String account, @Nullable @QueryValue String partition,
       @Nullable @QueryValue String name, @Nullable @QueryValue String job) {
     Set<String> states = state == null ? Set.of() : upper(state);
     Set<String> users = user == null ? Set.of() : Set.of(user.split(","));
     JobKey only = job == null ? null : JobCommands.parseJobId(job);
-    List<Map<String, Object>> out = new ArrayList<>();
     var now = clock.instant();
     Iterable<StoredJob> candidates = only == null ? writer.state().jobs()
         : only.taskId() == null ? writer.state().jobsNamed(only.id()) : writer.state().jobsWithId(only.id());
-    for (StoredJob s : candidates) {
-      Job j = s.job();
-      if (!caller.mayControl(j.user())
-          || !states.isEmpty() && !states.contains(j.state().name())
-          || !users.isEmpty() && !users.contains(j.user())
-          || account != null && !j.account().equals(account)
-          || only != null && only.taskId() != null && !only.equals(j.key())
-              && !j.pendingTasks().contains(only.taskId())
-          || partition != null && !partition.equals(j.partition()) && !j.request().placement().partitions().contains(partition)
-          || name != null && !name.equals(BatchEnvironment.jobName(s))) {
-        continue;
+    // Written job by job (squeue asks for every job): for 100,000 jobs, holding all their maps at
+    // once and serialising each value by its run-time type took 2 to 3.7 s and a quarter GB.
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (JsonGenerator out = LIST_JSON.createGenerator(bytes)) {
+      out.writeStartObject();
+      out.writeArrayFieldStart("jobs");
+      for (StoredJob s : candidates) {
+        Job j = s.job();
+        if (!caller.mayControl(j.user())
+            || !states.isEmpty() && !states.contains(j.state().name())
+            || !users.isEmpty() && !users.contains(j.user())
+            || account != null && !j.account().equals(account)
+            || only != null && only.taskId() != null && !only.equals(j.key())
+                && !j.pendingTasks().contains(only.taskId())
+            || partition != null && !partition.equals(j.partition())
+                && !j.request().placement().partitions().contains(partition)
+            || name != null && !name.equals(BatchEnvironment.jobName(s))) {
+          continue;
+        }
+        LIST_JSON.writeValue(out, views.summary(s, now));
       }
-      out.add(views.summary(s, now));
+      out.writeEndArray();
+      out.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // into memory: cannot happen
     }
-    return Map.of("jobs", out);
+    return HttpResponse.ok(bytes.toByteArray()).contentType(MediaType.APPLICATION_JSON_TYPE);
   }
 
   @Operation(summary = "One job with its request, allocation and event history")

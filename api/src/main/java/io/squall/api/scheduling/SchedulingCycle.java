@@ -21,6 +21,7 @@ import io.squall.core.schedule.Scheduler;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -117,7 +118,9 @@ public final class SchedulingCycle {
   }
 
   private void publishGauges(ClusterState state) {
-    Map<List<String>, Integer> jobs = new TreeMap<>((a, b) -> String.join("/", a).compareTo(String.join("/", b)));
+    // Compared element by element: joining the labels at every comparison cost more than the rest of the cycle.
+    Map<List<String>, Integer> jobs = new TreeMap<>(Comparator.comparing((List<String> l) -> l.get(0))
+        .thenComparing(l -> l.get(1)));
     for (StoredJob j : state.jobs()) {
       JobState s = j.job().state();
       if (!s.isFinished()) {

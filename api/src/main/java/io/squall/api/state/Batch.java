@@ -154,16 +154,26 @@ public final class Batch {
 
   /** The jobs that hold resources on {@code node} (running, or configuring while it boots), as staged. */
   public List<StoredJob> jobsHolding(String node) {
+    // The committed index of the node, and whatever this batch staged (it may have moved onto the node or off it).
+    Set<JobKey> candidates = new TreeSet<>(committed.holdingOn(node));
+    candidates.addAll(jobs.keySet());
     List<StoredJob> out = new ArrayList<>();
-    for (StoredJob j : holdingJobs()) {
-      for (GpuGrant g : j.job().allocation()) {
-        if (g.node().equals(node)) {
-          out.add(j);
-          break;
-        }
+    for (JobKey key : candidates) {
+      StoredJob j = job(key);
+      if (j != null && j.job().state().holdsResources() && holds(j, node)) {
+        out.add(j);
       }
     }
     return out;
+  }
+
+  private static boolean holds(StoredJob j, String node) {
+    for (GpuGrant g : j.job().allocation()) {
+      if (g.node().equals(node)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Every job that holds resources (running, or configuring while its nodes boot), as staged, in key order. */

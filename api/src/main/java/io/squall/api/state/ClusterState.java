@@ -1,6 +1,7 @@
 package io.squall.api.state;
 
 import io.squall.core.model.ClusterSnapshot;
+import io.squall.core.model.GpuGrant;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.model.Node;
@@ -28,6 +29,11 @@ public final class ClusterState {
    * jobs, which stay here for their history, vastly outnumber them.
    */
   private final ConcurrentSkipListSet<JobKey> holding = new ConcurrentSkipListSet<>();
+  /**
+   * The same jobs by the nodes they hold: a heartbeat asks for one node's jobs, and with thousands
+   * of nodes reporting every few seconds a walk over every running job each time costs a core.
+   */
+  private final ConcurrentHashMap<String, Set<JobKey>> holdingByNode = new ConcurrentHashMap<>();
   /** Array tasks by their own job id, where it is not their array's: what a task's SLURM_JOB_ID names. */
   private final ConcurrentHashMap<Long, JobKey> tasksByOwnId = new ConcurrentHashMap<>();
   private volatile UsageLedger usage;
@@ -118,6 +124,11 @@ public final class ClusterState {
     return holding;
   }
 
+  /** Keys of the jobs that hold resources on this node, in key order. */
+  Set<JobKey> holdingOn(String node) {
+    return holdingByNode.getOrDefault(node, Set.of());
+  }
+
   /** The jobs that hold resources now, in key order: what runs on the nodes. */
   public List<StoredJob> holdingJobs() {
     List<StoredJob> out = new ArrayList<>();
@@ -131,12 +142,16 @@ public final class ClusterState {
   }
 
   void publishJob(StoredJob job) {
-    jobs.put(job.key(), job);
+    StoredJob before = jobs.put(job.key(), job);
     if (job.job().jobId() != job.key().id()) {
       tasksByOwnId.put(job.job().jobId(), job.key());
     }
+    unindex(before);
     if (job.job().state().holdsResources()) {
       holding.add(job.key());
+      for (GpuGrant g : job.job().allocation()) {
+        holdingByNode.computeIfAbsent(g.node(), n -> new ConcurrentSkipListSet<>()).add(job.key());
+      }
     } else {
       holding.remove(job.key());
     }
@@ -147,7 +162,21 @@ public final class ClusterState {
     if (gone != null) {
       tasksByOwnId.remove(gone.job().jobId(), key);
     }
+    unindex(gone);
     holding.remove(key);
+  }
+
+  /** Takes a job's former version out of the by-node index (its allocation may have changed). */
+  private void unindex(StoredJob before) {
+    if (before == null || !before.job().state().holdsResources()) {
+      return;
+    }
+    for (GpuGrant g : before.job().allocation()) {
+      Set<JobKey> on = holdingByNode.get(g.node());
+      if (on != null) {
+        on.remove(before.key());
+      }
+    }
   }
 
   void publishNode(NodeStatus node) {

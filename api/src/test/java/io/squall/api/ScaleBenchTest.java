@@ -1,0 +1,29 @@
+package io.squall.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.squall.api.bench.ScaleBench;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scale bench at CI size: it runs end to end and its figures are sane (not a timing test). */
+class ScaleBenchTest {
+  @Test
+  void runsAControllerWithSimulatedAgentsAndReportsItsFigures(@TempDir Path dir) throws Exception {
+    ScaleBench.Result r = ScaleBench.run(new ScaleBench.Options(200, 2000, Duration.ofSeconds(6), 4, List.of()), dir);
+
+    assertThat(r.running()).isEqualTo(200);
+    assertThat(r.pending()).isEqualTo(1800);
+    assertThat(r.squeueJobs()).isEqualTo(2000);
+    assertThat(r.rssMb()).isPositive();
+    assertThat(r.peakRssMb()).isGreaterThanOrEqualTo(r.rssMb());
+    assertThat(r.heartbeatErrors()).isZero();
+    assertThat(r.reregistrations()).isZero();
+    assertThat(r.heartbeatsPerS()).isPositive();
+    assertThat(r.coresWithHeartbeats()).isPositive();
+    assertThat(r.json()).startsWith("{\"nodes\":200,\"jobs\":2000,").contains("\"running\":200,\"pending\":1800,");
+  }
+}

@@ -56,7 +56,8 @@ final class ApiBench {
       err.println("squall bench api: " + e.getMessage());
       return 1;
     }
-    URI submit = URI.create(address.url() + "/v1/jobs?submit_dir=/tmp&script_name=bench.sh");
+    URI submit = URI.create(io.squall.agent.ControllerAddresses.parse(address.url()).current()
+        + "/v1/jobs?submit_dir=/tmp&script_name=bench.sh");
     HttpRequest request = HttpRequest.newBuilder(submit)
         .header("Authorization", "Bearer " + address.token()).header("Content-Type", "text/x-shellscript")
         .POST(HttpRequest.BodyPublishers.ofString(SCRIPT)).build();

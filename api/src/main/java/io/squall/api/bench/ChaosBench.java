@@ -51,8 +51,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>With {@code --controllers 2} (high availability; needs {@code --postgres JDBC_URL}, whose
  * schema it empties) two controllers share the database: a controller kill kills the leader, the
  * standby takes over, and the killed one is started again at once, as a standby. Before each such
- * kill an elastic node running a job is interrupted, so that an interruption is under way when
- * the leader dies. The bench's own client follows the leader as the CLI does.
+ * kill an elastic node running a job, if there is one, is interrupted (3 s notice), so that an
+ * interruption is under way when the leader dies ({@code interruptions_under_way} counts them). The bench's own client follows the leader as the CLI does.
  */
 public final class ChaosBench {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -97,7 +97,7 @@ public final class ChaosBench {
 
   /** The counts; all but {@code jobs} and {@code kills} must be 0. */
   public record Result(int controllers, int kills, int jobs, int acknowledgedLost, int doubleStarts,
-      int orphanInstances, int leakedProcesses, int unfinished, List<Long> takeoverMillis) {
+      int orphanInstances, int leakedProcesses, int unfinished, List<Long> takeoverMillis, int interruptions) {
     public long takeoverMedianMillis() {
       List<Long> sorted = takeoverMillis.stream().sorted().toList();
       return sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
@@ -119,6 +119,7 @@ public final class ChaosBench {
       m.put("unfinished", unfinished);
       m.put("takeover_ms_median", takeoverMedianMillis());
       m.put("takeover_ms_max", takeoverMaxMillis());
+      m.put("interruptions_under_way", interruptions);
       try {
         return JSON.writeValueAsString(m);
       } catch (IOException e) {
@@ -137,6 +138,8 @@ public final class ChaosBench {
   /** The jobs submitted to time takeovers: checked for loss, not counted as the workload. */
   private final Set<Long> probes = ConcurrentHashMap.newKeySet();
   private final List<Long> takeovers = new ArrayList<>();
+  /** Leader kills made while an interruption was under way. */
+  private final AtomicInteger interruptions = new AtomicInteger();
   private final Process[] controllers;
   private int started;
 
@@ -147,7 +150,9 @@ public final class ChaosBench {
     this.controllers = new Process[options.controllers()];
     List<String> urls = new ArrayList<>();
     for (int i = 0; i < ports.length; i++) {
-      ports[i] = restartablePort();
+      do {
+        ports[i] = restartablePort();
+      } while (i > 0 && ports[i] == ports[i - 1]);
       urls.add(url(i));
     }
     this.addresses = ControllerAddresses.parse(String.join(",", urls));
@@ -207,7 +212,7 @@ public final class ChaosBench {
     int doubles = Files.exists(dir.resolve("doubles"))
         ? new TreeSet<>(Files.readAllLines(dir.resolve("doubles"))).size() : 0;
     return new Result(controllers.length, kills.get(), acknowledged.size(), lost, doubles, orphans, leaked, unfinished,
-        List.copyOf(takeovers));
+        List.copyOf(takeovers), interruptions.get());
   }
 
   /** Empties the database's schema: the bench starts from a fresh cluster, as it does on H2. */
@@ -379,7 +384,7 @@ public final class ChaosBench {
 
   /**
    * Kills the leader with -9 and starts it again at once (a standby, with HA), then times how
-   * long until a write is acknowledged again. With HA an elastic node running a job is
+   * long until a write is acknowledged again. With HA an elastic node running a job, if any, is
    * interrupted first, so that the new leader inherits an interruption under way.
    */
   private void killController() throws IOException, InterruptedException {
@@ -413,9 +418,12 @@ public final class ChaosBench {
     for (JsonNode n : nodes.json().get("nodes")) {
       String state = n.path("state").asText();
       if (n.path("name").asText().startsWith("burst-") && (state.equals("ALLOCATED") || state.equals("MIXED"))) {
-        send(HttpRequest.newBuilder(URI.create(SOME_CONTROLLER + "/v1/nodes/" + n.path("name").asText() + "/interrupt"))
-            .header("Content-Type", "application/json")
+        Answer a = send(HttpRequest.newBuilder(URI.create(SOME_CONTROLLER + "/v1/nodes/" + n.path("name").asText()
+            + "/interrupt")).header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString("{\"notice_seconds\": 3}")), ADMIN);
+        if (a.status() == 202) {
+          interruptions.incrementAndGet();
+        }
         return;
       }
     }

@@ -45,7 +45,7 @@ public final class Leadership {
         lastError = null;
       } catch (SQLException e) {
         // The database is down or a takeover waited too long for a lock: keep standing by.
-        if (!e.getMessage().equals(lastError)) {
+        if (!java.util.Objects.equals(e.getMessage(), lastError)) {
           LOG.warn("standing by: cannot read the controller lease: {}", e.getMessage());
           lastError = e.getMessage();
         }

@@ -122,7 +122,8 @@ final class AgentArgs {
     try {
       return ControllerAddresses.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new UsageException("--controller: " + e.getMessage());
+      throw new UsageException("--controller must be an http:// or https:// address, or several separated by commas: "
+          + e.getMessage());
     }
   }
 

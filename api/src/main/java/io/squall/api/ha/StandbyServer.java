@@ -54,7 +54,8 @@ final class StandbyServer implements AutoCloseable {
       int status;
       if (path.equals("/health") || path.equals("/ha")) {
         status = 200;
-        body = "{\"status\":\"UP\",\"role\":\"standby\",\"leader\":" + quoted(url) + "}";
+        body = "{\"status\":\"UP\",\"role\":\"standby\",\"leader\":" + quoted(url) + ",\"term\":"
+            + (url == null ? "null" : Long.toString(h.term())) + "}";
       } else {
         status = 503;
         String error = url != null ? "this controller stands by; the leader is " + url

@@ -3,6 +3,7 @@ package io.squall.api.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.agent.JavaCommand;
+import io.squall.api.Controllers;
 import io.squall.api.Poll;
 import io.squall.api.bench.ChaosBench;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,9 +45,7 @@ class DeposedLeaderTest {
 
   @Test
   void aDeposedLeadersWritesAreRefusedAndItStops() throws Exception {
-    String pg = System.getenv("SQUALL_TEST_PG_URL");
-    Assumptions.assumeTrue(pg != null, "SQUALL_TEST_PG_URL is not set (.ci/run starts PostgreSQL and sets it)");
-    sql(pg, "DROP SCHEMA IF EXISTS public CASCADE", "CREATE SCHEMA public");
+    String pg = Controllers.emptyPostgres();
     int port = ChaosBench.restartablePort();
     String url = "http://127.0.0.1:" + port;
     Path yml = dir.resolve("deposed.yml");
@@ -109,11 +107,9 @@ class DeposedLeaderTest {
     }
   }
 
-  private static void sql(String pg, String... statements) throws SQLException {
+  private static void sql(String pg, String statement) throws SQLException {
     try (Connection c = DriverManager.getConnection(pg); Statement s = c.createStatement()) {
-      for (String sql : statements) {
-        s.execute(sql);
-      }
+      s.execute(statement);
     }
   }
 

@@ -3,6 +3,7 @@ package io.squall.api.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.squall.api.Controllers;
 import io.squall.api.Poll;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -15,7 +16,6 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,12 +31,7 @@ class FencingTest {
 
   @BeforeEach
   void emptyDatabase() throws SQLException {
-    url = System.getenv("SQUALL_TEST_PG_URL");
-    Assumptions.assumeTrue(url != null, "SQUALL_TEST_PG_URL is not set (.ci/run starts PostgreSQL and sets it)");
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS public CASCADE");
-      s.execute("CREATE SCHEMA public");
-    }
+    url = Controllers.emptyPostgres();
   }
 
   @AfterEach

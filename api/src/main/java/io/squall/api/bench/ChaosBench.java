@@ -51,7 +51,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>With {@code --controllers 2} (high availability; needs {@code --postgres JDBC_URL}, whose
  * schema it empties) two controllers share the database: a controller kill kills the leader, the
  * standby takes over, and the killed one is started again at once, as a standby. Before each such
- * kill an elastic node running a job, if there is one, is interrupted (3 s notice), so that an
+ * kill a job is started on an elastic node and that node interrupted (3 s notice), so that an
  * interruption is under way when the leader dies ({@code interruptions_under_way} counts them). The bench's own client follows the leader as the CLI does.
  */
 public final class ChaosBench {
@@ -384,7 +384,7 @@ public final class ChaosBench {
 
   /**
    * Kills the leader with -9 and starts it again at once (a standby, with HA), then times how
-   * long until a write is acknowledged again. With HA an elastic node running a job, if any, is
+   * long until a write is acknowledged again. With HA an elastic node running a job is
    * interrupted first, so that the new leader inherits an interruption under way.
    */
   private void killController() throws IOException, InterruptedException {
@@ -410,44 +410,56 @@ public final class ChaosBench {
     }
   }
 
-  private void interruptABusyElasticNode() {
-    Answer nodes = get("/v1/nodes");
-    if (nodes.status() != 200) {
-      return;
+  /**
+   * Starts a job on the elastic partition, waits until it runs, and interrupts its node with a
+   * 3 s notice: the leader is killed while the drain, checkpoint signal and requeue are under way.
+   */
+  private void interruptABusyElasticNode() throws InterruptedException {
+    long id = acknowledge(job("chaos-interrupted", "burst", 8, 1));
+    probes.add(id);
+    String[] node = new String[1];
+    await("job " + id + " to run on an elastic node", Duration.ofMinutes(2), () -> {
+      Answer a = get("/v1/jobs/" + id);
+      node[0] = a.status() == 200 && a.json().path("state").asText().equals("RUNNING")
+          ? a.json().path("nodes").asText() : null;
+      return node[0] != null;
+    });
+    Answer a = send(HttpRequest.newBuilder(URI.create(SOME_CONTROLLER + "/v1/nodes/" + node[0] + "/interrupt"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"notice_seconds\": 3}")), ADMIN);
+    if (a.status() == 202) {
+      interruptions.incrementAndGet();
     }
-    for (JsonNode n : nodes.json().get("nodes")) {
-      String state = n.path("state").asText();
-      if (n.path("name").asText().startsWith("burst-") && (state.equals("ALLOCATED") || state.equals("MIXED"))) {
-        Answer a = send(HttpRequest.newBuilder(URI.create(SOME_CONTROLLER + "/v1/nodes/" + n.path("name").asText()
-            + "/interrupt")).header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"notice_seconds\": 3}")), ADMIN);
-        if (a.status() == 202) {
-          interruptions.incrementAndGet();
-        }
-        return;
+  }
+
+  /** Submits until the API acknowledges (201); the job's id. */
+  private long acknowledge(String job) throws InterruptedException {
+    while (true) {
+      Answer a = post("/v1/jobs", job);
+      if (a.status() == 201) {
+        return a.json().get("job_id").asLong();
       }
+      Thread.sleep(200);
     }
   }
 
   /** Submits every job, retrying while the controller is down: only a 201 counts as acknowledged. */
   private void submitAll() throws InterruptedException {
     for (int i = 0; i < options.jobs(); i++) {
-      String body = job(i);
-      while (true) {
-        Answer a = post("/v1/jobs", body);
-        if (a.status() == 201) {
-          acknowledged.add(a.json().get("job_id").asLong());
-          break;
-        }
-        Thread.sleep(200);
-      }
+      acknowledged.add(acknowledge(job(i)));
       Thread.sleep(20);
     }
   }
 
-  /** A short real job; one in four on the elastic partition. Each run holds its job's lock file. {@code i} -1: a probe. */
+  /** A short real job; one in four on the elastic partition. {@code i} -1: a probe. */
   private String job(int i) {
     int seconds = 1 + random.nextInt(4);
+    int gpus = 1 + random.nextInt(2);
+    return job(i < 0 ? "chaos-probe" : "chaos-" + i, i % 4 == 3 ? "burst" : "gpu", seconds, gpus);
+  }
+
+  /** A real job; each run holds its job's lock file, so a second copy running at once is caught. */
+  private String job(String name, String partition, int seconds, int gpus) {
     String script = "#!/bin/bash\n"
         + "exec 9>>" + dir.resolve("locks") + "/$SLURM_JOB_ID\n"
         + "if ! flock -n 9; then echo $SLURM_JOB_ID >> " + dir.resolve("doubles") + "; exit 3; fi\n"
@@ -456,8 +468,7 @@ public final class ChaosBench {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("script", script);
     m.put("submit_dir", dir.resolve("work").toString());
-    m.put("argv", List.of("--gpus=" + (1 + random.nextInt(2)), "--partition=" + (i % 4 == 3 ? "burst" : "gpu"),
-        "--output=/dev/null", "--job-name=" + (i < 0 ? "chaos-probe" : "chaos-" + i)));
+    m.put("argv", List.of("--gpus=" + gpus, "--partition=" + partition, "--output=/dev/null", "--job-name=" + name));
     try {
       return JSON.writeValueAsString(m);
     } catch (IOException e) {

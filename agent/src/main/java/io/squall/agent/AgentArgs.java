@@ -15,11 +15,13 @@ import javax.net.ssl.SSLContext;
 /** Reads the agent's command line into an {@link AgentConfig}. */
 final class AgentArgs {
   static final String USAGE = """
-      usage: squall-agent --controller URL --token-file FILE --name NAME --work-dir DIR
+      usage: squall-agent --controller URL[,URL...] --token-file FILE --name NAME --work-dir DIR
                           [--gpus N] [--gpu-type TYPE] [--cpus N] [--memory-mb N]
                           [--features a,b] [--placement-group PG] [--port 0] [--bind 127.0.0.1]
                           [--interruptions aws|gcp|none] [--metadata-url URL] [--ca-file FILE]
                           [--tls-cert FILE --tls-key FILE]
+        --controller: the controller's address; with high availability every controller's, separated
+          by commas: the agent talks to the one that leads and follows it when another takes over.
         --token-file: a file holding the agent token, readable by its owner only (mode 0600), so that
           the token is neither in the process list nor in the agent's environment. --token TOKEN
           gives it on the command line instead, where every local user can read it: for tests only.
@@ -96,7 +98,7 @@ final class AgentArgs {
       throw new UsageException("--metadata-url is only read with --interruptions aws or gcp");
     }
     Path caFile = caFile(blankToNull(values.getOrDefault("ca-file", env.get(CaFile.ENV))));
-    AgentConfig config = new AgentConfig(address("controller", values.get("controller")), values.get("token"),
+    AgentConfig config = new AgentConfig(controllers(values.get("controller")), values.get("token"),
         values.get("name"),
         (int) number(values, "gpus", 0, 0, io.squall.core.model.Node.MAX_GPUS),
         blankToNull(values.get("gpu-type")),
@@ -113,6 +115,16 @@ final class AgentArgs {
     }
     Optional<GpuProbe.Gpus> probed = probe.get();
     return probed.isPresent() ? config.withGpus(probed.get().count(), probed.get().type()) : config;
+  }
+
+  /** One address, or several controllers' (high availability) separated by commas. */
+  private static ControllerAddresses controllers(String text) throws UsageException {
+    try {
+      return ControllerAddresses.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--controller must be an http:// or https:// address, or several separated by commas: "
+          + e.getMessage());
+    }
   }
 
   private static URI address(String option, String text) throws UsageException {

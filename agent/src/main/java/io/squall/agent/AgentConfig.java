@@ -8,7 +8,7 @@ import java.util.Objects;
 import javax.net.ssl.SSLContext;
 
 /**
- * What one agent is told when it starts: its controller, its node, where it keeps its files and
+ * What one agent is told when it starts: its controller (or controllers, one leading), its node, where it keeps its files and
  * where it listens.
  *
  * @param gpuType null when the node has no GPU type to report
@@ -21,7 +21,7 @@ import javax.net.ssl.SSLContext;
  * @param caFile the PEM file of the CA the controller's https certificate is checked against; null for the JDK's
  * @param serverTls the agent's own certificate and key, to serve HTTPS with; null to serve plain HTTP
  */
-record AgentConfig(URI controller, String token, String name, int gpus, String gpuType, int cpus, long memoryMb,
+record AgentConfig(ControllerAddresses controller, String token, String name, int gpus, String gpuType, int cpus, long memoryMb,
     List<String> features, String placementGroup, Path workDir, int port, String bind, Duration retryInterval,
     Interruptions interruptions, URI metadataUrl, Path caFile, SSLContext serverTls) {
   static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);

@@ -10,12 +10,15 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 
-/** Posts the agent's messages to the controller with the agent token. Thread-safe. */
+/**
+ * Posts the agent's messages to the controller with the agent token, to whichever of the given
+ * controllers leads ({@link ControllerAddresses}). Thread-safe.
+ */
 final class ControllerClient {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
-  private final String base;
+  private final ControllerAddresses controllers;
   private final String token;
   private final HttpClient http;
 
@@ -23,9 +26,8 @@ final class ControllerClient {
    * @param caFile the CA an https controller's certificate is checked against; null for the JDK's
    * @throws IOException when the CA file cannot be used
    */
-  ControllerClient(URI controller, String token, Path caFile) throws IOException {
-    String text = controller.toString();
-    this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+  ControllerClient(ControllerAddresses controllers, String token, Path caFile) throws IOException {
+    this.controllers = controllers;
     this.token = token;
     try {
       this.http = CaFile.trusting(HttpClient.newBuilder(), caFile)
@@ -46,14 +48,14 @@ final class ControllerClient {
 
   /** @throws IOException when the controller cannot be reached or does not answer in time */
   Reply post(String path, Object message) throws IOException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
-        .timeout(REQUEST_TIMEOUT)
-        .header("Authorization", "Bearer " + token)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(message)))
-        .build();
+    byte[] body = Json.MAPPER.writeValueAsBytes(message);
     try {
-      HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> response = controllers.send(base -> http.send(HttpRequest.newBuilder(URI.create(base + path))
+          .timeout(REQUEST_TIMEOUT)
+          .header("Authorization", "Bearer " + token)
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+          .build(), HttpResponse.BodyHandlers.ofByteArray()));
       return new Reply(response.statusCode(), Json.readOrMissing(response.body()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

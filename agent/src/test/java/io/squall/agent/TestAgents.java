@@ -16,7 +16,7 @@ final class TestAgents {
 
   /** An agent that watches {@code watched}'s metadata service at {@code metadataUrl}. */
   static AgentConfig config(String name, URI controller, Path workDir, Interruptions watched, URI metadataUrl) {
-    return new AgentConfig(controller, FakeController.TOKEN, name, 2, "h100", 8, 64_000, List.of("a", "b"), "pg-1",
+    return new AgentConfig(ControllerAddresses.of(controller), FakeController.TOKEN, name, 2, "h100", 8, 64_000, List.of("a", "b"), "pg-1",
         workDir, 0, "127.0.0.1", Duration.ofMillis(200), watched, metadataUrl, null, null);
   }
 

@@ -3,6 +3,8 @@ package io.squall.api;
 import io.micronaut.context.exceptions.BeanInstantiationException;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.runtime.Micronaut;
+import io.squall.api.ha.HaSettings;
+import io.squall.api.ha.Leadership;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.info.Info;
 
@@ -12,7 +14,17 @@ import io.swagger.v3.oas.annotations.info.Info;
 public final class Application {
   private Application() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
+    try {
+      HaSettings ha = HaSettings.read(args);
+      if (ha.enabled()) {
+        // A standby loads nothing and acts on nothing until it leads: see io.squall.api.ha.
+        Leadership.await(ha);
+      }
+    } catch (ConfigurationException refused) {
+      System.err.println("squall: cannot start: " + refused.getMessage());
+      System.exit(1);
+    }
     Micronaut.build(args).mainClass(Application.class).banner(false)
         .mapError(BeanInstantiationException.class, Application::refusedSetting)
         .start();

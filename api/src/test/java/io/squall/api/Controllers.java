@@ -41,7 +41,7 @@ public final class Controllers {
    *
    * @return its JDBC URL
    */
-  static String emptyPostgres() throws java.sql.SQLException {
+  public static String emptyPostgres() throws java.sql.SQLException {
     String url = System.getenv("SQUALL_TEST_PG_URL");
     org.junit.jupiter.api.Assumptions.assumeTrue(url != null,
         "SQUALL_TEST_PG_URL is not set (.ci/run starts PostgreSQL and sets it)");

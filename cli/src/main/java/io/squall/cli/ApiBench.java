@@ -1,6 +1,7 @@
 package io.squall.cli;
 
 import io.squall.agent.CaFile;
+import io.squall.agent.ControllerAddresses;
 import io.squall.agent.ProcessCpu;
 import io.squall.agent.TlsFileException;
 import io.squall.cli.service.ServiceAddress;
@@ -80,19 +81,21 @@ final class ApiBench {
       return 1;
     }
     String token = "Bearer " + address.token();
+    // The first controller of a list: a bench measures one server, so it follows no leader.
+    String url = ControllerAddresses.parse(address.url()).current();
     try {
-      HttpResponse<String> probe = connections.get(0).send(HttpRequest.newBuilder(URI.create(address.url()
+      HttpResponse<String> probe = connections.get(0).send(HttpRequest.newBuilder(URI.create(url
           + "/v1/partitions")).header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString());
       if (probe.statusCode() != 200) {
         err.println("squall bench api: GET /v1/partitions answered " + probe.statusCode() + ": " + probe.body());
         return 1;
       }
     } catch (IOException e) {
-      err.println("squall bench api: cannot reach the Squall service at " + address.url() + ": " + e
+      err.println("squall bench api: cannot reach the Squall service at " + url + ": " + e
           + " (start it with bin/squall server)");
       return 1;
     }
-    HttpRequest submit = HttpRequest.newBuilder(URI.create(address.url() + "/v1/jobs")).timeout(Duration.ofSeconds(60))
+    HttpRequest submit = HttpRequest.newBuilder(URI.create(url + "/v1/jobs")).timeout(Duration.ofSeconds(60))
         .header("Authorization", token).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
     CountDownLatch go = new CountDownLatch(1);

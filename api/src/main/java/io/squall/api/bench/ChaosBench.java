@@ -2,6 +2,7 @@ package io.squall.api.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.squall.agent.ControllerAddresses;
 import io.squall.agent.JavaCommand;
 import io.squall.agent.OrphanSweep;
 import java.io.IOException;
@@ -43,23 +44,44 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       controller stopped;
  *   <li>{@code leaked_processes}: job processes alive after the controller stopped.
  * </ul>
- * Jobs that did not finish in time are reported as {@code unfinished}.
+ * Jobs that did not finish in time are reported as {@code unfinished}. {@code takeover_ms_*} is
+ * how long each controller kill left the cluster without a controller that takes writes: from the
+ * kill to the first acknowledged submission after it.
+ *
+ * <p>With {@code --controllers 2} (high availability; needs {@code --postgres JDBC_URL}, whose
+ * schema it empties) two controllers share the database: a controller kill kills the leader, the
+ * standby takes over, and the killed one is started again at once, as a standby. Before each such
+ * kill a job is started on an elastic node and that node interrupted (3 s notice), so that an
+ * interruption is under way when the leader dies ({@code interruptions_under_way} counts them). The bench's own client follows the leader as the CLI does.
  */
 public final class ChaosBench {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TOKEN = "chaos-user-token";
   private static final String ADMIN = "chaos-admin-token";
+  /** Stands for the controller in a request until it is sent to the one that leads. */
+  private static final String SOME_CONTROLLER = "http://controller";
 
   /** What to run. {@code controllerKills} and {@code agentKills} happen at random points while jobs run. */
   public record Options(int jobs, int controllerKills, int agentKills, double launchFailureRate, long seed,
-      Duration deadline) {
+      Duration deadline, int controllers, String postgres) {
+    public Options {
+      if (controllers < 1 || controllers > 1 && postgres == null) {
+        throw new IllegalArgumentException("--controllers: 1, or 2 and more with --postgres JDBC_URL (HA needs PostgreSQL)");
+      }
+    }
+
+    /** One controller on H2. */
+    public Options(int jobs, int controllerKills, int agentKills, double launchFailureRate, long seed, Duration deadline) {
+      this(jobs, controllerKills, agentKills, launchFailureRate, seed, deadline, 1, null);
+    }
+
     static Options parse(List<String> args) {
       Map<String, String> o = new HashMap<>();
       for (int i = 0; i < args.size(); i++) {
         String a = args.get(i);
         if (!a.startsWith("--") || i + 1 >= args.size()) {
           throw new IllegalArgumentException("usage: bench chaos [--jobs N] [--controller-kills N] [--agent-kills N]"
-              + " [--failure-rate R] [--seed S] [--minutes M]; not '" + a + "'");
+              + " [--failure-rate R] [--seed S] [--minutes M] [--controllers 2 --postgres JDBC_URL]; not '" + a + "'");
         }
         o.put(a.substring(2), args.get(++i));
       }
@@ -68,15 +90,26 @@ public final class ChaosBench {
           Integer.parseInt(o.getOrDefault("agent-kills", "4")),
           Double.parseDouble(o.getOrDefault("failure-rate", "0.3")),
           Long.parseLong(o.getOrDefault("seed", "1")),
-          Duration.ofMinutes(Long.parseLong(o.getOrDefault("minutes", "20"))));
+          Duration.ofMinutes(Long.parseLong(o.getOrDefault("minutes", "20"))),
+          Integer.parseInt(o.getOrDefault("controllers", "1")), o.get("postgres"));
     }
   }
 
   /** The counts; all but {@code jobs} and {@code kills} must be 0. */
-  public record Result(int kills, int jobs, int acknowledgedLost, int doubleStarts, int orphanInstances,
-      int leakedProcesses, int unfinished) {
+  public record Result(int controllers, int kills, int jobs, int acknowledgedLost, int doubleStarts,
+      int orphanInstances, int leakedProcesses, int unfinished, List<Long> takeoverMillis, int interruptions) {
+    public long takeoverMedianMillis() {
+      List<Long> sorted = takeoverMillis.stream().sorted().toList();
+      return sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
+    }
+
+    public long takeoverMaxMillis() {
+      return takeoverMillis.stream().mapToLong(Long::longValue).max().orElse(0);
+    }
+
     public String json() {
       Map<String, Object> m = new LinkedHashMap<>();
+      m.put("controllers", controllers);
       m.put("kills", kills);
       m.put("jobs", jobs);
       m.put("acknowledged_lost", acknowledgedLost);
@@ -84,6 +117,9 @@ public final class ChaosBench {
       m.put("orphan_instances", orphanInstances);
       m.put("leaked_processes", leakedProcesses);
       m.put("unfinished", unfinished);
+      m.put("takeover_ms_median", takeoverMedianMillis());
+      m.put("takeover_ms_max", takeoverMaxMillis());
+      m.put("interruptions_under_way", interruptions);
       try {
         return JSON.writeValueAsString(m);
       } catch (IOException e) {
@@ -94,18 +130,41 @@ public final class ChaosBench {
 
   private final Options options;
   private final Path dir;
-  private final int port;
+  private final int[] ports;
+  private final ControllerAddresses addresses;
   private final Random random;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
-  private volatile Process controller;
+  /** The jobs submitted to time takeovers: checked for loss, not counted as the workload. */
+  private final Set<Long> probes = ConcurrentHashMap.newKeySet();
+  private final List<Long> takeovers = new ArrayList<>();
+  /** Leader kills made while an interruption was under way. */
+  private final AtomicInteger interruptions = new AtomicInteger();
+  private final Process[] controllers;
   private int started;
 
   private ChaosBench(Options options, Path dir) {
     this.options = options;
     this.dir = dir;
-    this.port = restartablePort();
+    this.ports = new int[options.controllers()];
+    this.controllers = new Process[options.controllers()];
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < ports.length; i++) {
+      do {
+        ports[i] = restartablePort();
+      } while (i > 0 && ports[i] == ports[i - 1]);
+      urls.add(url(i));
+    }
+    this.addresses = ControllerAddresses.parse(String.join(",", urls));
     this.random = new Random(options.seed());
+  }
+
+  private String url(int controller) {
+    return "http://127.0.0.1:" + ports[controller];
+  }
+
+  private boolean ha() {
+    return controllers.length > 1;
   }
 
   public static void main(String[] args) throws Exception {
@@ -124,8 +183,13 @@ public final class ChaosBench {
   private Result run() throws IOException, InterruptedException {
     Files.createDirectories(dir.resolve("locks"));
     Files.createDirectories(dir.resolve("work"));
-    writeConfig();
-    startController();
+    if (ha()) {
+      emptySchema(options.postgres());
+    }
+    for (int i = 0; i < controllers.length; i++) {
+      writeConfig(i);
+      startController(i);
+    }
     awaitNodes();
     AtomicInteger kills = new AtomicInteger();
     Thread chaos = new Thread(() -> chaos(kills), "chaos");
@@ -134,22 +198,49 @@ public final class ChaosBench {
     chaos.join();
     int unfinished = awaitAllEnded();
     int lost = 0;
-    for (long id : acknowledged) {
+    List<Long> all = new ArrayList<>(acknowledged);
+    all.addAll(probes);
+    for (long id : all) {
       if (get("/v1/jobs/" + id).status() == 404) {
         lost++;
       }
     }
     int orphans = secondAgents();
-    stopController();
+    stopControllers();
     orphans += agentProcesses().size();
     int leaked = leakedJobProcesses();
     int doubles = Files.exists(dir.resolve("doubles"))
         ? new TreeSet<>(Files.readAllLines(dir.resolve("doubles"))).size() : 0;
-    return new Result(kills.get(), acknowledged.size(), lost, doubles, orphans, leaked, unfinished);
+    return new Result(controllers.length, kills.get(), acknowledged.size(), lost, doubles, orphans, leaked, unfinished,
+        List.copyOf(takeovers), interruptions.get());
   }
 
-  private void writeConfig() throws IOException {
+  /** Empties the database's schema: the bench starts from a fresh cluster, as it does on H2. */
+  private static void emptySchema(String jdbcUrl) {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl);
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS public CASCADE");
+      s.execute("CREATE SCHEMA public");
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("cannot empty the schema of " + jdbcUrl + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Controller {@code i}'s configuration; with HA, every controller's differs only in its port and address. */
+  private void writeConfig(int i) throws IOException {
     Path data = dir.resolve("data");
+    String ha = !ha() ? "" : """
+        datasources:
+          default:
+            url: '%s'
+            username: ''
+            password: ''
+        squall:
+          controller-url: %s
+          ha:
+            enabled: true
+            advertise-url: %s
+        """.formatted(options.postgres(), addresses, url(i));
     String yml = """
         micronaut:
           server:
@@ -192,26 +283,63 @@ public final class ChaosBench {
               token: chaos-bob-token
             admin:
               token: %s
-        """.formatted(port, data, options.seed(), options.launchFailureRate(), options.seed(), TOKEN, ADMIN);
-    Path file = dir.resolve("chaos.yml");
+        """.formatted(ports[i], data, options.seed(), options.launchFailureRate(), options.seed(), TOKEN, ADMIN);
+    Path file = dir.resolve("chaos-" + i + ".yml");
+    if (ha()) {
+      // The HA keys go to a file of their own: Micronaut merges the files it is given.
+      Path haFile = dir.resolve("chaos-ha-" + i + ".yml");
+      Files.writeString(haFile, ha);
+      Files.setPosixFilePermissions(haFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    }
     Files.writeString(file, yml);
     Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
   }
 
-  private void startController() throws IOException {
+  private void startController(int i) throws IOException {
     int n = ++started;
-    controller = new ProcessBuilder(JavaCommand.executable(), "-Dmicronaut.config.files=" + dir.resolve("chaos.yml"),
-        "-DSQUALL_LOG_LEVEL=WARN", "-cp", JavaCommand.classPath(), "io.squall.api.Application")
+    String files = dir.resolve("chaos-" + i + ".yml") + (ha() ? "," + dir.resolve("chaos-ha-" + i + ".yml") : "");
+    controllers[i] = new ProcessBuilder(JavaCommand.executable(), "-Dmicronaut.config.files=" + files,
+        "-DSQUALL_LOG_LEVEL=" + (ha() ? "INFO" : "WARN"), "-cp", JavaCommand.classPath(), "io.squall.api.Application")
         .redirectErrorStream(true)
         .redirectOutput(dir.resolve("controller-" + n + ".log").toFile())
         .start();
   }
 
-  private void stopController() throws InterruptedException {
-    controller.destroy();
-    if (!controller.waitFor(60, TimeUnit.SECONDS)) {
-      controller.destroyForcibly().waitFor();
+  /** Standbys first: stopped first, the leader would hand the cluster to one of them. */
+  private void stopControllers() throws InterruptedException {
+    int leader = leader();
+    for (int i = 0; i < controllers.length; i++) {
+      if (i != leader) {
+        stop(controllers[i]);
+      }
     }
+    stop(controllers[Math.max(leader, 0)]);
+  }
+
+  private static void stop(Process p) throws InterruptedException {
+    p.destroy();
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly().waitFor();
+    }
+  }
+
+  /** Which controller leads (answers {@code /ha} as the leader), or -1 while none does. */
+  private int leader() {
+    for (int i = 0; i < controllers.length; i++) {
+      try {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(i) + "/ha"))
+            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200 && JSON.readTree(r.body()).path("role").asText().equals("leader")) {
+          return i;
+        }
+      } catch (IOException down) {
+        // not this one
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return -1;
+      }
+    }
+    return -1;
   }
 
   private void awaitNodes() throws InterruptedException {
@@ -236,9 +364,8 @@ public final class ChaosBench {
       for (String what : order) {
         Thread.sleep(2000 + random.nextInt(6000));
         if (what.equals("controller")) {
-          controller.destroyForcibly().waitFor();
+          killController();
           kills.incrementAndGet();
-          startController();
           awaitNodes();
         } else {
           List<ProcessHandle> agents = agentProcesses();
@@ -255,25 +382,84 @@ public final class ChaosBench {
     }
   }
 
+  /**
+   * Kills the leader with -9 and starts it again at once (a standby, with HA), then times how
+   * long until a write is acknowledged again. With HA an elastic node running a job is
+   * interrupted first, so that the new leader inherits an interruption under way.
+   */
+  private void killController() throws IOException, InterruptedException {
+    int victim = 0;
+    if (ha()) {
+      interruptABusyElasticNode();
+      Thread.sleep(random.nextInt(1500));
+      await("a leader", Duration.ofMinutes(2), () -> leader() >= 0);
+      victim = leader();
+    }
+    long killed = System.nanoTime();
+    controllers[victim].destroyForcibly().waitFor();
+    startController(victim);
+    String probe = job(-1);
+    while (true) {
+      Answer a = post("/v1/jobs", probe);
+      if (a.status() == 201) {
+        takeovers.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed));
+        probes.add(a.json().get("job_id").asLong());
+        return;
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Starts a job on the elastic partition, waits until it runs, and interrupts its node with a
+   * 3 s notice: the leader is killed while the drain, checkpoint signal and requeue are under way.
+   */
+  private void interruptABusyElasticNode() throws InterruptedException {
+    long id = acknowledge(job("chaos-interrupted", "burst", 8, 1));
+    probes.add(id);
+    String[] node = new String[1];
+    await("job " + id + " to run on an elastic node", Duration.ofMinutes(2), () -> {
+      Answer a = get("/v1/jobs/" + id);
+      node[0] = a.status() == 200 && a.json().path("state").asText().equals("RUNNING")
+          ? a.json().path("nodes").asText() : null;
+      return node[0] != null;
+    });
+    Answer a = send(HttpRequest.newBuilder(URI.create(SOME_CONTROLLER + "/v1/nodes/" + node[0] + "/interrupt"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"notice_seconds\": 3}")), ADMIN);
+    if (a.status() == 202) {
+      interruptions.incrementAndGet();
+    }
+  }
+
+  /** Submits until the API acknowledges (201); the job's id. */
+  private long acknowledge(String job) throws InterruptedException {
+    while (true) {
+      Answer a = post("/v1/jobs", job);
+      if (a.status() == 201) {
+        return a.json().get("job_id").asLong();
+      }
+      Thread.sleep(200);
+    }
+  }
+
   /** Submits every job, retrying while the controller is down: only a 201 counts as acknowledged. */
   private void submitAll() throws InterruptedException {
     for (int i = 0; i < options.jobs(); i++) {
-      String body = job(i);
-      while (true) {
-        Answer a = post("/v1/jobs", body);
-        if (a.status() == 201) {
-          acknowledged.add(a.json().get("job_id").asLong());
-          break;
-        }
-        Thread.sleep(200);
-      }
+      acknowledged.add(acknowledge(job(i)));
       Thread.sleep(20);
     }
   }
 
-  /** A short real job; one in four on the elastic partition. Each run holds its job's lock file. */
+  /** A short real job; one in four on the elastic partition. {@code i} -1: a probe. */
   private String job(int i) {
     int seconds = 1 + random.nextInt(4);
+    int gpus = 1 + random.nextInt(2);
+    return job(i < 0 ? "chaos-probe" : "chaos-" + i, i % 4 == 3 ? "burst" : "gpu", seconds, gpus);
+  }
+
+  /** A real job; each run holds its job's lock file, so a second copy running at once is caught. */
+  private String job(String name, String partition, int seconds, int gpus) {
     String script = "#!/bin/bash\n"
         + "exec 9>>" + dir.resolve("locks") + "/$SLURM_JOB_ID\n"
         + "if ! flock -n 9; then echo $SLURM_JOB_ID >> " + dir.resolve("doubles") + "; exit 3; fi\n"
@@ -282,8 +468,7 @@ public final class ChaosBench {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("script", script);
     m.put("submit_dir", dir.resolve("work").toString());
-    m.put("argv", List.of("--gpus=" + (1 + random.nextInt(2)), "--partition=" + (i % 4 == 3 ? "burst" : "gpu"),
-        "--output=/dev/null", "--job-name=chaos-" + i));
+    m.put("argv", List.of("--gpus=" + gpus, "--partition=" + partition, "--output=/dev/null", "--job-name=" + name));
     try {
       return JSON.writeValueAsString(m);
     } catch (IOException e) {
@@ -352,18 +537,21 @@ public final class ChaosBench {
   private record Answer(int status, JsonNode json) {}
 
   private Answer get(String path) {
-    return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET(), ADMIN);
+    return send(HttpRequest.newBuilder(URI.create(SOME_CONTROLLER + path)).GET(), ADMIN);
   }
 
   private Answer post(String path, String json) {
-    return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+    return send(HttpRequest.newBuilder(URI.create(SOME_CONTROLLER + path))
         .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)), TOKEN);
   }
 
+  /** Sends {@code b} (addressed to {@link #SOME_CONTROLLER}) to the leading controller, as the CLI does. */
   private Answer send(HttpRequest.Builder b, String token) {
+    String path = b.build().uri().toString().substring(SOME_CONTROLLER.length());
+    b.header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(30));
     try {
-      HttpResponse<String> r = http.send(b.header("Authorization", "Bearer " + token)
-          .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = addresses.send(base -> http.send(b.uri(URI.create(base + path)).build(),
+          HttpResponse.BodyHandlers.ofString()));
       JsonNode json = r.body().isEmpty() ? null : JSON.readTree(r.body());
       return new Answer(r.statusCode(), json);
     } catch (IOException e) {

@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * The controller address a launched node's agent is given ({@code --controller}):
- * {@code squall.controller-url} when set, else this server's loopback address, which only a node
+ * {@code squall.controller-url} when set (with high availability, every controller's address,
+ * separated by commas: the agents follow whichever leads), else this server's loopback address, which only a node
  * on this machine reaches. Cloud nodes never run here, so with a cloud provider the key must be
  * set; a controller that started without it would launch machines that can never register.
  */
@@ -38,7 +39,15 @@ public final class ControllerUrl {
     return server.getScheme() + "://127.0.0.1:" + server.getPort();
   }
 
-  private static String check(String url) {
+  private static String check(String urls) {
+    java.util.List<String> checked = new java.util.ArrayList<>();
+    for (String url : urls.split(",", -1)) {
+      checked.add(checkOne(url.strip()));
+    }
+    return String.join(",", checked);
+  }
+
+  private static String checkOne(String url) {
     try {
       URI uri = new URI(url);
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -51,6 +60,6 @@ public final class ControllerUrl {
       // said below
     }
     throw new ConfigurationException(KEY + ": '" + url + "' is not an address such as http://10.0.1.5:6820"
-        + " (http or https, a host, an optional port, nothing after it)");
+        + " (http or https, a host, an optional port, nothing after it; several separated by commas)");
   }
 }

@@ -30,12 +30,14 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
   private final SquallConfig config;
   private final NodeProvider provider;
   private final AgentCredentials credentials;
+  private final ControllerUrl controllerUrl;
 
   public NodeFleet(ClusterLayout layout, SquallConfig config, Providers providers, AgentCredentials credentials) {
     this.layout = layout;
     this.credentials = credentials;
     this.config = config;
     this.provider = providers.provider();
+    this.controllerUrl = providers.controllerUrl();
   }
 
   @Override
@@ -43,8 +45,9 @@ public final class NodeFleet implements ApplicationEventListener<ServerStartupEv
     List<NodeLaunch> launches = new ArrayList<>();
     EmbeddedServer server = event.getSource();
     // The local provider's agents run here: loopback reaches the controller (the certificate must
-    // name 127.0.0.1 under TLS).
-    String url = ControllerUrl.loopback(server);
+    // name 127.0.0.1 under TLS), unless squall.controller-url names the controllers (high
+    // availability: every one's address, so that the agents follow whichever leads).
+    String url = controllerUrl.forNodes(server);
     for (Node n : layout.nodes()) {
       if (!layout.isElastic(n.name())) {
         launches.add(new NodeLaunch(n, url, credentials.forLaunch(n.name())));

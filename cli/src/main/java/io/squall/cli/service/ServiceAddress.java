@@ -14,7 +14,8 @@ import java.util.Map;
  * against. The environment ({@code SQUALL_URL}, {@code SQUALL_TOKEN}, {@code SQUALL_CA_FILE}) wins
  * over the config file ({@code $SQUALL_CONFIG}, else {@code ~/.config/squall/config}, lines
  * {@code url = ...}, {@code token = ...} and {@code ca-file = ...}), so a one-off override needs no
- * file edit.
+ * file edit. The URL may name several controllers separated by commas (high availability): the
+ * client talks to whichever leads ({@link io.squall.agent.ControllerAddresses}).
  *
  * @param token null when none is configured (the service then answers 401)
  * @param configFile the file that was or would have been read, for messages
@@ -56,13 +57,19 @@ public record ServiceAddress(String url, String token, Path configFile, Path caF
     if (url.chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
       throw new ServiceConfigException("the service URL contains a space or control character");
     }
-    String lower = url.toLowerCase(Locale.ROOT);
-    if (!lower.startsWith("http://") && !lower.startsWith("https://")) {
-      throw new ServiceConfigException("the service URL '" + url + "' must start with http:// or https://");
+    // Several controllers (high availability) are given separated by commas; the client follows the leader.
+    List<String> urls = new java.util.ArrayList<>();
+    for (String one : url.split(",", -1)) {
+      String lower = one.toLowerCase(Locale.ROOT);
+      if (!lower.startsWith("http://") && !lower.startsWith("https://")) {
+        throw new ServiceConfigException("the service URL '" + one + "' must start with http:// or https://");
+      }
+      while (one.endsWith("/")) {
+        one = one.substring(0, one.length() - 1);
+      }
+      urls.add(one);
     }
-    while (url.endsWith("/")) {
-      url = url.substring(0, url.length() - 1);
-    }
+    url = String.join(",", urls);
     return new ServiceAddress(url, token, file, caFile == null ? null : Path.of(caFile));
   }
 

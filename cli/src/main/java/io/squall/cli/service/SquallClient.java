@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.squall.agent.CaFile;
+import io.squall.agent.ControllerAddresses;
 import io.squall.agent.TlsFileException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -37,6 +38,8 @@ import javax.net.ssl.SSLParameters;
  * state between calls, so it is safe to share between threads.
  */
 public final class SquallClient {
+  /** Stands for the controller's address in a request until send picks the leader's. */
+  private static final String PLACEHOLDER = "http://controller";
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   /** Long enough for a busy service's listing; a hung service should not hang a script forever. */
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
@@ -47,11 +50,17 @@ public final class SquallClient {
   private static final TypeReference<List<AccountingJob>> ACCOUNTING = new TypeReference<>() {};
 
   private final ServiceAddress address;
+  private final ControllerAddresses controllers;
   private final HttpClient http;
   private final ObjectMapper json;
 
   public SquallClient(ServiceAddress address) {
     this.address = address;
+    try {
+      this.controllers = ControllerAddresses.parse(address.url());
+    } catch (IllegalArgumentException e) {
+      throw new ServiceConfigException("the service URL: " + e.getMessage());
+    }
     try {
       // HTTP/1.1: the service speaks it, and h2c upgrade headers only confuse proxies.
       this.http = transport(address).version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
@@ -252,7 +261,8 @@ public final class SquallClient {
   private HttpRequest.Builder request(String path, Map<String, String> query) {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     query.forEach((k, v) -> q.add(encode(k) + "=" + encode(v)));
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(address.url() + path + q))
+    // The controller's address is filled in when it is sent: see send.
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(PLACEHOLDER + path + q))
         .timeout(REQUEST_TIMEOUT)
         .header("Accept", "application/json");
     if (address.token() != null) {
@@ -264,7 +274,9 @@ public final class SquallClient {
   private JsonNode send(HttpRequest.Builder request) {
     HttpResponse<String> response;
     try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      String tail = request.build().uri().toString().substring(PLACEHOLDER.length());
+      response = controllers.send(base -> http.send(request.uri(URI.create(base + tail)).build(),
+          HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)));
     } catch (HttpConnectTimeoutException e) {
       throw new ServiceUnreachableException(address.url(), "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s");
     } catch (HttpTimeoutException e) {

@@ -44,6 +44,14 @@ class ServiceAddressTest {
   }
 
   @Test
+  void severalControllersAreGivenSeparatedByCommasEachChecked() {
+    assertThat(ServiceAddress.resolve(Map.of("HOME", home.toString(), "SQUALL_URL", "http://a:6820/,https://b:6820"))
+        .url()).isEqualTo("http://a:6820,https://b:6820");
+    assertThatThrownBy(() -> ServiceAddress.resolve(Map.of("HOME", home.toString(), "SQUALL_URL", "http://a:6820,b:6820")))
+        .isInstanceOf(ServiceConfigException.class).hasMessageContaining("'b:6820' must start with http://");
+  }
+
+  @Test
   void theCaFileComesFromTheEnvironmentOrTheFileElseTheJdksCasAreTrusted() throws IOException {
     Path file = home.resolve("tls.conf");
     Files.writeString(file, "url = https://head:6820\nca-file = /etc/squall/ca.pem\n");

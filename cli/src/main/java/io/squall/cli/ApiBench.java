@@ -82,7 +82,7 @@ final class ApiBench {
     }
     String token = "Bearer " + address.token();
     // The first controller of a list: a bench measures one server, so it follows no leader.
-    String url = ControllerAddresses.parse(address.url()).current();
+    String url = ControllerAddresses.parse(address.url()).current().toString();
     try {
       HttpResponse<String> probe = connections.get(0).send(HttpRequest.newBuilder(URI.create(url
           + "/v1/partitions")).header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString());

@@ -53,9 +53,14 @@ final class JsonAnswer {
     }
   }
 
-  /** The answer, which must be a JSON object. */
+  /** The answer's text, which must be a JSON object. */
   static JsonAnswer parse(String text) {
-    if (values(text) instanceof Map<?, ?> map) {
+    return of(values(text));
+  }
+
+  /** The answer read by {@link #values}, which must be an object. */
+  static JsonAnswer of(Object answer) {
+    if (answer instanceof Map<?, ?> map) {
       return new JsonAnswer(cast(map), "");
     }
     throw new MalformedAnswerException("expected a JSON object");

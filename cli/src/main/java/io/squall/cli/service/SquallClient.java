@@ -1,6 +1,5 @@
 package io.squall.cli.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.agent.CaFile;
@@ -73,7 +72,7 @@ public final class SquallClient {
   /** {@code GET /v1/jobs}, once per job id when several are named. */
   public List<JobInfo> jobs(JobQuery query) {
     return merged(query.perJob(), q -> {
-      String answer = send(request("/v1/jobs", q.parameters()).GET());
+      Object answer = send(request("/v1/jobs", q.parameters()).GET());
       return list(answer, "jobs", JobInfo::from).stream().filter(q::keeps).toList();
     }, JobInfo::jobId);
   }
@@ -168,7 +167,7 @@ public final class SquallClient {
   }
 
   /** The answer of a cancel or action: {@code {"jobs":[JOB..]}}, the jobs it changed. */
-  private List<JobInfo> changed(String answer) {
+  private List<JobInfo> changed(Object answer) {
     return list(answer, "jobs", JobInfo::from);
   }
 
@@ -199,7 +198,7 @@ public final class SquallClient {
   /** {@code GET /v1/accounting}, once per job id when several are named. */
   public List<AccountingJob> accounting(AccountingQuery query) {
     return merged(query.perJob(), q -> {
-      String answer = send(request("/v1/accounting", q.parameters()).GET());
+      Object answer = send(request("/v1/accounting", q.parameters()).GET());
       return list(answer, "jobs", AccountingJob::from).stream().filter(q::keeps).toList();
     }, AccountingJob::jobId);
   }
@@ -211,12 +210,7 @@ public final class SquallClient {
    * @param query {@code since}, {@code until} (instants), {@code account}, {@code by}; absent ones left out
    */
   public JsonNode costReport(Map<String, String> query) {
-    String answer = send(request("/v1/reports/cost", query).GET());
-    try {
-      return new ObjectMapper().readTree(answer);
-    } catch (JsonProcessingException e) {
-      throw unreadable(e.getOriginalMessage());
-    }
+    return new ObjectMapper().valueToTree(send(request("/v1/reports/cost", query).GET()));
   }
 
   /** The answers to each query in turn, each job once (the first answer naming it wins). */
@@ -243,8 +237,8 @@ public final class SquallClient {
     return b;
   }
 
-  /** The body of a 2xx answer that is JSON; any other answer is a ServiceException saying why. */
-  private String send(HttpRequest.Builder request) {
+  /** A 2xx answer's JSON as plain values ({@link JsonAnswer#values}); any other answer is a ServiceException saying why. */
+  private Object send(HttpRequest.Builder request) {
     HttpResponse<String> response;
     try {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -268,7 +262,7 @@ public final class SquallClient {
       if (body == null) {
         throw new ServiceException(status, "the service answered " + status + " without a JSON body");
       }
-      return response.body();
+      return body;
     }
     throw new ServiceException(status, errorMessage(status, body, response.body()));
   }
@@ -300,16 +294,16 @@ public final class SquallClient {
   }
 
   /** A 2xx answer read into a record by {@code read}; a malformed one says which field is wrong. */
-  private static <T> T read(String answer, Function<JsonAnswer, T> read) {
+  private static <T> T read(Object answer, Function<JsonAnswer, T> read) {
     try {
-      return read.apply(JsonAnswer.parse(answer));
+      return read.apply(JsonAnswer.of(answer));
     } catch (JsonAnswer.MalformedAnswerException e) {
       throw unreadable(e.getMessage());
     }
   }
 
   /** The answer's list {@code field} ({@code {"jobs":[..]}}), each read by {@code read}; empty when absent. */
-  private static <T> List<T> list(String answer, String field, Function<JsonAnswer, T> read) {
+  private static <T> List<T> list(Object answer, String field, Function<JsonAnswer, T> read) {
     List<T> list = read(answer, a -> a.objects(field, read));
     return list == null ? List.of() : list;
   }

@@ -12,9 +12,11 @@
 # SQUALL_CDS_ARCHIVE=none runs without one; SQUALL_JAVA_OPTS is given to the JVM last. The JVM
 # learns the launcher's path (squall.launcher: `squall bench cli` runs the verbs beside it).
 
-# C1 only and the serial collector: a verb lives for a fraction of a second, too short for C2 or
-# G1's threads to pay off. The same options record the archive (it must match them).
-cli_java_opts="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xshare:auto"
+# C1 only, one compiler thread and the serial collector: a verb lives for a fraction of a second,
+# too short for C2, a second compiler thread or G1's threads to pay off (one compiler thread:
+# squeue's median of 21 calls 120 ms, 140 ms with the default count; README: CLI start-up). The
+# same options record the archive (it must match them).
+cli_java_opts="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC -XX:-UsePerfData -Xshare:auto"
 
 cli_java_exec() {
   cli_java=$1 cli_archive=$2 cli_cp=$3

@@ -20,7 +20,7 @@ import java.util.Map;
  * The run the launchers record the class-data sharing archive from ({@code java
  * -XX:ArchiveClassesAtExit=... io.squall.cli.StartupTraining}): the common Slurm verbs in this
  * JVM against a stand-in service on a loopback port that answers with one job, so the classes a
- * real call loads (the verbs, the HTTP client, Jackson's readers for each answer) are loaded
+ * real call loads (the verbs, the HTTP client, the JSON reader of each answer) are loaded
  * here and archived. It talks to no real service and prints nothing; a verb that fails here only
  * leaves its classes out of the archive, which costs speed, never correctness.
  */

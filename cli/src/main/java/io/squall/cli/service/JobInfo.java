@@ -48,9 +48,52 @@ public record JobInfo(
     Map<String, Object> request,
     List<Allocation> allocation,
     Boolean batch) {
+  /** Reads one from the service's JSON. */
+  static JobInfo from(JsonAnswer a) {
+    return new JobInfo(
+        a.requiredString("job_id"),
+        a.longValue("job_id_raw"),
+        a.longValue("array_job_id"),
+        a.longValue("array_task_id"),
+        a.string("array_pending"),
+        a.string("name"),
+        a.string("user"),
+        a.string("account"),
+        a.string("partition"),
+        a.string("qos"),
+        a.string("state"),
+        a.string("reason"),
+        a.string("nodes"),
+        a.integer("num_nodes"),
+        a.integer("num_gpus"),
+        a.integer("num_tasks"),
+        a.longValue("time_limit_minutes"),
+        a.instant("submit_time"),
+        a.instant("eligible_time"),
+        a.instant("start_time"),
+        a.instant("end_time"),
+        a.longValue("elapsed_seconds"),
+        a.instant("expected_start"),
+        a.integer("restart_count"),
+        a.integer("exit_code"),
+        a.integer("exit_signal"),
+        a.string("work_dir"),
+        a.string("stdout"),
+        a.string("stderr"),
+        a.map("request"),
+        a.objects("allocation", Allocation::from),
+        a.bool("batch"));
+  }
 
   /** The GPUs a job holds on one node. */
-  public record Allocation(String node, List<Integer> gpus) {}
+  public record Allocation(String node, List<Integer> gpus) {
+    /** Reads one from the service's JSON. */
+    static Allocation from(JsonAnswer a) {
+      return new Allocation(
+          a.string("node"),
+          a.integers("gpus"));
+    }
+  }
 
   /** The id squeue shows: the array's pending remainder prints as {@code 42_[4-9%2]}. */
   public String displayId() {

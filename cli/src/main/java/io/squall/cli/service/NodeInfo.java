@@ -18,6 +18,23 @@ public record NodeInfo(
     String placementGroup,
     List<String> jobs,
     Instant lastHeartbeat) {
+  /** Reads one from the service's JSON. */
+  static NodeInfo from(JsonAnswer a) {
+    return new NodeInfo(
+        a.requiredString("name"),
+        a.string("state"),
+        a.string("reason"),
+        a.strings("partitions"),
+        a.integer("gpus"),
+        a.integer("gpus_allocated"),
+        a.string("gpu_type"),
+        a.integer("cpus"),
+        a.longValue("memory_mb"),
+        a.strings("features"),
+        a.string("placement_group"),
+        a.strings("jobs"),
+        a.instant("last_heartbeat"));
+  }
 
   public NodeInfo {
     partitions = partitions == null ? List.of() : List.copyOf(partitions);

@@ -1,7 +1,5 @@
 package io.squall.cli.service;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-
 /**
  * A partition as {@code GET /v1/partitions} lists it.
  *
@@ -10,7 +8,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  */
 public record PartitionInfo(
     String name,
-    @JsonProperty("default") Boolean isDefault,
+    Boolean isDefault,
     String nodes,
     Integer totalNodes,
     Integer totalGpus,
@@ -19,6 +17,20 @@ public record PartitionInfo(
     Integer maxNodes,
     Integer priorityTier,
     String state) {
+  /** Reads one from the service's JSON. */
+  static PartitionInfo from(JsonAnswer a) {
+    return new PartitionInfo(
+        a.requiredString("name"),
+        a.bool("default"),
+        a.string("nodes"),
+        a.integer("total_nodes"),
+        a.integer("total_gpus"),
+        a.longValue("max_time_minutes"),
+        a.longValue("default_time_minutes"),
+        a.integer("max_nodes"),
+        a.integer("priority_tier"),
+        a.string("state"));
+  }
 
   public boolean defaultPartition() {
     return Boolean.TRUE.equals(isDefault);

@@ -15,4 +15,20 @@ public record ReservationInfo(
     List<String> users,
     List<String> accounts,
     List<String> flags,
-    String state) {}
+    String state) {
+  /** Reads one from the service's JSON. */
+  static ReservationInfo from(JsonAnswer a) {
+    return new ReservationInfo(
+        a.requiredString("name"),
+        a.instant("start_time"),
+        a.instant("end_time"),
+        a.longValue("duration_seconds"),
+        a.string("nodes"),
+        a.integer("node_count"),
+        a.string("partition"),
+        a.strings("users"),
+        a.strings("accounts"),
+        a.strings("flags"),
+        a.string("state"));
+  }
+}

@@ -1,14 +1,7 @@
 package io.squall.cli.service;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.squall.agent.CaFile;
 import io.squall.agent.ControllerAddresses;
 import io.squall.agent.TlsFileException;
@@ -23,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +27,9 @@ import javax.net.ssl.SSLParameters;
 
 /**
  * The REST calls the Slurm verbs make, one method per endpoint of docs/rest-api.md. Keeps no
- * state between calls, so it is safe to share between threads.
+ * state between calls, so it is safe to share between threads. Answers are read with
+ * {@link JsonAnswer} and bodies written with {@link JsonBody} (jackson-core's streaming API), not
+ * Jackson's data binding, whose set-up would cost a verb more than the rest of its run.
  */
 public final class SquallClient {
   /** Stands for the controller's address in a request until send picks the leader's. */
@@ -43,16 +37,10 @@ public final class SquallClient {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   /** Long enough for a busy service's listing; a hung service should not hang a script forever. */
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
-  private static final TypeReference<List<JobInfo>> JOBS = new TypeReference<>() {};
-  private static final TypeReference<List<NodeInfo>> NODES = new TypeReference<>() {};
-  private static final TypeReference<List<PartitionInfo>> PARTITIONS = new TypeReference<>() {};
-  private static final TypeReference<List<ReservationInfo>> RESERVATIONS = new TypeReference<>() {};
-  private static final TypeReference<List<AccountingJob>> ACCOUNTING = new TypeReference<>() {};
 
   private final ServiceAddress address;
   private final ControllerAddresses controllers;
   private final HttpClient http;
-  private final ObjectMapper json;
 
   public SquallClient(ServiceAddress address) {
     this.address = address;
@@ -67,12 +55,6 @@ public final class SquallClient {
     } catch (TlsFileException e) {
       throw new ServiceConfigException(e.getMessage() + " (SQUALL_CA_FILE or 'ca-file =' in " + address.configFile() + ")");
     }
-    this.json = JsonMapper.builder()
-        .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
-        .addModule(new SimpleModule().addDeserializer(Instant.class, new ApiInstantDeserializer()))
-        .build();
   }
 
   /**
@@ -93,20 +75,20 @@ public final class SquallClient {
 
   /** {@code POST /v1/jobs} with a JSON body: 201 with the id, or 200 for a test-only submission. */
   public SubmitResult submit(Submission submission) {
-    return convert(send(postJson("/v1/jobs", submission)), SubmitResult.class);
+    return read(send(postJson("/v1/jobs", submission.body())), SubmitResult::from);
   }
 
   /** {@code GET /v1/jobs}, once per job id when several are named. */
   public List<JobInfo> jobs(JobQuery query) {
     return merged(query.perJob(), q -> {
-      JsonNode answer = send(request("/v1/jobs", q.parameters()).GET());
-      return convert(answer.path("jobs"), JOBS).stream().filter(q::keeps).toList();
+      Object answer = send(request("/v1/jobs", q.parameters()).GET());
+      return list(answer, "jobs", JobInfo::from).stream().filter(q::keeps).toList();
     }, JobInfo::jobId);
   }
 
   /** {@code GET /v1/jobs/{id}}: the job with its request and allocation. */
   public JobInfo job(String id) {
-    return convert(send(request("/v1/jobs/" + segment(id), Map.of()).GET()), JobInfo.class);
+    return read(send(request("/v1/jobs/" + segment(id), Map.of()).GET()), JobInfo::from);
   }
 
   /**
@@ -139,16 +121,15 @@ public final class SquallClient {
 
   /** {@code POST /v1/jobs/{id}/steps}: a new step of a running interactive allocation. */
   public StepGrant step(String id) {
-    return convert(send(request("/v1/jobs/" + segment(id) + "/steps", Map.of())
-        .POST(HttpRequest.BodyPublishers.noBody())), StepGrant.class);
+    return read(send(request("/v1/jobs/" + segment(id) + "/steps", Map.of())
+        .POST(HttpRequest.BodyPublishers.noBody())), StepGrant::from);
   }
 
   /** {@code GET /v1/jobs/{id}/environment}: the allocation's {@code SLURM_*} variables. */
   public Map<String, String> allocationEnvironment(String id) {
-    JsonNode env = send(request("/v1/jobs/" + segment(id) + "/environment", Map.of()).GET()).path("environment");
-    Map<String, String> out = new LinkedHashMap<>();
-    env.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
-    return out;
+    Map<String, String> env = read(send(request("/v1/jobs/" + segment(id) + "/environment", Map.of()).GET()),
+        a -> a.stringMap("environment"));
+    return env == null ? Map.of() : env;
   }
 
   /**
@@ -176,12 +157,12 @@ public final class SquallClient {
 
   /** {@code POST /v1/reservations} (operators): creates an advanced reservation ({@code scontrol create reservation}). */
   public ReservationInfo createReservation(Map<String, Object> body) {
-    return convert(send(postJson("/v1/reservations", body)), ReservationInfo.class);
+    return read(send(postJson("/v1/reservations", body)), ReservationInfo::from);
   }
 
   /** {@code GET /v1/reservations}: every advanced reservation, by name. */
   public List<ReservationInfo> reservations() {
-    return convert(send(request("/v1/reservations", Map.of()).GET()).path("reservations"), RESERVATIONS);
+    return list(send(request("/v1/reservations", Map.of()).GET()), "reservations", ReservationInfo::from);
   }
 
   /** {@code DELETE /v1/reservations/{name}} (operators). */
@@ -189,35 +170,29 @@ public final class SquallClient {
     send(request("/v1/reservations/" + segment(name), Map.of()).DELETE());
   }
 
-  private HttpRequest.Builder postJson(String path, Object body) {
-    String text;
-    try {
-      text = json.writeValueAsString(body);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the request as JSON", e);
-    }
+  private HttpRequest.Builder postJson(String path, Map<String, ?> body) {
     return request(path, Map.of()).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8));
+        .POST(HttpRequest.BodyPublishers.ofString(JsonBody.write(body), StandardCharsets.UTF_8));
   }
 
   /** The answer of a cancel or action: {@code {"jobs":[JOB..]}}, the jobs it changed. */
-  private List<JobInfo> changed(JsonNode answer) {
-    return convert(answer.path("jobs"), JOBS);
+  private List<JobInfo> changed(Object answer) {
+    return list(answer, "jobs", JobInfo::from);
   }
 
   /** {@code GET /v1/priorities}: pending jobs' priority factors and the weights (sprio). */
   public Priorities priorities(Map<String, String> query) {
-    return convert(send(request("/v1/priorities", query).GET()), Priorities.class);
+    return read(send(request("/v1/priorities", query).GET()), Priorities::from);
   }
 
   /** {@code GET /v1/nodes}. */
   public List<NodeInfo> nodes() {
-    return convert(send(request("/v1/nodes", Map.of()).GET()).path("nodes"), NODES);
+    return list(send(request("/v1/nodes", Map.of()).GET()), "nodes", NodeInfo::from);
   }
 
   /** {@code GET /v1/partitions}. */
   public List<PartitionInfo> partitions() {
-    return convert(send(request("/v1/partitions", Map.of()).GET()).path("partitions"), PARTITIONS);
+    return list(send(request("/v1/partitions", Map.of()).GET()), "partitions", PartitionInfo::from);
   }
 
   /**
@@ -226,24 +201,25 @@ public final class SquallClient {
    * @param query {@code users}, {@code accounts} (comma-separated) and {@code all}; absent ones left out
    */
   public Shares shares(Map<String, String> query) {
-    return convert(send(request("/v1/shares", query).GET()), Shares.class);
+    return read(send(request("/v1/shares", query).GET()), Shares::from);
   }
 
   /** {@code GET /v1/accounting}, once per job id when several are named. */
   public List<AccountingJob> accounting(AccountingQuery query) {
     return merged(query.perJob(), q -> {
-      JsonNode answer = send(request("/v1/accounting", q.parameters()).GET());
-      return convert(answer.path("jobs"), ACCOUNTING).stream().filter(q::keeps).toList();
+      Object answer = send(request("/v1/accounting", q.parameters()).GET());
+      return list(answer, "jobs", AccountingJob::from).stream().filter(q::keeps).toList();
     }, AccountingJob::jobId);
   }
 
   /**
-   * {@code GET /v1/reports/cost}: the chargeback report, as the service answers it.
+   * {@code GET /v1/reports/cost}: the chargeback report, as the service answers it. Read as a
+   * tree with Jackson's data binding: the report command is no Slurm verb, and prints the tree.
    *
    * @param query {@code since}, {@code until} (instants), {@code account}, {@code by}; absent ones left out
    */
   public JsonNode costReport(Map<String, String> query) {
-    return send(request("/v1/reports/cost", query).GET());
+    return new ObjectMapper().valueToTree(send(request("/v1/reports/cost", query).GET()));
   }
 
   /** The answers to each query in turn, each job once (the first answer naming it wins). */
@@ -271,7 +247,8 @@ public final class SquallClient {
     return b;
   }
 
-  private JsonNode send(HttpRequest.Builder request) {
+  /** A 2xx answer's JSON as plain values ({@link JsonAnswer#values}); any other answer is a ServiceException saying why. */
+  private Object send(HttpRequest.Builder request) {
     HttpResponse<String> response;
     try {
       String tail = request.build().uri().toString().substring(PLACEHOLDER.length());
@@ -292,7 +269,7 @@ public final class SquallClient {
       throw new ServiceUnreachableException(address.url(), "interrupted");
     }
     int status = response.statusCode();
-    JsonNode body = parse(response.body());
+    Object body = parse(response.body());
     if (status >= 200 && status < 300) {
       if (body == null) {
         throw new ServiceException(status, "the service answered " + status + " without a JSON body");
@@ -302,21 +279,22 @@ public final class SquallClient {
     throw new ServiceException(status, errorMessage(status, body, response.body()));
   }
 
-  private JsonNode parse(String text) {
+  /** The body as plain values, or null when it is empty or not JSON. */
+  private static Object parse(String text) {
     if (text == null || text.isBlank()) {
       return null;
     }
     try {
-      return json.readTree(text);
-    } catch (JsonProcessingException e) {
+      return JsonAnswer.values(text);
+    } catch (JsonAnswer.MalformedAnswerException e) {
       return null;
     }
   }
 
   /** The service's own words when it gave them; otherwise the status and the start of the body. */
-  private static String errorMessage(int status, JsonNode body, String raw) {
-    if (body != null && body.path("error").isTextual()) {
-      return body.get("error").asText();
+  private static String errorMessage(int status, Object body, String raw) {
+    if (body instanceof Map<?, ?> map && map.get("error") instanceof String error) {
+      return error;
     }
     String text = raw == null ? "" : raw.strip();
     int end = text.indexOf('\n');
@@ -327,23 +305,23 @@ public final class SquallClient {
     return "the service answered HTTP " + status + (text.isEmpty() ? "" : ": " + text);
   }
 
-  private <T> T convert(JsonNode node, Class<T> type) {
+  /** A 2xx answer read into a record by {@code read}; a malformed one says which field is wrong. */
+  private static <T> T read(Object answer, Function<JsonAnswer, T> read) {
     try {
-      return json.treeToValue(node, type);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      throw new ServiceException(200, "cannot read the service's answer: " + e.getMessage());
+      return read.apply(JsonAnswer.of(answer));
+    } catch (JsonAnswer.MalformedAnswerException e) {
+      throw unreadable(e.getMessage());
     }
   }
 
-  private <T> List<T> convert(JsonNode node, TypeReference<List<T>> type) {
-    if (node == null || node.isMissingNode() || node.isNull()) {
-      return List.of();
-    }
-    try {
-      return json.readerFor(type).readValue(node);
-    } catch (IOException | IllegalArgumentException e) {
-      throw new ServiceException(200, "cannot read the service's answer: " + e.getMessage());
-    }
+  /** The answer's list {@code field} ({@code {"jobs":[..]}}), each read by {@code read}; empty when absent. */
+  private static <T> List<T> list(Object answer, String field, Function<JsonAnswer, T> read) {
+    List<T> list = read(answer, a -> a.objects(field, read));
+    return list == null ? List.of() : list;
+  }
+
+  private static ServiceException unreadable(String why) {
+    return new ServiceException(200, "cannot read the service's answer: " + why);
   }
 
   /** HttpClient often throws ConnectException without a message; the cause has the words. */

@@ -14,6 +14,24 @@ import java.util.Map;
  */
 public record StepGrant(Long jobId, String jobKey, Integer step, String credential, List<Node> nodes,
     Map<String, String> environment) {
+  /** Reads one from the service's JSON. */
+  static StepGrant from(JsonAnswer a) {
+    return new StepGrant(
+        a.longValue("job_id"),
+        a.string("job_key"),
+        a.integer("step"),
+        a.string("credential"),
+        a.objects("nodes", Node::from),
+        a.stringMap("environment"));
+  }
+
   /** One node of the allocation and its agent's base address. */
-  public record Node(String name, String address) {}
+  public record Node(String name, String address) {
+    /** Reads one from the service's JSON. */
+    static Node from(JsonAnswer a) {
+      return new Node(
+          a.string("name"),
+          a.string("address"));
+    }
+  }
 }

@@ -22,6 +22,20 @@ public record SubmitResult(
     Integer numGpus,
     Double costUsdMin,
     Double costUsdMax) {
+  /** Reads one from the service's JSON. */
+  static SubmitResult from(JsonAnswer a) {
+    return new SubmitResult(
+        a.string("job_id"),
+        a.strings("warnings"),
+        a.bool("test_only"),
+        a.string("partition"),
+        a.instant("expected_start"),
+        a.string("nodes"),
+        a.string("reason"),
+        a.integer("num_gpus"),
+        a.decimal("cost_usd_min"),
+        a.decimal("cost_usd_max"));
+  }
 
   public SubmitResult {
     warnings = warnings == null ? List.of() : List.copyOf(warnings);

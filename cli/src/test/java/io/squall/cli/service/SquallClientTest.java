@@ -84,6 +84,18 @@ class SquallClientTest {
         .hasMessageContaining("not an ISO-8601 instant");
   }
 
+  @Test
+  void aMalformedAnswerNamesTheFieldAndNonJsonSaysSo() {
+    fake.on("GET", "/v1/jobs", 200, "{\"jobs\":[{\"job_id\":\"1\"},{\"job_id\":\"2\",\"num_nodes\":\"two\"}]}");
+    assertThatThrownBy(() -> client.jobs(new JobQuery(List.of(), List.of(), List.of(), List.of(), List.of(), List.of())))
+        .isInstanceOf(ServiceException.class)
+        .hasMessage("cannot read the service's answer: jobs[1].num_nodes: expected a whole number, got \"two\"");
+    fake.on("GET", "/v1/nodes", 200, "{\"nodes\":[{\"state\":\"IDLE\"}]}");
+    assertThatThrownBy(client::nodes).hasMessage("cannot read the service's answer: nodes[0].name: missing");
+    fake.on("GET", "/v1/partitions", 200, "<html>ok</html>");
+    assertThatThrownBy(client::partitions).hasMessage("the service answered 200 without a JSON body");
+  }
+
   /**
    * The service answers each id with what it names (42_3 that task, 47 the task whose own id it
    * is, 42 every task of array 42), so each id is asked for and a job named twice is listed once.

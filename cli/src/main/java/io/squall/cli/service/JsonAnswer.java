@@ -1,0 +1,343 @@
+package io.squall.cli.service;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One JSON object of the service's answer, with typed accessors that say which field was missing
+ * or of the wrong type ({@code jobs[0].submit_time: not an ISO-8601 instant: ...}). The answer is
+ * read with jackson-core's streaming parser into plain values (maps, lists, strings, numbers,
+ * booleans): Jackson's data binding costs a verb more start-up time than the whole rest of its
+ * run. Fields the client does not know are ignored, as the API's compatibility rules ask.
+ */
+final class JsonAnswer {
+  private static final JsonFactory FACTORY = new JsonFactory();
+
+  private final Map<String, Object> fields;
+  /** Where this object is in the answer ({@code jobs[0]}), empty for the answer itself. */
+  private final String path;
+
+  private JsonAnswer(Map<String, Object> fields, String path) {
+    this.fields = fields;
+    this.path = path;
+  }
+
+  /**
+   * The answer's text as plain values: {@code Map} (insertion order), {@code List}, {@code String},
+   * {@code Integer}/{@code Long}/{@code BigInteger}, {@code Double}, {@code Boolean} or null.
+   *
+   * @throws MalformedAnswerException when the text is not one JSON value
+   */
+  static Object values(String text) {
+    try (JsonParser p = FACTORY.createParser(text)) {
+      if (p.nextToken() == null) {
+        throw new MalformedAnswerException("not JSON: the answer is empty");
+      }
+      Object value = value(p);
+      if (p.nextToken() != null) {
+        throw new MalformedAnswerException("not JSON: more text after the value at " + where(p));
+      }
+      return value;
+    } catch (IOException e) {
+      throw new MalformedAnswerException("not JSON: " + firstLine(e.getMessage()));
+    }
+  }
+
+  /** The answer's text, which must be a JSON object. */
+  static JsonAnswer parse(String text) {
+    return of(values(text));
+  }
+
+  /** The answer read by {@link #values}, which must be an object. */
+  static JsonAnswer of(Object answer) {
+    if (answer instanceof Map<?, ?> map) {
+      return new JsonAnswer(cast(map), "");
+    }
+    throw new MalformedAnswerException("expected a JSON object");
+  }
+
+  private static Object value(JsonParser p) throws IOException {
+    JsonToken token = p.currentToken();
+    return switch (token) {
+      case START_OBJECT -> {
+        Map<String, Object> map = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String name = p.currentName();
+          p.nextToken();
+          map.put(name, value(p));
+        }
+        yield map;
+      }
+      case START_ARRAY -> {
+        List<Object> list = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          list.add(value(p));
+        }
+        yield list;
+      }
+      case VALUE_STRING -> p.getText();
+      // As small as fits, as Jackson's untyped values are: request maps are printed as they come.
+      case VALUE_NUMBER_INT -> switch (p.getNumberType()) {
+        case INT -> p.getIntValue();
+        case LONG -> p.getLongValue();
+        default -> p.getBigIntegerValue();
+      };
+      case VALUE_NUMBER_FLOAT -> p.getDoubleValue();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> null;
+      default -> throw new MalformedAnswerException("not JSON: unexpected " + token + " at " + where(p));
+    };
+  }
+
+  private static String where(JsonParser p) {
+    return "line " + p.currentTokenLocation().getLineNr() + ", column " + p.currentTokenLocation().getColumnNr();
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "unreadable";
+    }
+    int end = message.indexOf('\n');
+    return end < 0 ? message : message.substring(0, end);
+  }
+
+  /** A text field; a number is taken as its text (job ids come as either). Null when absent. */
+  String string(String name) {
+    Object v = fields.get(name);
+    if (v == null || v instanceof String) {
+      return (String) v;
+    }
+    if (v instanceof Number) {
+      return v.toString();
+    }
+    throw wrong(name, "a string", v);
+  }
+
+  /** A text field that every answer of its kind has. */
+  String requiredString(String name) {
+    String v = string(name);
+    if (v == null) {
+      throw new MalformedAnswerException(field(name) + ": missing");
+    }
+    return v;
+  }
+
+  /** A whole number, or null when absent. */
+  Long longValue(String name) {
+    Object v = fields.get(name);
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof Integer || v instanceof Long) {
+      return ((Number) v).longValue();
+    }
+    throw wrong(name, "a whole number", v);
+  }
+
+  /** A whole number in int's range, or null when absent. */
+  Integer integer(String name) {
+    Long v = longValue(name);
+    if (v == null) {
+      return null;
+    }
+    if (v != v.intValue()) {
+      throw wrong(name, "a whole number up to " + Integer.MAX_VALUE, v);
+    }
+    return v.intValue();
+  }
+
+  /** A number, or null when absent. */
+  Double decimal(String name) {
+    Object v = fields.get(name);
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof Number n) {
+      return n.doubleValue();
+    }
+    throw wrong(name, "a number", v);
+  }
+
+  /** A whole number a record holds as a primitive: 0 when absent, as the service leaves zeros out. */
+  long longOrZero(String name) {
+    Long v = longValue(name);
+    return v == null ? 0 : v;
+  }
+
+  int intOrZero(String name) {
+    Integer v = integer(name);
+    return v == null ? 0 : v;
+  }
+
+  double decimalOrZero(String name) {
+    Double v = decimal(name);
+    return v == null ? 0 : v;
+  }
+
+  Boolean bool(String name) {
+    Object v = fields.get(name);
+    if (v == null || v instanceof Boolean) {
+      return (Boolean) v;
+    }
+    throw wrong(name, "true or false", v);
+  }
+
+  /** An ISO-8601 instant ({@code 2026-11-21T10:00:00Z}), as the API writes timestamps; null when absent. */
+  Instant instant(String name) {
+    Object v = fields.get(name);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String text)) {
+      throw wrong(name, "an ISO-8601 instant", v);
+    }
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeException e) {
+      throw new MalformedAnswerException(field(name) + ": not an ISO-8601 instant: " + e.getMessage());
+    }
+  }
+
+  /** A list of strings, or null when absent. */
+  List<String> strings(String name) {
+    List<Object> list = list(name);
+    if (list == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>(list.size());
+    for (int i = 0; i < list.size(); i++) {
+      Object v = list.get(i);
+      if (!(v instanceof String s)) {
+        throw wrong(name + "[" + i + "]", "a string", v);
+      }
+      out.add(s);
+    }
+    return out;
+  }
+
+  /** A list of whole numbers in int's range, or null when absent. */
+  List<Integer> integers(String name) {
+    List<Object> list = list(name);
+    if (list == null) {
+      return null;
+    }
+    List<Integer> out = new ArrayList<>(list.size());
+    for (int i = 0; i < list.size(); i++) {
+      if (!(list.get(i) instanceof Integer v)) {
+        throw wrong(name + "[" + i + "]", "a whole number up to " + Integer.MAX_VALUE, list.get(i));
+      }
+      out.add(v);
+    }
+    return out;
+  }
+
+  /** A list of objects, each made into a record by {@code read}, or null when absent. */
+  <T> List<T> objects(String name, Function<JsonAnswer, T> read) {
+    List<Object> list = list(name);
+    if (list == null) {
+      return null;
+    }
+    List<T> out = new ArrayList<>(list.size());
+    for (int i = 0; i < list.size(); i++) {
+      String at = field(name) + "[" + i + "]";
+      if (!(list.get(i) instanceof Map<?, ?> map)) {
+        throw new MalformedAnswerException(at + ": expected an object, got " + describe(list.get(i)));
+      }
+      out.add(read.apply(new JsonAnswer(cast(map), at)));
+    }
+    return out;
+  }
+
+  /** An object made into a record by {@code read}, or null when absent. */
+  <T> T object(String name, Function<JsonAnswer, T> read) {
+    Map<String, Object> map = map(name);
+    return map == null ? null : read.apply(new JsonAnswer(map, field(name)));
+  }
+
+  /** An object as plain values, or null when absent. */
+  Map<String, Object> map(String name) {
+    Object v = fields.get(name);
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof Map<?, ?> map) {
+      return cast(map);
+    }
+    throw wrong(name, "an object", v);
+  }
+
+  /** An object of text values (numbers and booleans taken as their text), or null when absent. */
+  Map<String, String> stringMap(String name) {
+    Map<String, Object> map = map(name);
+    if (map == null) {
+      return null;
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    map.forEach((k, v) -> {
+      if (v instanceof Map || v instanceof List) {
+        throw wrong(name + "." + k, "a string", v);
+      }
+      out.put(k, v == null ? null : v.toString());
+    });
+    return out;
+  }
+
+  private List<Object> list(String name) {
+    Object v = fields.get(name);
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof List<?> list) {
+      @SuppressWarnings("unchecked")
+      List<Object> objects = (List<Object>) list;
+      return objects;
+    }
+    throw wrong(name, "a list", v);
+  }
+
+  private MalformedAnswerException wrong(String name, String expected, Object got) {
+    return new MalformedAnswerException(field(name) + ": expected " + expected + ", got " + describe(got));
+  }
+
+  private String field(String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+
+  private static String describe(Object v) {
+    if (v instanceof String s) {
+      return "\"" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "\"";
+    }
+    if (v instanceof Map) {
+      return "an object";
+    }
+    if (v instanceof List) {
+      return "a list";
+    }
+    return String.valueOf(v);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> cast(Map<?, ?> map) {
+    return (Map<String, Object>) map;
+  }
+
+  /** The answer is not the JSON its endpoint documents; the message names the field. */
+  static final class MalformedAnswerException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    MalformedAnswerException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.squall.cli.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.squall.cli.service.JsonAnswer.MalformedAnswerException;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JsonAnswerTest {
+
+  @Test
+  void readsEveryKindOfValueAndIgnoresUnknownFields() {
+    JsonAnswer a = JsonAnswer.parse("""
+        {"job_id":7,"name":"train","big":12345678901,"huge":123456789012345678901234567890,"cost":1.5,
+         "held":true,"at":"2026-11-21T10:00:00Z","tags":["a","b"],"gpus":[0,1],"env":{"A":"1","N":2},
+         "request":{"nodes":2,"x":[1.0,null]},"absent":null,"future":{"deep":[{}]}}""");
+    assertThat(a.string("job_id")).isEqualTo("7");
+    assertThat(a.longValue("big")).isEqualTo(12345678901L);
+    assertThat(a.integer("job_id")).isEqualTo(7);
+    assertThat(a.decimal("cost")).isEqualTo(1.5);
+    assertThat(a.decimal("job_id")).isEqualTo(7.0);
+    assertThat(a.bool("held")).isTrue();
+    assertThat(a.instant("at")).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
+    assertThat(a.strings("tags")).containsExactly("a", "b");
+    assertThat(a.integers("gpus")).containsExactly(0, 1);
+    assertThat(a.stringMap("env")).containsExactly(Map.entry("A", "1"), Map.entry("N", "2"));
+    assertThat(a.map("request")).containsEntry("nodes", 2);
+    assertThat(a.map("request")).containsEntry("x", Arrays.asList(1.0, null));
+    assertThat(JsonAnswer.values("123456789012345678901234567890")).isEqualTo(new BigInteger("123456789012345678901234567890"));
+    assertThat(a.string("absent")).isNull();
+    assertThat(a.strings("nowhere")).isNull();
+    assertThat(a.longOrZero("nowhere")).isZero();
+  }
+
+  @Test
+  void aMissingRequiredFieldIsNamedWithItsPlaceInTheAnswer() {
+    JsonAnswer a = JsonAnswer.parse("{\"jobs\":[{\"job_id\":\"1\"},{\"name\":\"x\"}]}");
+    assertThatThrownBy(() -> a.objects("jobs", JobInfo::from))
+        .isInstanceOf(MalformedAnswerException.class)
+        .hasMessage("jobs[1].job_id: missing");
+  }
+
+  @Test
+  void aFieldOfTheWrongTypeIsNamedWithWhatWasExpectedAndWhatCame() {
+    JsonAnswer a = JsonAnswer.parse("""
+        {"num_nodes":"two","held":"yes","tags":["a",3],"big":3000000000,"at":1763719200,"when":"today",
+         "jobs":[{"job_id":"1","allocation":[{"node":"n1","gpus":[0,"x"]}]}],"list":{"a":1},"obj":[1]}""");
+    assertThatThrownBy(() -> a.integer("num_nodes")).hasMessage("num_nodes: expected a whole number, got \"two\"");
+    assertThatThrownBy(() -> a.bool("held")).hasMessage("held: expected true or false, got \"yes\"");
+    assertThatThrownBy(() -> a.strings("tags")).hasMessage("tags[1]: expected a string, got 3");
+    assertThatThrownBy(() -> a.integer("big")).hasMessage("big: expected a whole number up to 2147483647, got 3000000000");
+    assertThatThrownBy(() -> a.instant("at")).hasMessage("at: expected an ISO-8601 instant, got 1763719200");
+    assertThatThrownBy(() -> a.instant("when")).hasMessageStartingWith("when: not an ISO-8601 instant: ");
+    assertThatThrownBy(() -> a.objects("jobs", JobInfo::from))
+        .hasMessage("jobs[0].allocation[0].gpus[1]: expected a whole number up to 2147483647, got \"x\"");
+    assertThatThrownBy(() -> a.strings("list")).hasMessage("list: expected a list, got an object");
+    assertThatThrownBy(() -> a.map("obj")).hasMessage("obj: expected an object, got a list");
+    assertThatThrownBy(() -> a.decimal("held")).hasMessage("held: expected a number, got \"yes\"");
+  }
+
+  @Test
+  void textThatIsNotJsonSaysSo() {
+    assertThatThrownBy(() -> JsonAnswer.parse("<html>Bad gateway</html>"))
+        .isInstanceOf(MalformedAnswerException.class).hasMessageStartingWith("not JSON: ");
+    assertThatThrownBy(() -> JsonAnswer.parse("{\"jobs\":[")).hasMessageStartingWith("not JSON: ");
+    assertThatThrownBy(() -> JsonAnswer.parse("{} {}")).hasMessage("not JSON: more text after the value at line 1, column 4");
+    assertThatThrownBy(() -> JsonAnswer.parse("")).hasMessage("not JSON: the answer is empty");
+    assertThatThrownBy(() -> JsonAnswer.parse("[1]")).hasMessage("expected a JSON object");
+  }
+
+  @Test
+  void bodiesAreWrittenInOrderWithoutNulls() {
+    Map<String, Object> body = new java.util.LinkedHashMap<>();
+    body.put("b", List.of("x\"y", 2, 1.5, true));
+    body.put("a", null);
+    body.put("m", Map.of("k", "v"));
+    body.put("at", Instant.parse("2026-11-21T10:00:00Z"));
+    assertThat(JsonBody.write(body)).isEqualTo("{\"b\":[\"x\\\"y\",2,1.5,true],\"m\":{\"k\":\"v\"},\"at\":\"2026-11-21T10:00:00Z\"}");
+  }
+}

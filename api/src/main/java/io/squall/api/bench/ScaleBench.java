@@ -149,8 +149,14 @@ public final class ScaleBench {
       return;
     }
     Path dir = Files.createTempDirectory("squall-scale");
-    System.out.println(run(options, dir).json());
-    // The controller's database holds every job (about 1 GB at 100,000): kept only when the run failed.
+    Result result = run(options, dir);
+    System.out.println(result.json());
+    // The controller's database holds every job (about 1 GB at 100,000): kept only when the run
+    // failed, or lost nodes (its log says why).
+    if (result.reregistrations() > 0 || (result.downAfterSubmit() != null && result.downAfterSubmit() > 0)) {
+      System.err.println("nodes were lost; the controller's data and log are kept in " + dir);
+      System.exit(0);
+    }
     try (var files = Files.walk(dir)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }

@@ -14,6 +14,8 @@ import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
 import jakarta.inject.Singleton;
 import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +31,13 @@ public final class AgentReports {
   private final JobLifecycle lifecycle;
   private final ClusterLayout layout;
   private final SquallConfig config;
+  private final NodeLiveness liveness;
+  private final InstantSource clock;
 
-  public AgentReports(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config) {
+  public AgentReports(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
+      NodeLiveness liveness, InstantSource clock) {
+    this.liveness = liveness;
+    this.clock = clock;
     this.writer = writer;
     this.lifecycle = lifecycle;
     this.layout = layout;
@@ -70,7 +77,9 @@ public final class AgentReports {
   }
 
   /**
-   * Notes that the node's agent is alive, and what it holds.
+   * Notes that the node's agent is alive, and what it holds. The heartbeat counts from its arrival
+   * ({@link NodeLiveness}), not from when the writer applies it; one that has nothing to settle (it
+   * reports every job the controller has running there) is answered without a write at all.
    *
    * @param address the reporting agent's own base address; null from an agent that does not say
    * @throws ApiException 409 when another agent (another address) registered for the node since
@@ -78,6 +87,16 @@ public final class AgentReports {
    *     agents; 404 when the node is unknown or DOWN: the agent registers again
    */
   public CompletableFuture<Void> heartbeat(String name, String address, List<String> held) {
+    NodeStatus committed = writer.state().node(name);
+    if (committed != null && committed.address() != null && committed.state() != NodeState.DOWN
+        && (address == null || address.equals(committed.address()))) {
+      Instant now = clock.instant();
+      liveness.heard(name, committed.address(), now);
+      // Jobs the writer has not published yet started just now: lost() spares them either way.
+      if (lost(writer.state().holdingJobsOn(name), held, now).isEmpty()) {
+        return CompletableFuture.completedFuture(null);
+      }
+    }
     return writer.write(b -> {
       NodeStatus n = b.node(name);
       if (n != null && n.address() != null && address != null && !address.equals(n.address())) {
@@ -97,19 +116,31 @@ public final class AgentReports {
    * A running job the node's agent does not hold is lost there: the agent restarted, or the
    * launch never reached it (the controller stopped or crashed right after starting the job).
    * Slurm requeues such a job (or fails it with NODE_FAIL), and so does Squall, rather than wait
-   * forever for an exit that will not come. A job started less than the node timeout ago is
-   * spared: its launch may still be on its way, or the report may have been written before it came.
+   * forever for an exit that will not come.
    */
   private void requeueLost(Batch b, String node, List<String> held) {
-    Instant launchedBefore = b.now().minus(config.getNodeTimeout());
-    for (StoredJob j : b.jobsHolding(node)) {
+    for (StoredJob j : lost(b.jobsHolding(node), held, b.now())) {
+      lifecycle.nodeFailed(b, j, "node " + node + " does not have the job (its agent restarted, or the launch"
+          + " never reached it)");
+    }
+  }
+
+  /**
+   * The jobs of {@code holding} that run but that the agent does not hold. A job started less than
+   * the node timeout before {@code now} is spared: its launch may still be on its way, or the
+   * report may have been written before it came.
+   */
+  private List<StoredJob> lost(List<StoredJob> holding, List<String> held, Instant now) {
+    Instant launchedBefore = now.minus(config.getNodeTimeout());
+    List<StoredJob> out = new ArrayList<>();
+    for (StoredJob j : holding) {
       Instant started = j.job().startTime();
       if (j.job().state() == JobState.RUNNING && !held.contains(j.key().toString())
           && started != null && started.isBefore(launchedBefore)) {
-        lifecycle.nodeFailed(b, j, "node " + node + " does not have the job (its agent restarted, or the launch"
-            + " never reached it)");
+        out.add(j);
       }
     }
+    return out;
   }
 
   public CompletableFuture<Void> exits(String node, List<Exit> exits) {
@@ -135,7 +166,7 @@ public final class AgentReports {
     return writer.write(b -> {
       Instant deadline = b.now().minus(config.getNodeTimeout());
       for (NodeStatus n : List.copyOf(writer.state().nodes())) {
-        if (n.address() == null || n.lastHeartbeat().isAfter(deadline)) {
+        if (n.address() == null || liveness.lastHeard(n).isAfter(deadline)) {
           continue;
         }
         String why = "Not responding (no heartbeat for " + config.getNodeTimeout().toSeconds() + " s)";

@@ -56,28 +56,38 @@ public final class ScaleBench {
 
   /**
    * @param window how long the controller's CPU is measured with heartbeats (and, up to 20 s, without)
+   * @param agentsDuringSubmit whether the agents register and heartbeat before the queue is
+   *     submitted (their heartbeats then compete with the burst for the writer) rather than after
    * @param jvmFlags the flags the launcher gives {@code squall server}, given to the controller too
    */
-  public record Options(int nodes, int jobs, Duration window, int clients, List<String> jvmFlags) {
+  public record Options(int nodes, int jobs, Duration window, int clients, boolean agentsDuringSubmit,
+      List<String> jvmFlags) {
+    private static final String AGENTS_DURING_SUBMIT = "--agents-during-submit";
+
     static Options parse(List<String> args) {
       Map<String, String> o = new LinkedHashMap<>();
+      boolean agentsDuringSubmit = false;
       for (int i = 0; i < args.size(); i++) {
         String a = args.get(i);
+        if (a.equals(AGENTS_DURING_SUBMIT)) {
+          agentsDuringSubmit = true;
+          continue;
+        }
         if (!a.startsWith("--") || i + 1 >= args.size()) {
           throw new IllegalArgumentException("usage: bench scale [--nodes N] [--jobs N] [--window SECONDS]"
-              + " [--clients N]; not '" + a + "'");
+              + " [--clients N] [" + AGENTS_DURING_SUBMIT + "]; not '" + a + "'");
         }
         o.put(a.substring(2), args.get(++i));
       }
       Set<String> known = Set.of("nodes", "jobs", "window", "clients");
       o.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
         throw new IllegalArgumentException("bench scale: unknown option --" + k + "; use --nodes, --jobs, --window,"
-            + " --clients");
+            + " --clients, " + AGENTS_DURING_SUBMIT);
       });
       Options p = new Options(Integer.parseInt(o.getOrDefault("nodes", "10000")),
           Integer.parseInt(o.getOrDefault("jobs", "100000")),
           Duration.ofSeconds(Long.parseLong(o.getOrDefault("window", "60"))),
-          Integer.parseInt(o.getOrDefault("clients", "8")), launcherFlags());
+          Integer.parseInt(o.getOrDefault("clients", "8")), agentsDuringSubmit, launcherFlags());
       if (p.nodes < 1 || p.jobs < 1 || p.window.toSeconds() < 1 || p.clients < 1) {
         throw new IllegalArgumentException("bench scale: --nodes, --jobs, --window and --clients must be at least 1");
       }
@@ -94,14 +104,15 @@ public final class ScaleBench {
   /** The figures; CPU in cores (CPU seconds per wall second). */
   public record Result(int nodes, int jobs, double submitPerS, int running, int pending, long rssMb, long peakRssMb,
       double squeueMs, int squeueJobs, double heartbeatsPerS, int heartbeatErrors, int reregistrations,
-      double coresWithHeartbeats, double coresWithout) {
+      double coresWithHeartbeats, double coresWithout, Integer downAfterSubmit) {
     public String json() {
-      return String.format(Locale.ROOT, "{\"nodes\":%d,\"jobs\":%d,\"submit_per_s\":%.0f,\"running\":%d,"
+      return String.format(Locale.ROOT, "{\"nodes\":%d,\"jobs\":%d,\"submit_per_s\":%.0f,"
+          + "\"nodes_down_after_submit\":%s,\"running\":%d,"
           + "\"pending\":%d,\"rss_mb\":%d,\"peak_rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,\"heartbeats_per_s\":%.0f,"
           + "\"heartbeat_errors\":%d,\"reregistrations\":%d,\"controller_cores_heartbeats\":%.3f,"
-          + "\"controller_cores_quiet\":%.3f,\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, running, pending,
-          rssMb, peakRssMb, squeueMs, squeueJobs, heartbeatsPerS, heartbeatErrors, reregistrations, coresWithHeartbeats,
-          coresWithout, coresWithHeartbeats - coresWithout);
+          + "\"controller_cores_quiet\":%.3f,\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, downAfterSubmit,
+          running, pending, rssMb, peakRssMb, squeueMs, squeueJobs, heartbeatsPerS, heartbeatErrors, reregistrations,
+          coresWithHeartbeats, coresWithout, coresWithHeartbeats - coresWithout);
     }
   }
 
@@ -138,8 +149,14 @@ public final class ScaleBench {
       return;
     }
     Path dir = Files.createTempDirectory("squall-scale");
-    System.out.println(run(options, dir).json());
-    // The controller's database holds every job (about 1 GB at 100,000): kept only when the run failed.
+    Result result = run(options, dir);
+    System.out.println(result.json());
+    // The controller's database holds every job (about 1 GB at 100,000): kept only when the run
+    // failed, or lost nodes (its log says why).
+    if (result.reregistrations() > 0 || (result.downAfterSubmit() != null && result.downAfterSubmit() > 0)) {
+      System.err.println("nodes were lost; the controller's data and log are kept in " + dir);
+      System.exit(0);
+    }
     try (var files = Files.walk(dir)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }
@@ -157,13 +174,21 @@ public final class ScaleBench {
     try {
       startController();
       awaitController();
-      // The queue first, then the agents come up (as after a controller restart): a burst of 100,000
-      // submissions keeps the writer busy enough to delay heartbeats past the node timeout, which is
-      // not what this bench measures (README: Benchmarks).
+      // By default the queue first, then the agents come up (as after a controller restart); with
+      // --agents-during-submit the agents beat through the burst, and no node may be lost to it.
+      String agentBase = "http://127.0.0.1:" + agents.getAddress().getPort();
+      if (options.agentsDuringSubmit) {
+        register(agentBase, beats);
+      }
       long began = System.nanoTime();
       submit();
       double submitPerS = options.jobs / ((System.nanoTime() - began) / 1e9);
-      register("http://127.0.0.1:" + agents.getAddress().getPort(), beats);
+      Integer downAfterSubmit = null;
+      if (options.agentsDuringSubmit) {
+        downAfterSubmit = nodesDown();
+      } else {
+        register(agentBase, beats);
+      }
       int expectRunning = Math.min(options.nodes, options.jobs);
       int running = awaitRunning(expectRunning);
       // Paused for less than the node timeout (30 s by default): no node is lost meanwhile.
@@ -188,7 +213,7 @@ public final class ScaleBench {
       long rssMb = memoryKb(controller.pid(), "VmRSS") / 1024;
       long peakRssMb = memoryKb(controller.pid(), "VmHWM") / 1024;
       return new Result(options.nodes, options.jobs, submitPerS, running, options.jobs - running, rssMb, peakRssMb,
-          squeue.get(1), listed, perS, heartbeatErrors.get(), reregistrations.get(), with, without);
+          squeue.get(1), listed, perS, heartbeatErrors.get(), reregistrations.get(), with, without, downAfterSubmit);
     } finally {
       beats.shutdownNow();
       if (controller != null) {
@@ -325,6 +350,15 @@ public final class ScaleBench {
             "output", "/dev/null", "error", "/dev/null"),
         "submit_dir", "/tmp", "environment", environment));
     parallel(options.jobs, i -> post("/v1/jobs", USER_TOKEN, body, 201));
+  }
+
+  /** How many nodes the controller has DOWN now. */
+  private int nodesDown() throws IOException, InterruptedException {
+    int down = 0;
+    for (JsonNode n : get("/v1/nodes", USER_TOKEN).path("nodes")) {
+      down += n.path("state").asText().startsWith("DOWN") ? 1 : 0;
+    }
+    return down;
   }
 
   /** Waits until the cycles have started {@code expected} jobs (or 10 minutes); answers how many run. */

@@ -3,6 +3,7 @@ package io.squall.api.cluster;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.RequestAttribute;
+import io.squall.api.agents.NodeLiveness;
 import io.squall.api.auth.Caller;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.state.NodeOccupancy;
@@ -20,6 +21,7 @@ import io.squall.core.provision.CapacityPolicy;
 import io.squall.core.provision.PurchaseRules;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,10 +36,12 @@ import java.util.TreeSet;
 public final class ClusterController {
   private final StateWriter writer;
   private final ClusterLayout layout;
+  private final NodeLiveness liveness;
 
-  public ClusterController(StateWriter writer, ClusterLayout layout) {
+  public ClusterController(StateWriter writer, ClusterLayout layout, NodeLiveness liveness) {
     this.writer = writer;
     this.layout = layout;
+    this.liveness = liveness;
   }
 
   @Operation(summary = "Nodes with their state, GPUs and jobs")
@@ -61,7 +65,8 @@ public final class ClusterController {
       m.put("placement_group", node.placementGroup());
       // As squeue shows only one's own jobs (PrivateData=jobs), a node shows only the caller's.
       m.put("jobs", occupancy.jobsOn(n.name()).stream().filter(key -> maySee(caller, key)).toList());
-      m.put("last_heartbeat", n.lastHeartbeat() == null ? null : n.lastHeartbeat().toString());
+      Instant heard = liveness.lastHeard(n);
+      m.put("last_heartbeat", heard == null ? null : heard.toString());
       out.add(m);
     }
     return Map.of("nodes", out);

@@ -129,6 +129,18 @@ public final class ClusterState {
     return holdingByNode.getOrDefault(node, Set.of());
   }
 
+  /** The jobs that hold resources on this node now, in key order. */
+  public List<StoredJob> holdingJobsOn(String node) {
+    List<StoredJob> out = new ArrayList<>();
+    for (JobKey key : holdingOn(node)) {
+      StoredJob j = jobs.get(key);
+      if (j != null) {
+        out.add(j);
+      }
+    }
+    return out;
+  }
+
   /** The jobs that hold resources now, in key order: what runs on the nodes. */
   public List<StoredJob> holdingJobs() {
     List<StoredJob> out = new ArrayList<>();

@@ -22,10 +22,12 @@ import java.time.InstantSource;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -141,9 +143,13 @@ public final class SpendController {
 
   /** For each period between the cuts, what each account's own jobs cost in it. */
   private List<Map<String, Double>> spendByAccount(List<Instant> cuts) {
+    List<Costs.Period> periods = costs.periods(cuts);
+    // One lookup of the owners for every slice: a job that runs across slices is charged in each.
+    Set<String> keys = new HashSet<>();
+    periods.forEach(p -> keys.addAll(p.charges().jobs().keySet()));
+    Map<String, JobHistory.Owner> owners = history.owners(writer.state(), keys);
     List<Map<String, Double>> out = new ArrayList<>();
-    for (Costs.Period p : costs.periods(cuts)) {
-      Map<String, JobHistory.Owner> owners = history.owners(writer.state(), p.charges().jobs().keySet());
+    for (Costs.Period p : periods) {
       Map<String, Double> byAccount = new TreeMap<>();
       p.charges().jobs().forEach((key, charge) -> {
         JobHistory.Owner o = owners.get(key);

@@ -22,10 +22,16 @@ public final class ControllerAddresses {
   public static final String LEADER_HEADER = "X-Squall-Leader";
   public static final String ROLE_HEADER = "X-Squall-Role";
 
-  /** One request to the controller at {@code base} (no trailing slash). */
+  /** One request to the controller at {@code base} (no trailing slash), and its answer. */
   @FunctionalInterface
-  public interface Attempt<T> {
-    HttpResponse<T> send(URI base) throws IOException, InterruptedException;
+  public interface Attempt<R> {
+    R send(URI base) throws IOException, InterruptedException;
+  }
+
+  /** An answer's first value of a header, by name in any case. */
+  @FunctionalInterface
+  public interface Header<R> {
+    Optional<String> first(R answer, String name);
   }
 
   private final List<URI> all;
@@ -80,19 +86,24 @@ public final class ControllerAddresses {
    * @return the first answer not from a standby; when every address stood by, the last standby's 503
    * @throws IOException the last connection failure, when no controller answered at all
    */
-  public <T> HttpResponse<T> send(Attempt<T> attempt) throws IOException, InterruptedException {
+  public <T> HttpResponse<T> send(Attempt<HttpResponse<T>> attempt) throws IOException, InterruptedException {
+    return send(attempt, (r, name) -> r.headers().firstValue(name));
+  }
+
+  /** {@link #send(Attempt)} for any kind of answer, whose headers {@code header} reads. */
+  public <R> R send(Attempt<R> attempt, Header<R> header) throws IOException, InterruptedException {
     URI base = current;
-    HttpResponse<T> standby = null;
+    R standby = null;
     IOException failure = null;
     for (int tries = 0; tries <= all.size(); tries++) {
       try {
-        HttpResponse<T> r = attempt.send(base);
-        if (all.size() == 1 || !r.headers().firstValue(ROLE_HEADER).orElse("").equals("standby")) {
+        R r = attempt.send(base);
+        if (all.size() == 1 || !header.first(r, ROLE_HEADER).orElse("").equals("standby")) {
           current = base;
           return r;
         }
         standby = r;
-        URI leader = r.headers().firstValue(LEADER_HEADER).flatMap(this::listed).orElse(null);
+        URI leader = header.first(r, LEADER_HEADER).flatMap(this::listed).orElse(null);
         base = leader != null && !leader.equals(base) ? leader : next(base);
       } catch (IOException e) {
         if (all.size() == 1) {

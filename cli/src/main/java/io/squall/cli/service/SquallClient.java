@@ -10,20 +10,14 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
 
 /**
  * The REST calls the Slurm verbs make, one method per endpoint of docs/rest-api.md. Keeps no
@@ -32,15 +26,15 @@ import javax.net.ssl.SSLParameters;
  * Jackson's data binding, whose set-up would cost a verb more than the rest of its run.
  */
 public final class SquallClient {
-  /** Stands for the controller's address in a request until send picks the leader's. */
-  private static final String PLACEHOLDER = "http://controller";
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   /** Long enough for a busy service's listing; a hung service should not hang a script forever. */
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
   private final ServiceAddress address;
   private final ControllerAddresses controllers;
-  private final HttpClient http;
+  private final Transport plain = new PlainHttpTransport(CONNECT_TIMEOUT, REQUEST_TIMEOUT);
+  /** For https addresses; null when there are none and no CA file. */
+  private final Transport tls;
 
   public SquallClient(ServiceAddress address) {
     this.address = address;
@@ -49,24 +43,26 @@ public final class SquallClient {
     } catch (IllegalArgumentException e) {
       throw new ServiceConfigException("the service URL: " + e.getMessage());
     }
-    try {
-      // HTTP/1.1: the service speaks it, and h2c upgrade headers only confuse proxies.
-      this.http = transport(address).version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
-    } catch (TlsFileException e) {
-      throw new ServiceConfigException(e.getMessage() + " (SQUALL_CA_FILE or 'ca-file =' in " + address.configFile() + ")");
-    }
+    this.tls = tls(address, controllers);
   }
 
   /**
-   * An https service's client trusts the CA file or the JDK's CAs (a CA file is read, and its
-   * errors reported, whatever the scheme); a plain http one has a TLS context it never sets up.
+   * The https client, trusting the CA file or the JDK's CAs; a CA file is read, and its errors
+   * reported, whatever the scheme. Plain http addresses go through {@link PlainHttpTransport}.
    */
-  private static HttpClient.Builder transport(ServiceAddress address) throws TlsFileException {
-    HttpClient.Builder builder = HttpClient.newBuilder();
-    if (address.caFile() != null || address.url().toLowerCase(Locale.ROOT).contains("https:")) {
-      return CaFile.trusting(builder, address.caFile());
+  private static Transport tls(ServiceAddress address, ControllerAddresses controllers) {
+    boolean https = controllers.all().stream().anyMatch(u -> u.getScheme().equalsIgnoreCase("https"));
+    if (address.caFile() == null && !https) {
+      return null;
     }
-    return builder.sslContext(new PlainHttpContext()).sslParameters(new SSLParameters());
+    try {
+      // HTTP/1.1: the service speaks it, and h2c upgrade headers only confuse proxies.
+      HttpClient http = CaFile.trusting(HttpClient.newBuilder(), address.caFile())
+          .version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
+      return new JdkHttpTransport(http, REQUEST_TIMEOUT);
+    } catch (TlsFileException e) {
+      throw new ServiceConfigException(e.getMessage() + " (SQUALL_CA_FILE or 'ca-file =' in " + address.configFile() + ")");
+    }
   }
 
   public ServiceAddress address() {
@@ -75,20 +71,20 @@ public final class SquallClient {
 
   /** {@code POST /v1/jobs} with a JSON body: 201 with the id, or 200 for a test-only submission. */
   public SubmitResult submit(Submission submission) {
-    return read(send(postJson("/v1/jobs", submission.body())), SubmitResult::from);
+    return read(post("/v1/jobs", submission.body()), SubmitResult::from);
   }
 
   /** {@code GET /v1/jobs}, once per job id when several are named. */
   public List<JobInfo> jobs(JobQuery query) {
     return merged(query.perJob(), q -> {
-      Object answer = send(request("/v1/jobs", q.parameters()).GET());
+      Object answer = send("GET", "/v1/jobs", q.parameters(), null);
       return list(answer, "jobs", JobInfo::from).stream().filter(q::keeps).toList();
     }, JobInfo::jobId);
   }
 
   /** {@code GET /v1/jobs/{id}}: the job with its request and allocation. */
   public JobInfo job(String id) {
-    return read(send(request("/v1/jobs/" + segment(id), Map.of()).GET()), JobInfo::from);
+    return read(send("GET", "/v1/jobs/" + segment(id), Map.of(), null), JobInfo::from);
   }
 
   /**
@@ -99,14 +95,12 @@ public final class SquallClient {
    */
   public List<JobInfo> cancel(String id, String signal) {
     Map<String, String> query = signal == null ? Map.of() : Map.of("signal", signal);
-    return changed(send(request("/v1/jobs/" + segment(id), query).DELETE()));
+    return changed(send("DELETE", "/v1/jobs/" + segment(id), query, null));
   }
 
   /** {@code POST /v1/jobs/{id}/hold|release|requeue}; returns the jobs changed. */
   public List<JobInfo> act(String id, JobAction action) {
-    HttpRequest.Builder request = request("/v1/jobs/" + segment(id) + "/" + action.path(), Map.of())
-        .POST(HttpRequest.BodyPublishers.noBody());
-    return changed(send(request));
+    return changed(send("POST", "/v1/jobs/" + segment(id) + "/" + action.path(), Map.of(), null));
   }
 
   /**
@@ -116,18 +110,17 @@ public final class SquallClient {
    * @return the jobs changed
    */
   public List<JobInfo> update(String id, Map<String, String> fields) {
-    return changed(send(postJson("/v1/jobs/" + segment(id) + "/update", fields)));
+    return changed(post("/v1/jobs/" + segment(id) + "/update", fields));
   }
 
   /** {@code POST /v1/jobs/{id}/steps}: a new step of a running interactive allocation. */
   public StepGrant step(String id) {
-    return read(send(request("/v1/jobs/" + segment(id) + "/steps", Map.of())
-        .POST(HttpRequest.BodyPublishers.noBody())), StepGrant::from);
+    return read(send("POST", "/v1/jobs/" + segment(id) + "/steps", Map.of(), null), StepGrant::from);
   }
 
   /** {@code GET /v1/jobs/{id}/environment}: the allocation's {@code SLURM_*} variables. */
   public Map<String, String> allocationEnvironment(String id) {
-    Map<String, String> env = read(send(request("/v1/jobs/" + segment(id) + "/environment", Map.of()).GET()),
+    Map<String, String> env = read(send("GET", "/v1/jobs/" + segment(id) + "/environment", Map.of(), null),
         a -> a.stringMap("environment"));
     return env == null ? Map.of() : env;
   }
@@ -142,37 +135,36 @@ public final class SquallClient {
     if (signal != null) {
       body.put("signal", signal);
     }
-    return changed(send(postJson("/v1/jobs/" + segment(id) + "/complete", body)));
+    return changed(post("/v1/jobs/" + segment(id) + "/complete", body));
   }
 
   /** {@code POST /v1/nodes/{name}/drain} (operators): no new job starts on the node. */
   public void drain(String node, String reason) {
-    send(postJson("/v1/nodes/" + segment(node) + "/drain", Map.of("reason", reason)));
+    post("/v1/nodes/" + segment(node) + "/drain", Map.of("reason", reason));
   }
 
   /** {@code POST /v1/nodes/{name}/resume} (operators): a drained node takes work again. */
   public void resume(String node) {
-    send(request("/v1/nodes/" + segment(node) + "/resume", Map.of()).POST(HttpRequest.BodyPublishers.noBody()));
+    send("POST", "/v1/nodes/" + segment(node) + "/resume", Map.of(), null);
   }
 
   /** {@code POST /v1/reservations} (operators): creates an advanced reservation ({@code scontrol create reservation}). */
   public ReservationInfo createReservation(Map<String, Object> body) {
-    return read(send(postJson("/v1/reservations", body)), ReservationInfo::from);
+    return read(post("/v1/reservations", body), ReservationInfo::from);
   }
 
   /** {@code GET /v1/reservations}: every advanced reservation, by name. */
   public List<ReservationInfo> reservations() {
-    return list(send(request("/v1/reservations", Map.of()).GET()), "reservations", ReservationInfo::from);
+    return list(send("GET", "/v1/reservations", Map.of(), null), "reservations", ReservationInfo::from);
   }
 
   /** {@code DELETE /v1/reservations/{name}} (operators). */
   public void deleteReservation(String name) {
-    send(request("/v1/reservations/" + segment(name), Map.of()).DELETE());
+    send("DELETE", "/v1/reservations/" + segment(name), Map.of(), null);
   }
 
-  private HttpRequest.Builder postJson(String path, Map<String, ?> body) {
-    return request(path, Map.of()).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(JsonBody.write(body), StandardCharsets.UTF_8));
+  private Object post(String path, Map<String, ?> body) {
+    return send("POST", path, Map.of(), JsonBody.write(body));
   }
 
   /** The answer of a cancel or action: {@code {"jobs":[JOB..]}}, the jobs it changed. */
@@ -182,17 +174,17 @@ public final class SquallClient {
 
   /** {@code GET /v1/priorities}: pending jobs' priority factors and the weights (sprio). */
   public Priorities priorities(Map<String, String> query) {
-    return read(send(request("/v1/priorities", query).GET()), Priorities::from);
+    return read(send("GET", "/v1/priorities", query, null), Priorities::from);
   }
 
   /** {@code GET /v1/nodes}. */
   public List<NodeInfo> nodes() {
-    return list(send(request("/v1/nodes", Map.of()).GET()), "nodes", NodeInfo::from);
+    return list(send("GET", "/v1/nodes", Map.of(), null), "nodes", NodeInfo::from);
   }
 
   /** {@code GET /v1/partitions}. */
   public List<PartitionInfo> partitions() {
-    return list(send(request("/v1/partitions", Map.of()).GET()), "partitions", PartitionInfo::from);
+    return list(send("GET", "/v1/partitions", Map.of(), null), "partitions", PartitionInfo::from);
   }
 
   /**
@@ -201,13 +193,13 @@ public final class SquallClient {
    * @param query {@code users}, {@code accounts} (comma-separated) and {@code all}; absent ones left out
    */
   public Shares shares(Map<String, String> query) {
-    return read(send(request("/v1/shares", query).GET()), Shares::from);
+    return read(send("GET", "/v1/shares", query, null), Shares::from);
   }
 
   /** {@code GET /v1/accounting}, once per job id when several are named. */
   public List<AccountingJob> accounting(AccountingQuery query) {
     return merged(query.perJob(), q -> {
-      Object answer = send(request("/v1/accounting", q.parameters()).GET());
+      Object answer = send("GET", "/v1/accounting", q.parameters(), null);
       return list(answer, "jobs", AccountingJob::from).stream().filter(q::keeps).toList();
     }, AccountingJob::jobId);
   }
@@ -219,7 +211,7 @@ public final class SquallClient {
    * @param query {@code since}, {@code until} (instants), {@code account}, {@code by}; absent ones left out
    */
   public JsonNode costReport(Map<String, String> query) {
-    return new ObjectMapper().valueToTree(send(request("/v1/reports/cost", query).GET()));
+    return new ObjectMapper().valueToTree(send("GET", "/v1/reports/cost", query, null));
   }
 
   /** The answers to each query in turn, each job once (the first answer naming it wins). */
@@ -234,30 +226,31 @@ public final class SquallClient {
     return List.copyOf(byId.values());
   }
 
-  private HttpRequest.Builder request(String path, Map<String, String> query) {
+  /**
+   * {@code method path?query} to the leading controller, with {@code json} as the body when not
+   * null: a 2xx answer's JSON as plain values ({@link JsonAnswer#values}); any other answer is a
+   * ServiceException saying why.
+   */
+  private Object send(String method, String path, Map<String, String> query, String json) {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     query.forEach((k, v) -> q.add(encode(k) + "=" + encode(v)));
-    // The controller's address is filled in when it is sent: see send.
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(PLACEHOLDER + path + q))
-        .timeout(REQUEST_TIMEOUT)
-        .header("Accept", "application/json");
-    if (address.token() != null) {
-      b.header("Authorization", "Bearer " + address.token());
+    String target = path + q;
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Accept", "application/json");
+    if (json != null) {
+      headers.put("Content-Type", "application/json");
     }
-    return b;
-  }
-
-  /** A 2xx answer's JSON as plain values ({@link JsonAnswer#values}); any other answer is a ServiceException saying why. */
-  private Object send(HttpRequest.Builder request) {
-    HttpResponse<String> response;
+    if (address.token() != null) {
+      headers.put("Authorization", "Bearer " + address.token());
+    }
+    Transport.Reply response;
     try {
-      String tail = request.build().uri().toString().substring(PLACEHOLDER.length());
-      response = controllers.send(base -> http.send(request.uri(URI.create(base + tail)).build(),
-          HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)));
-    } catch (HttpConnectTimeoutException e) {
-      throw new ServiceUnreachableException(address.url(), "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s");
-    } catch (HttpTimeoutException e) {
-      throw new ServiceUnreachableException(address.url(), "no answer within " + REQUEST_TIMEOUT.toSeconds() + " s");
+      response = controllers.send(base -> transport(base).exchange(method, URI.create(base + target), headers, json),
+          Transport.Reply::header);
+    } catch (Transport.Timeout e) {
+      throw new ServiceUnreachableException(address.url(), e.connecting()
+          ? "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s"
+          : "no answer within " + REQUEST_TIMEOUT.toSeconds() + " s");
     } catch (ConnectException e) {
       throw new ServiceUnreachableException(address.url(), reason(e, "Connection refused"));
     } catch (SSLException e) {
@@ -268,7 +261,7 @@ public final class SquallClient {
       Thread.currentThread().interrupt();
       throw new ServiceUnreachableException(address.url(), "interrupted");
     }
-    int status = response.statusCode();
+    int status = response.status();
     Object body = parse(response.body());
     if (status >= 200 && status < 300) {
       if (body == null) {
@@ -322,6 +315,10 @@ public final class SquallClient {
 
   private static ServiceException unreadable(String why) {
     return new ServiceException(200, "cannot read the service's answer: " + why);
+  }
+
+  private Transport transport(URI base) {
+    return tls != null && base.getScheme().equalsIgnoreCase("https") ? tls : plain;
   }
 
   /** HttpClient often throws ConnectException without a message; the cause has the words. */

@@ -44,6 +44,8 @@ public final class FakeSquall implements AutoCloseable {
   private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
   /** The answers still to give for a route, in order; the last one is given from then on. */
   private final Map<String, Deque<Answer>> answers = new ConcurrentHashMap<>();
+  /** Set: this fake is a standby controller, and answers everything 503 naming this leader. */
+  private volatile String leader;
 
   private FakeSquall(HttpServer server) {
     this.server = server;
@@ -72,6 +74,15 @@ public final class FakeSquall implements AutoCloseable {
 
   public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /**
+   * From now on answers every request as a standby controller does: 503 with {@code X-Squall-Role:
+   * standby} and {@code X-Squall-Leader} naming {@code leaderUrl}.
+   */
+  public FakeSquall standingBy(String leaderUrl) {
+    leader = leaderUrl;
+    return this;
   }
 
   /** Answers {@code method path} (path without query) with {@code status} and {@code json}. */
@@ -129,7 +140,12 @@ public final class FakeSquall implements AutoCloseable {
     requests.add(new Request(exchange.getRequestMethod(), URLDecoder.decode(path, StandardCharsets.UTF_8),
         query(exchange.getRequestURI().getRawQuery()), body, Map.copyOf(exchange.getRequestHeaders())));
     Answer answer = answer(exchange.getRequestMethod() + " " + URLDecoder.decode(path, StandardCharsets.UTF_8));
-    if (answer == null) {
+    if (leader != null) {
+      // Header names in lower case, as a proxy may send them: the client must not care.
+      exchange.getResponseHeaders().add("x-squall-role", "standby");
+      exchange.getResponseHeaders().add("x-squall-leader", leader);
+      answer = new Answer(503, "{\"error\":\"this controller stands by\"}");
+    } else if (answer == null) {
       answer = new Answer(404, "{\"error\":\"no route for " + path + "\"}");
     }
     byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);

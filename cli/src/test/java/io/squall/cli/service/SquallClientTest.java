@@ -158,6 +158,28 @@ class SquallClientTest {
   }
 
   @Test
+  void followsAStandbysPointerToTheLeaderAndStaysWithIt() {
+    try (FakeSquall standby = FakeSquall.start()) {
+      standby.standingBy(fake.url());
+      fake.on("POST", "/v1/jobs/7/hold", 200, "{\"jobs\":[{\"job_id\":\"7\",\"held\":true}]}");
+      SquallClient ha = new SquallClient(new ServiceAddress(standby.url() + "," + fake.url(), "tok", Path.of("/x")));
+      assertThat(ha.act("7", JobAction.HOLD)).extracting(JobInfo::jobId).containsExactly("7");
+      assertThat(ha.act("7", JobAction.HOLD)).hasSize(1);
+      assertThat(standby.requests()).hasSize(1);
+      assertThat(fake.requests()).extracting(FakeSquall.Request::method).containsExactly("POST", "POST");
+      assertThat(fake.last().header("Content-Length")).isEqualTo("0");
+    }
+  }
+
+  @Test
+  void everyControllerStandingByIsAnErrorWithTheirWords() {
+    fake.standingBy("http://127.0.0.1:1");
+    SquallClient ha = new SquallClient(new ServiceAddress(fake.url() + "," + fake.url(), "tok", Path.of("/x")));
+    assertThatThrownBy(ha::partitions).isInstanceOf(ServiceException.class)
+        .hasMessage("this controller stands by");
+  }
+
+  @Test
   void noTokenSendsNoAuthorization() {
     fake.on("GET", "/v1/partitions", 200, "{\"partitions\":[{\"name\":\"gpu\",\"default\":true}]}");
     SquallClient anonymous = new SquallClient(new ServiceAddress(fake.url(), null, Path.of("/x")));

@@ -1,9 +1,12 @@
 package io.squall.api.ui;
 
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.PathVariable;
 import io.squall.api.simulate.ChartLibrary;
 import io.squall.api.state.ApiException;
@@ -11,6 +14,9 @@ import io.squall.api.web.Webjar;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -22,7 +28,9 @@ import java.util.function.Supplier;
  * types, so the API's own authorization applies to everything it shows and does. The files are
  * served without a token, as {@code /health} is.
  *
- * <p>Only the files listed here are served; each is read once and kept.
+ * <p>Only the files listed here are served; each is read once and kept, with an entity tag of its
+ * bytes, so a browser's revalidation of an unchanged file (the chart library is about 1 MB) is
+ * answered 304 without the file.
  */
 @Controller("/ui")
 public final class DashboardController {
@@ -40,8 +48,20 @@ public final class DashboardController {
   /** A file of the page: its content type and where its bytes come from. */
   private record Asset(String contentType, Supplier<byte[]> bytes) {}
 
+  /** A file as read: its bytes and their entity tag (quoted, as HTTP writes it). */
+  private record Loaded(byte[] body, String etag) {
+    static Loaded of(byte[] body) {
+      try {
+        byte[] digest = MessageDigest.getInstance("SHA-256").digest(body);
+        return new Loaded(body, "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"");
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every Java runtime has SHA-256", e);
+      }
+    }
+  }
+
   private final Map<String, Asset> assets;
-  private final Map<String, byte[]> read = new ConcurrentHashMap<>();
+  private final Map<String, Loaded> read = new ConcurrentHashMap<>();
 
   public DashboardController() {
     ClassLoader loader = DashboardController.class.getClassLoader();
@@ -55,28 +75,45 @@ public final class DashboardController {
   }
 
   @Get(uris = {"/", "/index.html"})
-  public MutableHttpResponse<byte[]> page() {
-    return serve("index.html");
+  public MutableHttpResponse<byte[]> page(@Header(value = HttpHeaders.IF_NONE_MATCH) @Nullable String ifNoneMatch) {
+    return serve("index.html", ifNoneMatch);
   }
 
   @Get("/{file}")
-  public MutableHttpResponse<byte[]> file(@PathVariable String file) {
+  public MutableHttpResponse<byte[]> file(@PathVariable String file,
+      @Header(value = HttpHeaders.IF_NONE_MATCH) @Nullable String ifNoneMatch) {
     if (!assets.containsKey(file)) {
       throw ApiException.notFound("/ui/" + file + ": the dashboard has no such file (it has "
           + String.join(", ", new java.util.TreeSet<>(assets.keySet())) + ")");
     }
-    return serve(file);
+    return serve(file, ifNoneMatch);
   }
 
-  private MutableHttpResponse<byte[]> serve(String name) {
+  private MutableHttpResponse<byte[]> serve(String name, String ifNoneMatch) {
     Asset a = assets.get(name);
-    byte[] body = read.computeIfAbsent(name, n -> a.bytes().get());
-    return HttpResponse.ok(body).contentType(a.contentType())
+    Loaded file = read.computeIfAbsent(name, n -> Loaded.of(a.bytes().get()));
+    MutableHttpResponse<byte[]> response = matches(ifNoneMatch, file.etag())
+        ? HttpResponse.notModified() : HttpResponse.ok(file.body()).contentType(a.contentType());
+    return response.header(HttpHeaders.ETAG, file.etag())
         .header("Content-Security-Policy", POLICY)
         .header("X-Content-Type-Options", "nosniff")
         .header("Referrer-Policy", "no-referrer")
-        // A new build's page replaces the old at once; the browser still revalidates cheaply.
+        // A new build's page replaces the old at once; the browser revalidates with the entity tag.
         .header("Cache-Control", "no-cache");
+  }
+
+  /** RFC 9110's If-None-Match: {@code *} or a list of tags, compared weakly (a W/ prefix ignored). */
+  private static boolean matches(String ifNoneMatch, String etag) {
+    if (ifNoneMatch == null) {
+      return false;
+    }
+    for (String tag : ifNoneMatch.split(",")) {
+      String t = tag.strip();
+      if (t.equals("*") || (t.startsWith("W/") ? t.substring(2) : t).equals(etag)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static byte[] own(ClassLoader loader, String file) {

@@ -77,6 +77,10 @@ class DeposedLeaderTest {
     Poll.until("the controller to lead", Duration.ofMinutes(2), () -> get(url + "/ha").contains("\"role\":\"leader\""));
     assertThat(submit(url).statusCode()).isEqualTo(201);
 
+    // Depose it right after a renewal, so that its next one (which would find the lease taken and
+    // stop it at once) is a whole renew interval away from the write below, however slow the machine.
+    String renewed = lease(pg);
+    Poll.until("the leader to renew its lease", Duration.ofMinutes(1), () -> !lease(pg).equals(renewed));
     sql(pg, "UPDATE controller_lease SET term = term + 1, holder = 'another controller'");
     HttpResponse<String> refused = submit(url);
     assertThat(refused.statusCode()).isEqualTo(503);
@@ -104,6 +108,17 @@ class DeposedLeaderTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return "";
+    }
+  }
+
+  /** The lease's expiry as text: it changes at each renewal. */
+  private static String lease(String pg) {
+    try (Connection c = DriverManager.getConnection(pg); Statement s = c.createStatement();
+        var r = s.executeQuery("SELECT expires_at::text FROM controller_lease")) {
+      r.next();
+      return r.getString(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 

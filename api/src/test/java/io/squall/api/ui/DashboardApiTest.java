@@ -97,6 +97,32 @@ class DashboardApiTest {
   }
 
   @Test
+  void anUnchangedFileIsRevalidatedWithoutItsBytes() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      java.net.URI chart = java.net.URI.create(c.url() + "/ui/echarts.min.js");
+      java.net.http.HttpResponse<String> first = http.send(java.net.http.HttpRequest.newBuilder(chart).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      String etag = first.headers().firstValue("ETag").orElseThrow();
+      assertThat(etag).matches("\"[0-9a-f]{32}\"");
+      for (String match : List.of(etag, "W/" + etag, "\"other\", " + etag, "*")) {
+        java.net.http.HttpResponse<String> again = http.send(java.net.http.HttpRequest.newBuilder(chart)
+            .header("If-None-Match", match).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(again.statusCode()).as(match).isEqualTo(304);
+        assertThat(again.body()).isEmpty();
+        assertThat(again.headers().firstValue("ETag")).hasValue(etag);
+      }
+      java.net.http.HttpResponse<String> stale = http.send(java.net.http.HttpRequest.newBuilder(chart)
+          .header("If-None-Match", "\"other\"").build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(stale.statusCode()).isEqualTo(200);
+      assertThat(stale.body()).isEqualTo(first.body());
+      java.net.http.HttpResponse<String> page = http.send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create(c.url() + "/ui")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(page.headers().firstValue("ETag").orElseThrow()).isNotEqualTo(etag);
+    }
+  }
+
+  @Test
   void whoamiSaysWhoTheTokenIs() {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());

@@ -39,12 +39,10 @@ final class PlainHttpTransport implements Transport {
     c.setInstanceFollowRedirects(false);
     c.setRequestMethod(method);
     headers.forEach(c::setRequestProperty);
-    // A POST without a body still says Content-Length: 0, as HttpClient's noBody does.
+    // A POST without a body still says Content-Length: 0, as HttpClient's noBody does. The body is
+    // buffered, not streamed: in streaming mode a 401 answer's body (the service's words) is lost.
     byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
-    if (bytes != null || method.equals("POST")) {
-      c.setDoOutput(true);
-      c.setFixedLengthStreamingMode(bytes == null ? 0 : bytes.length);
-    }
+    c.setDoOutput(bytes != null || method.equals("POST"));
     try {
       c.connect();
     } catch (SocketTimeoutException e) {

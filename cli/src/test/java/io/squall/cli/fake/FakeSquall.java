@@ -150,6 +150,10 @@ public final class FakeSquall implements AutoCloseable {
     }
     byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", "application/json");
+    if (answer.status() == 401) {
+      // As a bearer-token service answers (RFC 6750).
+      exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer");
+    }
     exchange.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);

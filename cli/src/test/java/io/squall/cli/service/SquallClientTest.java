@@ -133,6 +133,15 @@ class SquallClientTest {
   }
 
   @Test
+  void aRefusedTokenOnASubmissionSaysTheServicesWords() {
+    fake.on("POST", "/v1/jobs", 401, "{\"error\":\"unknown token\"}");
+    assertThatThrownBy(() -> client.submit(new Submission("#!/bin/sh\n", List.of(), "/home/a", "x.sh", Map.of(),
+        List.of(), null)))
+        .isInstanceOfSatisfying(ServiceException.class, e -> assertThat(e.status()).isEqualTo(401))
+        .hasMessage("unknown token");
+  }
+
+  @Test
   void errorsWithoutJsonSayTheStatus() {
     fake.on("GET", "/v1/nodes", 502, "Bad gateway\nmore");
     assertThatThrownBy(client::nodes).hasMessage("the service answered HTTP 502: Bad gateway");

@@ -36,6 +36,12 @@ public final class ClusterState {
   private final ConcurrentHashMap<String, Set<JobKey>> holdingByNode = new ConcurrentHashMap<>();
   /** Array tasks by their own job id, where it is not their array's: what a task's SLURM_JOB_ID names. */
   private final ConcurrentHashMap<Long, JobKey> tasksByOwnId = new ConcurrentHashMap<>();
+  /**
+   * How many of the jobs have finished: the purge walks every job only when some has (it runs on the
+   * writer thread once a second, between submissions; with 36,000 held jobs the walk was 2.6 % of
+   * the writer's time).
+   */
+  private volatile int finished;
   private volatile UsageLedger usage;
   /** Advanced reservations, by name. */
   private volatile List<Reservation> reservations = List.of();
@@ -87,6 +93,11 @@ public final class ClusterState {
 
   public UsageLedger usage() {
     return usage;
+  }
+
+  /** How many of the jobs in memory have finished (they stay until MinJobAge, {@link JobPurge}). */
+  public int finishedJobs() {
+    return finished;
   }
 
   /** What a scheduling cycle reads. */
@@ -153,8 +164,10 @@ public final class ClusterState {
     return out;
   }
 
+  // Only the writer thread publishes and removes jobs, so the finished count is never raced.
   void publishJob(StoredJob job) {
     StoredJob before = jobs.put(job.key(), job);
+    finished += isFinished(job) - isFinished(before);
     if (job.job().jobId() != job.key().id()) {
       tasksByOwnId.put(job.job().jobId(), job.key());
     }
@@ -171,11 +184,16 @@ public final class ClusterState {
 
   void removeJob(JobKey key) {
     StoredJob gone = jobs.remove(key);
+    finished -= isFinished(gone);
     if (gone != null) {
       tasksByOwnId.remove(gone.job().jobId(), key);
     }
     unindex(gone);
     holding.remove(key);
+  }
+
+  private static int isFinished(StoredJob j) {
+    return j != null && j.job().state().isFinished() ? 1 : 0;
   }
 
   /** Takes a job's former version out of the by-node index (its allocation may have changed). */

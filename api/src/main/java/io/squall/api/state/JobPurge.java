@@ -46,6 +46,9 @@ public final class JobPurge {
 
   /** The keys of the jobs whose whole id finished at or before {@code cutoff} and that nothing waits on. */
   static List<JobKey> due(ClusterState state, Instant cutoff) {
+    if (state.finishedJobs() == 0) {
+      return List.of();
+    }
     Set<Long> dependedOn = new HashSet<>();
     for (StoredJob s : state.jobs()) {
       Dependency d = s.job().state().isFinished() ? null : s.request().control().dependency();

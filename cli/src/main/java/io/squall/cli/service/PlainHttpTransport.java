@@ -19,6 +19,14 @@ import java.util.Map;
  * goes to the address directly, through no proxy.
  */
 final class PlainHttpTransport implements Transport {
+  static {
+    // HttpURLConnection sends a request again, once, when its answer fails to come (the connection
+    // closed or reset), POSTs included unless told otherwise: a submission the service committed
+    // before the connection died would be submitted twice. Read when the JDK's HTTP client class is
+    // first loaded, which in a verb's JVM is at this transport's first request.
+    System.setProperty("sun.net.http.retryPost", "false");
+  }
+
   private final Duration connectTimeout;
   private final Duration answerTimeout;
 

@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.squall.cli.fake.FakeSquall;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -186,6 +191,32 @@ class SquallClientTest {
     SquallClient ha = new SquallClient(new ServiceAddress(fake.url() + "," + fake.url(), "tok", Path.of("/x")));
     assertThatThrownBy(ha::partitions).isInstanceOf(ServiceException.class)
         .hasMessage("this controller stands by");
+  }
+
+  @Test
+  void aSubmissionWhoseAnswerNeverCameIsNotSentAgain() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      AtomicInteger requests = new AtomicInteger();
+      Thread acceptor = new Thread(() -> {
+        // Takes each request and closes the connection without an answer, as a dying service does.
+        while (!server.isClosed()) {
+          try (Socket s = server.accept()) {
+            s.getInputStream().read(new byte[8192]);
+            requests.incrementAndGet();
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+      acceptor.start();
+      SquallClient dying = new SquallClient(new ServiceAddress("http://127.0.0.1:" + server.getLocalPort(), "tok",
+          Path.of("/x")));
+      assertThatThrownBy(() -> dying.submit(new Submission("#!/bin/sh\n", List.of(), "/home/a", "x.sh", Map.of(),
+          List.of(), null))).isInstanceOf(ServiceUnreachableException.class);
+      assertThat(requests.get()).isEqualTo(1);
+      server.close();
+      acceptor.join();
+    }
   }
 
   @Test

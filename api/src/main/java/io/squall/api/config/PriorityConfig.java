@@ -8,9 +8,10 @@ import java.time.Duration;
 
 /**
  * Slurm's PriorityWeight* settings, PriorityMaxAge, PriorityFlags=ACCRUE_ALWAYS,
- * SMALL_RELATIVE_TO_TIME and NO_FAIR_TREE, PriorityCalcPeriod and PriorityDecayHalfLife ({@code squall.priority.*}); unset
- * values keep {@link PriorityWeights#defaults()}, Slurm's default of aging jobs only while they
- * are eligible, and {@link FairSharePolicy#defaults()} (Fair Tree, 5 minutes, 7 days).
+ * SMALL_RELATIVE_TO_TIME and NO_FAIR_TREE, PriorityCalcPeriod and PriorityDecayHalfLife
+ * ({@code squall.priority.*}); unset values keep {@link PriorityWeights#defaults()}, Slurm's default
+ * of aging jobs only while they are eligible, of the job size factor without the time limit, and
+ * {@link FairSharePolicy#defaults()} (Fair Tree, 5 minutes, 7 days).
  */
 @ConfigurationProperties("squall.priority")
 public class PriorityConfig {

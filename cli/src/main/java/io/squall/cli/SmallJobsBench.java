@@ -56,7 +56,9 @@ import java.util.TreeMap;
  * workload ({@link Scaling}; the defaults are the figures above), and {@code --write-trace FILE} writes
  * the jobs replayed as CSV, for replaying the same trace on a real Slurm ({@code bench/small-jobs/}).
  * {@code --priority fifo} orders the queue by submission alone (all priority weights 0, so job id
- * breaks the tie), as Slurm's default {@code PriorityType=priority/basic} does; the default is
+ * breaks the tie), as Slurm's default {@code PriorityType=priority/basic} does; {@code
+ * --priority small-relative-to-time} is Squall's default weights with Slurm's {@code
+ * PriorityFlags=SMALL_RELATIVE_TO_TIME} (the job size factor over the time limit); the default is
  * {@code multifactor}, Squall's default weights.
  */
 final class SmallJobsBench {
@@ -113,7 +115,8 @@ final class SmallJobsBench {
   static int run(Map<String, String> opts, Path cwd, PrintStream out, PrintStream err) {
     Duration interval = Duration.ofSeconds(Integer.parseInt(opts.getOrDefault("scheduler-interval", "1")));
     Scaling scaling = Scaling.of(opts);
-    boolean fifo = opts.getOrDefault("priority", "multifactor").equals("fifo");
+    String priority = opts.getOrDefault("priority", "multifactor");
+    boolean fifo = priority.equals("fifo");
     int traceJobs = trace().size();
     if (scaling.first() + scaling.jobs() > traceJobs) {
       err.printf(Locale.ROOT, "squall bench small-jobs: the trace has %d jobs: --first %d --jobs %d goes past its end%n",
@@ -134,15 +137,17 @@ final class SmallJobsBench {
     }
     if (fifo) {
       out.println("priority: fifo (every priority weight 0: the queue in submission order, as priority/basic)");
+    } else if (priority.equals("small-relative-to-time")) {
+      out.println("priority: multifactor with PriorityFlags=SMALL_RELATIVE_TO_TIME (job size over time limit)");
     }
     ManualClock clock = new ManualClock(START);
     List<Node> nodes = nodes();
     Partition gpu = Partition.of("gpu", nodes.stream().map(Node::name).toList()).asDefault();
     SchedulerConfig config = SchedulerConfig.defaults();
     if (fifo) {
-      config = new SchedulerConfig(new PriorityWeights(0, 0, 0, 0, 0, config.weights().maxAge()), config.backfill(),
-          config.preemptionDepth(), config.maxSwitchWait(), config.accrueAlways(), config.fairShare());
+      config = config.withWeights(new PriorityWeights(0, 0, 0, 0, 0, config.weights().maxAge()));
     }
+    config = config.withSmallRelativeToTime(priority.equals("small-relative-to-time"));
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup("bench",
         List.of(new ElasticSimulation.PartitionSetup(gpu, nodes, null)), config,
         Duration.ofMillis(250), interval, Duration.ofDays(90), PurchaseRules.NONE, List.of());

@@ -93,6 +93,15 @@ class BenchCommandTest {
   }
 
   @Test
+  void smallJobsSmallRelativeToTimeSaysSoAndReplaysEveryJob() {
+    Cli.Result r = cli.run("bench", "small-jobs", "--jobs", "40", "--priority", "small-relative-to-time");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out())
+        .contains("priority: multifactor with PriorityFlags=SMALL_RELATIVE_TO_TIME (job size over time limit)\n",
+            "\"jobs\":40,\"completed\":40");
+  }
+
+  @Test
   void smallJobsRefusesAStretchPastTheTracesEndAndAnEmptyFileName() {
     Cli.Result r = cli.run("bench", "small-jobs", "--jobs", "900");
     assertThat(r.exit()).isEqualTo(2);
@@ -103,7 +112,7 @@ class BenchCommandTest {
     assertThat(r.err()).isEqualTo("squall bench small-jobs: --write-trace needs a file name, not ''\n");
     r = cli.run("bench", "small-jobs", "--priority", "basic");
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("squall bench small-jobs: --priority needs multifactor or fifo, not 'basic'\n");
+    assertThat(r.err()).isEqualTo("squall bench small-jobs: --priority needs multifactor or fifo or small-relative-to-time, not 'basic'\n");
     r = cli.run("bench", "small-jobs", "--time-squeeze", "0");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("squall bench small-jobs: --time-squeeze needs a positive whole number, not '0'\n");

@@ -3,6 +3,7 @@ package io.squall.api.agents;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
+import io.squall.api.scheduling.Wakeup;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.Batch;
 import io.squall.api.state.NodeStatus;
@@ -33,9 +34,11 @@ public final class AgentReports {
   private final SquallConfig config;
   private final NodeLiveness liveness;
   private final InstantSource clock;
+  private final Wakeup scheduler;
 
   public AgentReports(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
-      NodeLiveness liveness, InstantSource clock) {
+      NodeLiveness liveness, InstantSource clock, Wakeup scheduler) {
+    this.scheduler = scheduler;
     this.liveness = liveness;
     this.clock = clock;
     this.writer = writer;
@@ -143,14 +146,24 @@ public final class AgentReports {
     return out;
   }
 
+  /**
+   * Ends the jobs whose batch scripts exited, and wakes the scheduler once that is durable: their
+   * GPUs are free for the next job now, not at the next {@code scheduler-interval} tick (Slurm,
+   * too, schedules when a job completes).
+   */
   public CompletableFuture<Void> exits(String node, List<Exit> exits) {
     return writer.write(b -> {
+      boolean ended = false;
       for (Exit e : exits) {
         StoredJob j = b.job(JobKey.parse(e.job()));
         // Late or repeated reports (the job was requeued, or the report was resent) change nothing.
         if (j != null && j.job().state().holdsResources() && batchNode(j).equals(node)) {
           lifecycle.ended(b, j, e.exitCode(), e.signal());
+          ended = true;
         }
+      }
+      if (ended) {
+        b.afterCommit(scheduler::wake);
       }
       return null;
     });

@@ -7,10 +7,11 @@ import io.squall.core.priority.PriorityWeights;
 import java.time.Duration;
 
 /**
- * Slurm's PriorityWeight* settings, PriorityMaxAge, PriorityFlags=ACCRUE_ALWAYS and
- * NO_FAIR_TREE, PriorityCalcPeriod and PriorityDecayHalfLife ({@code squall.priority.*}); unset
- * values keep {@link PriorityWeights#defaults()}, Slurm's default of aging jobs only while they
- * are eligible, and {@link FairSharePolicy#defaults()} (Fair Tree, 5 minutes, 7 days).
+ * Slurm's PriorityWeight* settings, PriorityMaxAge, PriorityFlags=ACCRUE_ALWAYS,
+ * SMALL_RELATIVE_TO_TIME and NO_FAIR_TREE, PriorityCalcPeriod and PriorityDecayHalfLife
+ * ({@code squall.priority.*}); unset values keep {@link PriorityWeights#defaults()}, Slurm's default
+ * of aging jobs only while they are eligible, of the job size factor without the time limit, and
+ * {@link FairSharePolicy#defaults()} (Fair Tree, 5 minutes, 7 days).
  */
 @ConfigurationProperties("squall.priority")
 public class PriorityConfig {
@@ -22,6 +23,7 @@ public class PriorityConfig {
   private long weightQos = DEFAULTS.qos();
   private Duration maxAge = DEFAULTS.maxAge();
   private boolean accrueAlways;
+  private boolean smallRelativeToTime;
   private String fairshare = FairSharePolicy.defaults().algorithm().configName();
   private Duration calcPeriod = FairSharePolicy.defaults().calcPeriod();
   private Duration decayHalfLife = FairSharePolicy.defaults().decayHalfLife();
@@ -107,6 +109,15 @@ public class PriorityConfig {
 
   public void setAccrueAlways(boolean accrueAlways) {
     this.accrueAlways = accrueAlways;
+  }
+
+  /** Slurm's PriorityFlags=SMALL_RELATIVE_TO_TIME: the job size factor is the size over the time limit in minutes. */
+  public boolean isSmallRelativeToTime() {
+    return smallRelativeToTime;
+  }
+
+  public void setSmallRelativeToTime(boolean smallRelativeToTime) {
+    this.smallRelativeToTime = smallRelativeToTime;
   }
 
   /** {@code fair-tree} (Slurm's default) or {@code classic} (Slurm's PriorityFlags=NO_FAIR_TREE). */

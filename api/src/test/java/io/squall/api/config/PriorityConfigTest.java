@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code squall.priority.*}: accrue-always is Slurm's PriorityFlags=ACCRUE_ALWAYS, off unless set;
+ * {@code squall.priority.*}: accrue-always is Slurm's PriorityFlags=ACCRUE_ALWAYS and
+ * small-relative-to-time its PriorityFlags=SMALL_RELATIVE_TO_TIME, each off unless set;
  * fair-share is Fair Tree with a 5 minute calc period and a 7 day half-life unless set (Slurm's
  * defaults); a partition's {@code tres-billing-weights} is its TRESBillingWeights, one unit per
  * GPU unless set. Wrong values stop the start naming the key.
@@ -34,6 +35,16 @@ class PriorityConfigTest {
     try (ApplicationContext ctx = ApplicationContext.run(Map.of("squall.priority.accrue-always", "true",
         "squall.data-dir", dir.toString()))) {
       assertThat(SchedulerFactory.config(ctx.getBean(PriorityConfig.class), ctx.getBean(BackfillConfig.class)).accrueAlways()).isTrue();
+    }
+  }
+
+  @Test
+  void smallRelativeToTimeReachesTheSchedulerWhenSetAndIsOffOtherwise() {
+    assertThat(SchedulerFactory.config(new PriorityConfig(), new BackfillConfig()).smallRelativeToTime()).isFalse();
+    try (ApplicationContext ctx = ApplicationContext.run(Map.of("squall.priority.small-relative-to-time", "true",
+        "squall.data-dir", dir.toString()))) {
+      assertThat(SchedulerFactory.config(ctx.getBean(PriorityConfig.class), ctx.getBean(BackfillConfig.class))
+          .smallRelativeToTime()).isTrue();
     }
   }
 

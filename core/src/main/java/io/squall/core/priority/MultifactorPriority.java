@@ -3,6 +3,7 @@ package io.squall.core.priority;
 import io.squall.core.model.Job;
 import io.squall.core.model.Partition;
 import io.squall.core.model.Qos;
+import io.squall.core.sbatch.TimeLimit;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -19,6 +20,12 @@ import java.time.Instant;
  * details->accrue_time and gives no age while it is unset. With PriorityFlags=ACCRUE_ALWAYS
  * (slurm.conf(5): "priority age factor will be increased despite job ineligibility due to either
  * dependencies, holds or begin time in the future") it counts from submission.
+ *
+ * <p>Job size is the job's nodes over the cluster's. With PriorityFlags=SMALL_RELATIVE_TO_TIME
+ * it is that divided by the job's time limit in minutes (slurm.conf(5): "the job's size component
+ * will be based upon not the job size alone, but the job's size divided by its time limit";
+ * set_priority_factors() divides by {@code time_limit}, the partition's MaxTime when the job has
+ * none), so a short job ranks above a long one of the same size, and an UNLIMITED one gets none.
  */
 public final class MultifactorPriority {
   private final PriorityWeights weights;
@@ -27,12 +34,17 @@ public final class MultifactorPriority {
   private final int maxPartitionFactor;
   private final int maxQosPriority;
   private final boolean accrueAlways;
+  private final boolean smallRelativeToTime;
 
-  /** @param accrueAlways Slurm's PriorityFlags=ACCRUE_ALWAYS: age counts from submission */
+  /**
+   * @param accrueAlways Slurm's PriorityFlags=ACCRUE_ALWAYS: age counts from submission
+   * @param smallRelativeToTime Slurm's PriorityFlags=SMALL_RELATIVE_TO_TIME: job size over time limit
+   */
   public MultifactorPriority(PriorityWeights weights, FairShare fairShare, int clusterNodes,
-      int maxPartitionFactor, int maxQosPriority, boolean accrueAlways) {
+      int maxPartitionFactor, int maxQosPriority, boolean accrueAlways, boolean smallRelativeToTime) {
     this.weights = weights;
     this.accrueAlways = accrueAlways;
+    this.smallRelativeToTime = smallRelativeToTime;
     this.fairShare = fairShare;
     this.clusterNodes = Math.max(1, clusterNodes);
     this.maxPartitionFactor = maxPartitionFactor;
@@ -61,6 +73,10 @@ public final class MultifactorPriority {
       age = Math.min(1.0, Duration.between(agingSince, now).toSeconds() / (double) weights.maxAge().toSeconds());
     }
     double size = Math.min(1.0, nodes / (double) clusterNodes);
+    if (smallRelativeToTime) {
+      int limit = partition.timeLimitMinutes(job.request().timing().timeLimitMinutes());
+      size = limit == TimeLimit.UNLIMITED ? 0 : size / Math.max(1, limit);
+    }
     double part = maxPartitionFactor <= 0 ? 0 : partition.priorityJobFactor() / (double) maxPartitionFactor;
     double q = maxQosPriority <= 0 || qos == null ? 0 : qos.priority() / (double) maxQosPriority;
     Integer nice = job.request().control().nice();

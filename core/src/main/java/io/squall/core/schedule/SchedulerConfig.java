@@ -15,23 +15,38 @@ import java.time.Duration;
  *     eligible (Slurm's default)
  * @param fairShare the fair-share algorithm, and how usage is charged and decayed (the cycle reads
  *     usage as charged; {@link io.squall.core.priority.UsageMeter} charges it)
+ * @param smallRelativeToTime Slurm's PriorityFlags=SMALL_RELATIVE_TO_TIME: the job size factor is
+ *     the job's size divided by its time limit in minutes, so that short jobs rank above long ones
+ *     of the same size; off: its size alone (Slurm's default)
  */
 public record SchedulerConfig(PriorityWeights weights, Backfill backfill, int preemptionDepth,
-    Duration maxSwitchWait, boolean accrueAlways, FairSharePolicy fairShare) {
+    Duration maxSwitchWait, boolean accrueAlways, FairSharePolicy fairShare, boolean smallRelativeToTime) {
   public static SchedulerConfig defaults() {
     return new SchedulerConfig(PriorityWeights.defaults(), Backfill.defaults(), 16, Duration.ofMinutes(5), false,
-        FairSharePolicy.defaults());
+        FairSharePolicy.defaults(), false);
   }
 
-  public SchedulerConfig withBackfill(Backfill backfill) {
-    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare);
+  public SchedulerConfig withWeights(PriorityWeights w) {
+    return new SchedulerConfig(w, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare,
+        smallRelativeToTime);
+  }
+
+  public SchedulerConfig withBackfill(Backfill b) {
+    return new SchedulerConfig(weights, b, preemptionDepth, maxSwitchWait, accrueAlways, fairShare,
+        smallRelativeToTime);
   }
 
   public SchedulerConfig withAccrueAlways(boolean always) {
-    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, always, fairShare);
+    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, always, fairShare,
+        smallRelativeToTime);
   }
 
   public SchedulerConfig withFairShare(FairSharePolicy policy) {
-    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, policy);
+    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, policy,
+        smallRelativeToTime);
+  }
+
+  public SchedulerConfig withSmallRelativeToTime(boolean relative) {
+    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare, relative);
   }
 }

@@ -123,7 +123,9 @@ class RunningJobsSurviveRestartTest {
         });
         assertThat(done.get("restart_count").asInt()).isEqualTo(1);
         assertThat(done.get("events").findValuesAsText("state")).contains("PREEMPTED");
-        assertThat(done.get("nodes").asText()).isNotEqualTo(node);
+        // Where it ran again is not asserted: on a busy machine its requeue backoff can outlast the
+        // drain, and then the node it left (whose hand-started agent registers it again) is as good
+        // as any. A DRAINING node takes no job: the restart count and PREEMPTED say it was stopped.
         // And the drain ended at the deadline: the node is no longer DRAINING (given up: DOWN; its
         // hand-started agent, which no provider stops here, may register it again).
         Poll.until("the drain over", LONG, () -> h.get("admin-token", "/v1/nodes").json().get("nodes")

@@ -51,6 +51,11 @@ final class PlainHttpTransport implements Transport {
     // buffered, not streamed: in streaming mode a 401 answer's body (the service's words) is lost.
     byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
     c.setDoOutput(bytes != null || method.equals("POST"));
+    if (c.getDoOutput() && c.getRequestProperty("Content-Type") == null) {
+      // Else HttpURLConnection labels it a form (application/x-www-form-urlencoded), which the
+      // service refuses even for an empty body; JSON is what it takes.
+      c.setRequestProperty("Content-Type", "application/json");
+    }
     try {
       c.connect();
     } catch (SocketTimeoutException e) {

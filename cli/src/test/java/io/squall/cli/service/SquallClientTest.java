@@ -182,6 +182,8 @@ class SquallClientTest {
       assertThat(standby.requests()).hasSize(1);
       assertThat(fake.requests()).extracting(FakeSquall.Request::method).containsExactly("POST", "POST");
       assertThat(fake.last().header("Content-Length")).isEqualTo("0");
+      // Not the form type HttpURLConnection would give a POST: the service takes JSON only.
+      assertThat(fake.last().header("Content-Type")).isEqualTo("application/json");
     }
   }
 

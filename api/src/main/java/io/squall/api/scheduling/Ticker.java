@@ -84,7 +84,7 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
   public void onApplicationEvent(ServerStartupEvent event) {
     if (!manual) {
       long interval = schedulerInterval.toMillis();
-      schedulerThread.scheduleWithFixedDelay(() -> cycled(scheduler.tick(clock.instant())), interval, interval,
+      schedulerThread.scheduleWithFixedDelay(() -> cycled(scheduler.periodic(clock.instant())), interval, interval,
           TimeUnit.MILLISECONDS);
       spot.scheduleWithFixedDelay(() -> drains(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
           TimeUnit.MILLISECONDS);

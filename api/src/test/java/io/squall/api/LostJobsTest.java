@@ -41,16 +41,10 @@ class LostJobsTest {
 
   @Test
   void aRunningJobItsNodeDoesNotHoldIsRequeuedAfterTheNodeTimeout() {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
-    s.put("squall.partitions.gpu.nodes", "node-1");
-    s.put("squall.node-timeout", "6s");
-    s.put("squall.ticks", "manual"); // the test moves the controller's clock past the timeout
-    try (Controllers.Running c = Controllers.start(s)) {
+    try (Controllers.Running c = Controllers.start(settings("node-1"))) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-          agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-          .status()).isEqualTo(200);
+      register(h);
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       time.tick(); // the cycle starts the job
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
@@ -83,16 +77,10 @@ class LostJobsTest {
    */
   @Test
   void aJobWhoseLaunchHasNotComeBackIsNotLostUntilTheNodeTimeoutAfterIt() {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
-    s.put("squall.partitions.gpu.nodes", "node-1");
-    s.put("squall.node-timeout", "6s");
-    s.put("squall.ticks", "manual");
-    try (Controllers.Running c = Controllers.start(s)) {
+    try (Controllers.Running c = Controllers.start(settings("node-1"))) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-          agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-          .status()).isEqualTo(200);
+      register(h);
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       agent.holdLaunches();
       time.tick(); // the cycle starts the job; its launch reaches the agent, which does not answer yet
@@ -124,16 +112,10 @@ class LostJobsTest {
    */
   @Test
   void aJobLeftOnADownNodeWhoseAgentWentSilentIsRequeuedAfterTheNodeTimeout() {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
-    s.put("squall.partitions.gpu.nodes", "node-[1-2]");
-    s.put("squall.node-timeout", "6s");
-    s.put("squall.ticks", "manual");
-    try (Controllers.Running c = Controllers.start(s)) {
+    try (Controllers.Running c = Controllers.start(settings("node-[1-2]"))) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-          agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-          .status()).isEqualTo(200);
+      register(h);
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       time.tick();
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
@@ -150,6 +132,21 @@ class LostJobsTest {
       assertThat(requeued.get("events").toString())
           .contains("node node-1 is DOWN and Not responding (no heartbeat for 6 s)");
     }
+  }
+
+  /** A controller with {@code nodes}, a node timeout of 6 s and a manual clock the test moves past it. */
+  private Map<String, Object> settings(String nodes) {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
+    s.put("squall.partitions.gpu.nodes", nodes);
+    s.put("squall.node-timeout", "6s");
+    s.put("squall.ticks", "manual");
+    return s;
+  }
+
+  private void register(Http h) {
+    assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
+        agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
+        .status()).isEqualTo(200);
   }
 
   private static void heartbeat(Http h, List<String> held) {

@@ -4,7 +4,6 @@ import io.squall.core.model.ClusterSnapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * What the last scheduling cycle that ran decided from, and whether a cycle now would decide the

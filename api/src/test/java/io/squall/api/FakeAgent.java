@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A node agent that takes every call with 200 {@code {}} and remembers each as {@code METHOD
@@ -17,6 +19,7 @@ import java.util.List;
 public final class FakeAgent implements AutoCloseable {
   private final HttpServer server;
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+  private volatile CountDownLatch launchGate = new CountDownLatch(0);
 
   public FakeAgent() {
     try {
@@ -27,6 +30,13 @@ public final class FakeAgent implements AutoCloseable {
     server.createContext("/", ex -> {
       try (ex) {
         calls.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
+        if (ex.getRequestURI().getPath().equals("/jobs")) {
+          try {
+            launchGate.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
         ex.sendResponseHeaders(200, 2);
         ex.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
       }
@@ -39,12 +49,22 @@ public final class FakeAgent implements AutoCloseable {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
+  /** Launches arriving from now on are answered only once {@link #answerLaunches} is called: a slow agent. */
+  public void holdLaunches() {
+    launchGate = new CountDownLatch(1);
+  }
+
+  public void answerLaunches() {
+    launchGate.countDown();
+  }
+
   public boolean called(String methodAndPath) {
     return calls.contains(methodAndPath);
   }
 
   @Override
   public void close() {
+    answerLaunches();
     server.stop(0);
   }
 }

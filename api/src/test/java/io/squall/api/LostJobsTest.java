@@ -3,6 +3,7 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.squall.api.jobs.LaunchDeliveries;
 import io.squall.api.state.StateWriter;
 import io.squall.core.model.NodeState;
 import java.nio.file.Path;
@@ -40,16 +41,10 @@ class LostJobsTest {
 
   @Test
   void aRunningJobItsNodeDoesNotHoldIsRequeuedAfterTheNodeTimeout() {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
-    s.put("squall.partitions.gpu.nodes", "node-1");
-    s.put("squall.node-timeout", "6s");
-    s.put("squall.ticks", "manual"); // the test moves the controller's clock past the timeout
-    try (Controllers.Running c = Controllers.start(s)) {
+    try (Controllers.Running c = Controllers.start(settings("node-1"))) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-          agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-          .status()).isEqualTo(200);
+      register(h);
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       time.tick(); // the cycle starts the job
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
@@ -75,22 +70,52 @@ class LostJobsTest {
   }
 
   /**
+   * A launch that is slow to come back (launches go out one at a time: behind 10,000 others it
+   * may wait longer than the node timeout) does not make its job lost: the node's reports count
+   * from when the launch came back, not from the job's start (issue 18: during a burst, thousands
+   * of jobs were requeued as "not on the node" before their launch was sent).
+   */
+  @Test
+  void aJobWhoseLaunchHasNotComeBackIsNotLostUntilTheNodeTimeoutAfterIt() {
+    try (Controllers.Running c = Controllers.start(settings("node-1"))) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      register(h);
+      String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
+      agent.holdLaunches();
+      time.tick(); // the cycle starts the job; its launch reaches the agent, which does not answer yet
+      Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
+
+      time.clock().advance(Duration.ofSeconds(7)); // past the node timeout since the start
+      heartbeat(h, List.of());
+      assertThat(h.job(job).get("restart_count").asInt()).as("lost while its launch is on its way").isZero();
+
+      agent.answerLaunches(); // back now, 7 s after the start
+      Poll.until("the launch back", LONG, () -> {
+        time.clock().advance(Duration.ofMillis(1));
+        return c.bean(LaunchDeliveries.class).backBefore(c.bean(StateWriter.class).state().jobsNamed(
+            Long.parseLong(job)).iterator().next(), time.clock().instant());
+      });
+      time.clock().advance(Duration.ofSeconds(5));
+      heartbeat(h, List.of());
+      assertThat(h.job(job).get("restart_count").asInt()).as("within the node timeout of its launch").isZero();
+      time.clock().advance(Duration.ofSeconds(2));
+      heartbeat(h, List.of());
+      assertThat(h.job(job).get("restart_count").asInt()).isEqualTo(1);
+    }
+  }
+
+  /**
    * A job left on a node marked DOWN (its launch got no answer, then another job's launch failed
    * there) is requeued once the node's agent has been silent for the node timeout: nothing else
    * would report it.
    */
   @Test
   void aJobLeftOnADownNodeWhoseAgentWentSilentIsRequeuedAfterTheNodeTimeout() {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
-    s.put("squall.partitions.gpu.nodes", "node-[1-2]");
-    s.put("squall.node-timeout", "6s");
-    s.put("squall.ticks", "manual");
-    try (Controllers.Running c = Controllers.start(s)) {
+    try (Controllers.Running c = Controllers.start(settings("node-[1-2]"))) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-          agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-          .status()).isEqualTo(200);
+      register(h);
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       time.tick();
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
@@ -107,6 +132,21 @@ class LostJobsTest {
       assertThat(requeued.get("events").toString())
           .contains("node node-1 is DOWN and Not responding (no heartbeat for 6 s)");
     }
+  }
+
+  /** A controller with {@code nodes}, a node timeout of 6 s and a manual clock the test moves past it. */
+  private Map<String, Object> settings(String nodes) {
+    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
+    s.put("squall.partitions.gpu.nodes", nodes);
+    s.put("squall.node-timeout", "6s");
+    s.put("squall.ticks", "manual");
+    return s;
+  }
+
+  private void register(Http h) {
+    assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
+        agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
+        .status()).isEqualTo(200);
   }
 
   private static void heartbeat(Http h, List<String> held) {

@@ -3,6 +3,7 @@ package io.squall.api.agents;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.jobs.JobLifecycle;
+import io.squall.api.jobs.LaunchDeliveries;
 import io.squall.api.scheduling.Wakeup;
 import io.squall.api.state.ApiException;
 import io.squall.api.state.Batch;
@@ -35,10 +36,12 @@ public final class AgentReports {
   private final NodeLiveness liveness;
   private final InstantSource clock;
   private final Wakeup scheduler;
+  private final LaunchDeliveries deliveries;
 
   public AgentReports(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
-      NodeLiveness liveness, InstantSource clock, Wakeup scheduler) {
+      NodeLiveness liveness, InstantSource clock, Wakeup scheduler, LaunchDeliveries deliveries) {
     this.scheduler = scheduler;
+    this.deliveries = deliveries;
     this.liveness = liveness;
     this.clock = clock;
     this.writer = writer;
@@ -129,9 +132,10 @@ public final class AgentReports {
   }
 
   /**
-   * The jobs of {@code holding} that run but that the agent does not hold. A job started less than
-   * the node timeout before {@code now} is spared: its launch may still be on its way, or the
-   * report may have been written before it came.
+   * The jobs of {@code holding} that run but that the agent does not hold. A job started, or whose
+   * launch came back, less than the node timeout before {@code now} is spared, and so is one whose
+   * launch is still queued or on its way ({@link LaunchDeliveries}): the report may have been
+   * written before the launch came.
    */
   private List<StoredJob> lost(List<StoredJob> holding, List<String> held, Instant now) {
     Instant launchedBefore = now.minus(config.getNodeTimeout());
@@ -139,7 +143,7 @@ public final class AgentReports {
     for (StoredJob j : holding) {
       Instant started = j.job().startTime();
       if (j.job().state() == JobState.RUNNING && !held.contains(j.key().toString())
-          && started != null && started.isBefore(launchedBefore)) {
+          && started != null && started.isBefore(launchedBefore) && deliveries.backBefore(j, launchedBefore)) {
         out.add(j);
       }
     }
@@ -178,6 +182,7 @@ public final class AgentReports {
   public CompletableFuture<Void> checkTimeouts() {
     return writer.write(b -> {
       Instant deadline = b.now().minus(config.getNodeTimeout());
+      deliveries.forgetBackBefore(deadline);
       for (NodeStatus n : List.copyOf(writer.state().nodes())) {
         if (n.address() == null || liveness.lastHeard(n).isAfter(deadline)) {
           continue;

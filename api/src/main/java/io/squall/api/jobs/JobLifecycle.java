@@ -49,9 +49,12 @@ public final class JobLifecycle {
   private final DrainingJobs draining;
   private final ClusterLayout layout;
   private final UsageMeter usageMeter;
+  private final LaunchDeliveries deliveries;
 
   public JobLifecycle(AgentClient agents, BatchEnvironment environment, SquallConfig config, SquallMetrics metrics,
-      StateWriter writer, OutputStore output, DrainingJobs draining, ClusterLayout layout, UsageMeter usageMeter) {
+      StateWriter writer, OutputStore output, DrainingJobs draining, ClusterLayout layout, UsageMeter usageMeter,
+      LaunchDeliveries deliveries) {
+    this.deliveries = deliveries;
     this.usageMeter = usageMeter;
     this.output = output;
     this.draining = draining;
@@ -119,7 +122,14 @@ public final class JobLifecycle {
 
   private void launchAfterCommit(Batch b, StoredJob launched) {
     Map<String, String> addresses = addresses(b, launched);
-    b.afterCommit(() -> launch(launched, addresses));
+    deliveries.queued(launched);
+    b.afterCommit(() -> {
+      try {
+        launch(launched, addresses);
+      } finally {
+        deliveries.back(launched);
+      }
+    });
   }
 
   private void launch(StoredJob job, Map<String, String> addresses) {

@@ -51,6 +51,8 @@ public final class SchedulingCycle {
   private final JobPurge purge;
   private final UsageMeter usageMeter;
   private final ReservationJobs reservationJobs;
+  /** The last cycle that ran; read and written on the scheduler's thread only (one cycle at a time). */
+  private volatile LastCycle last = LastCycle.NONE;
 
   public SchedulingCycle(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
       SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets, JobPurge purge, UsageMeter usageMeter,
@@ -69,6 +71,18 @@ public final class SchedulingCycle {
 
   /** Node timeouts, old finished jobs out of memory, then a cycle at {@code now}; returns how many jobs started. */
   public int tick(Instant now) {
+    return tick(now, true);
+  }
+
+  /**
+   * As {@link #tick(Instant)}, but the cycle only when it can decide something new: see {@link
+   * #cycleIfDue}. What the {@link Ticker} runs every {@code squall.scheduler-interval}.
+   */
+  int periodic(Instant now) {
+    return tick(now, false);
+  }
+
+  private int tick(Instant now, boolean always) {
     try {
       reports.checkTimeouts().get();
       purge.purge(now);
@@ -89,11 +103,26 @@ public final class SchedulingCycle {
     } catch (Exception e) {
       LOG.warn("node timeout check or job purge failed", e);
     }
-    return cycle(now);
+    return always ? cycle(now) : cycleIfDue(now);
   }
 
   /** One cycle at {@code now}: snapshot, plan, apply; returns how many jobs started. */
   public int cycle(Instant now) {
+    return cycle(now, true);
+  }
+
+  /**
+   * A cycle at {@code now} unless it would repeat the last one: same snapshot, no time trigger
+   * passed since ({@link Scheduler#nextTimeTrigger}) and the last full pass less than {@link
+   * LastCycle#FULL_PASS} ago. Such a cycle decides what the last one did: with 90,000 jobs waiting it took
+   * most of a core, every second, for nothing (issue 18). Slurm's scheduler, too, runs on events
+   * (submission, job end, node change) and otherwise every sched_interval.
+   */
+  int cycleIfDue(Instant now) {
+    return cycle(now, false);
+  }
+
+  private int cycle(Instant now, boolean always) {
     try {
       long began = System.nanoTime();
       if (usageMeter.due(writer.state().usage(), now)) {
@@ -104,8 +133,12 @@ public final class SchedulingCycle {
         }).get();
       }
       ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get().withBudgets(budgets.limits(now));
+      if (!always && last.covers(snapshot, now)) {
+        return 0;
+      }
       Plan plan = scheduler.cycle(snapshot, now);
       int started = writer.write(b -> applier.apply(b, plan)).get();
+      last = new LastCycle(snapshot, now, scheduler.nextTimeTrigger(snapshot, now));
       metrics.cycleTook(Duration.ofNanos(System.nanoTime() - began));
       publishGauges(writer.state());
       return started;

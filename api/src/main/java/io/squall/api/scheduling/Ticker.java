@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One clock source for the service's periodic decisions, each at the controller's clock on its
- * own thread: scheduler cycles ({@link SchedulingCycle}) on {@code squall-scheduler}, every
- * {@code squall.scheduler-interval} and soon after anything that may let a job start (a
- * {@link Wakeup}); the drain ({@link InterruptionResponder#tick}) and the elastic fleet
+ * own thread: scheduler cycles ({@link SchedulingCycle}) on {@code squall-scheduler}, soon after
+ * anything that may let a job start (a {@link Wakeup}) and every {@code squall.scheduler-interval}
+ * when something changed or a time trigger passed ({@link SchedulingCycle#cycleIfDue}); the drain ({@link InterruptionResponder#tick}) and the elastic fleet
  * ({@link ElasticFleet#tick}) every 250 ms on {@code squall-spot} and {@code squall-fleet}, so
  * that a slow provider call never delays stopping a job before its machine goes, nor a cycle;
  * what one tells another goes through inboxes. With {@code squall.ticks: manual} nothing ticks by
@@ -84,7 +84,7 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
   public void onApplicationEvent(ServerStartupEvent event) {
     if (!manual) {
       long interval = schedulerInterval.toMillis();
-      schedulerThread.scheduleWithFixedDelay(() -> cycled(scheduler.tick(clock.instant())), interval, interval,
+      schedulerThread.scheduleWithFixedDelay(() -> cycled(scheduler.periodic(clock.instant())), interval, interval,
           TimeUnit.MILLISECONDS);
       spot.scheduleWithFixedDelay(() -> drains(clock.instant()), PERIOD.toMillis(), PERIOD.toMillis(),
           TimeUnit.MILLISECONDS);

@@ -22,6 +22,18 @@ public final class Scheduler {
   }
 
   /**
+   * The earliest instant later than {@code after} at which a cycle over this same snapshot may
+   * decide differently because of the clock alone: a time limit or {@code --signal} time, a
+   * preemption's grace end, a begin time, a deadline, a {@code --switches} wait, an {@code
+   * after:job+minutes} delay, a reservation's start or end; null when there is none. It may be
+   * early, never late. What changes continuously with time (the age factor, GrpTRESRunMins, budgets'
+   * remaining time) has no instant: a caller that skips cycles must still run one periodically.
+   */
+  public Instant nextTimeTrigger(ClusterSnapshot snapshot, Instant after) {
+    return TimeTriggers.next(config, snapshot, after);
+  }
+
+  /**
    * The priority factors of every pending job that is not held, in each partition it may run in,
    * in job order: what a cycle at {@code now} would order them by (sprio).
    */

@@ -81,15 +81,20 @@ public final class AgentClient {
         throw new AgentUnreachable("agent at " + address + " answered " + r.statusCode() + ": " + r.body());
       }
     } catch (ConnectException | HttpConnectTimeoutException e) {
-      throw new AgentUnreachable("agent at " + address + " unreachable: " + e.getMessage());
+      throw new AgentUnreachable("agent at " + address + " unreachable: " + reason(e));
     } catch (IOException e) {
       // Sent, but no answer came back (the connection dropped, or the answer was late): the agent
       // may well have taken it.
-      throw new AgentUnreachable("agent at " + address + " did not answer: " + e.getMessage(), true);
+      throw new AgentUnreachable("agent at " + address + " did not answer: " + reason(e), true);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AgentUnreachable("interrupted", true);
     }
+  }
+
+  /** The JDK's client leaves a refused connection's message empty: name the exception instead of "null". */
+  private static String reason(IOException e) {
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
   }
 
   /** An agent did not take a call. */

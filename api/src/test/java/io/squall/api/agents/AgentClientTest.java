@@ -63,5 +63,7 @@ class AgentClientTest {
     AgentClient.AgentUnreachable e = catchThrowableOfType(() -> client.launch("node-1", "http://127.0.0.1:" + port,
         Map.of("job", "1")), AgentClient.AgentUnreachable.class);
     assertThat(e.mayHaveArrived()).isFalse();
+    // The JDK gives a refused connection no message: the log must say what happened, not "null".
+    assertThat(e).hasMessageEndingWith("unreachable: ConnectException");
   }
 }

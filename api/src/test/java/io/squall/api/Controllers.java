@@ -31,6 +31,43 @@ public final class Controllers {
     return p;
   }
 
+  /**
+   * Settings for a controller whose partition {@code gpu} is the static nodes {@code nodes}, with no
+   * provider: their agents are the test's ({@link FakeAgent}).
+   */
+  public static Map<String, Object> staticSettings(Path dataDir, String jdbcUrl, String nodes) {
+    Map<String, Object> p = settings(dataDir, jdbcUrl, "none");
+    p.put("squall.partitions.gpu.nodes", nodes);
+    return p;
+  }
+
+  /**
+   * {@link #staticSettings} on the manual clock ({@link ManualTime}): a node is lost once its
+   * agent has been silent for {@code nodeTimeout} of that clock.
+   */
+  public static Map<String, Object> manualSettings(Path dataDir, String jdbcUrl, String nodes, String nodeTimeout) {
+    Map<String, Object> p = staticSettings(dataDir, jdbcUrl, nodes);
+    p.put("squall.ticks", "manual");
+    p.put("squall.node-timeout", nodeTimeout);
+    return p;
+  }
+
+  /**
+   * Settings for a controller on the manual clock ({@link ManualTime}) whose partition {@code gpu}
+   * is the elastic nodes {@code nodes} of the local provider, launched {@code batchWindow} after
+   * their jobs are allocated. The clock runs ahead of the agents' real heartbeats: a node is lost
+   * only after 10 hours of it, since node loss is not what these tests are about.
+   */
+  public static Map<String, Object> elasticSettings(Path dataDir, String nodes, java.time.Duration batchWindow) {
+    Map<String, Object> p = settings(dataDir, null, "local");
+    p.put("squall.partitions.gpu.nodes", nodes);
+    p.put("squall.partitions.gpu.elastic", true);
+    p.put("squall.partitions.gpu.batch-window", batchWindow.toMillis() + "ms");
+    p.put("squall.ticks", "manual");
+    p.put("squall.node-timeout", "10h");
+    return p;
+  }
+
   /** A free port for a controller that must come back on the same one (see ChaosBench). */
   static int restartablePort() {
     return io.squall.api.bench.ChaosBench.restartablePort();

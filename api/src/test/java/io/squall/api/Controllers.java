@@ -2,8 +2,8 @@ package io.squall.api;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
+import io.squall.api.bench.ControllerSettings;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 /** Starts real controllers for tests: the whole Micronaut service on a loopback port. */
@@ -12,23 +12,16 @@ public final class Controllers {
 
   /** Settings for a controller on {@code dataDir} (H2 there, unless {@code jdbcUrl} names PostgreSQL). */
   public static Map<String, Object> settings(Path dataDir, String jdbcUrl, String provider) {
-    Map<String, Object> p = new HashMap<>();
-    p.put("squall.data-dir", dataDir.toString());
-    p.put("squall.provider", provider);
-    p.put("micronaut.server.port", -1);
-    p.put("squall.scheduler-interval", "200ms");
-    p.put("squall.heartbeat-interval", "1s");
-    // Fifteen heartbeats. A node judged silent goes DOWN with its jobs requeued, and a running job
-    // its heartbeat lacks is requeued once older than this: 4 s is a stall a loaded 2-core machine
-    // can produce (an agent JVM starved of CPU, the writer behind a slow commit, a launch late).
-    // Tests that wait for a silent node pay the difference once.
-    p.put("squall.node-timeout", "15s");
-    p.put("squall.kill-wait", "2s");
-    if (jdbcUrl != null) {
-      p.put("datasources.default.url", jdbcUrl);
-      p.put("datasources.default.username", "");
-    }
-    return p;
+    ControllerSettings s = ControllerSettings.of(-1, dataDir, provider)
+        .with("squall.scheduler-interval", "200ms")
+        .with("squall.heartbeat-interval", "1s")
+        // Fifteen heartbeats. A node judged silent goes DOWN with its jobs requeued, and a running job
+        // its heartbeat lacks is requeued once older than this: 4 s is a stall a loaded 2-core machine
+        // can produce (an agent JVM starved of CPU, the writer behind a slow commit, a launch late).
+        // Tests that wait for a silent node pay the difference once.
+        .with("squall.node-timeout", "15s")
+        .with("squall.kill-wait", "2s");
+    return (jdbcUrl == null ? s : s.postgres(jdbcUrl)).map();
   }
 
   /**

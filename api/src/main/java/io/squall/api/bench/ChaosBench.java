@@ -217,7 +217,7 @@ public final class ChaosBench {
     }
   }
 
-  /** Controller {@code i}'s settings; with HA, every controller's differ only in its port and address. */
+  /** Controller {@code i}'s settings; with HA, the controllers' settings differ only in their port and address. */
   private ControllerSettings settings(int i) {
     ControllerSettings s = ControllerSettings.of(ports[i], dir.resolve("data"), "local").withYaml("""
         squall:

@@ -49,7 +49,6 @@ class DashboardBrowserTest {
 
   /** An elastic partition of 4 local nodes, on demand at $40 a node-hour; research has a budget. */
   private Map<String, Object> settings(Path data) {
-    // The manual clock runs ahead of the agents' real heartbeats: node loss is not what is tested.
     Map<String, Object> s = Controllers.elasticSettings(data, "cloud-[1-4]", BATCH_WINDOW);
     s.put("squall.partitions.gpu.suspend-time", "1h");
     s.put("squall.partitions.gpu.interruption-margin", "2s");

@@ -2,8 +2,8 @@ package io.squall.api;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
+import io.squall.api.bench.ControllerSettings;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 /** Starts real controllers for tests: the whole Micronaut service on a loopback port. */
@@ -12,22 +12,52 @@ public final class Controllers {
 
   /** Settings for a controller on {@code dataDir} (H2 there, unless {@code jdbcUrl} names PostgreSQL). */
   public static Map<String, Object> settings(Path dataDir, String jdbcUrl, String provider) {
-    Map<String, Object> p = new HashMap<>();
-    p.put("squall.data-dir", dataDir.toString());
-    p.put("squall.provider", provider);
-    p.put("micronaut.server.port", -1);
-    p.put("squall.scheduler-interval", "200ms");
-    p.put("squall.heartbeat-interval", "1s");
-    // Fifteen heartbeats. A node judged silent goes DOWN with its jobs requeued, and a running job
-    // its heartbeat lacks is requeued once older than this: 4 s is a stall a loaded 2-core machine
-    // can produce (an agent JVM starved of CPU, the writer behind a slow commit, a launch late).
-    // Tests that wait for a silent node pay the difference once.
-    p.put("squall.node-timeout", "15s");
-    p.put("squall.kill-wait", "2s");
-    if (jdbcUrl != null) {
-      p.put("datasources.default.url", jdbcUrl);
-      p.put("datasources.default.username", "");
-    }
+    ControllerSettings s = ControllerSettings.of(-1, dataDir, provider)
+        .with("squall.scheduler-interval", "200ms")
+        .with("squall.heartbeat-interval", "1s")
+        // Fifteen heartbeats. A node judged silent goes DOWN with its jobs requeued, and a running job
+        // its heartbeat lacks is requeued once older than this: 4 s is a stall a loaded 2-core machine
+        // can produce (an agent JVM starved of CPU, the writer behind a slow commit, a launch late).
+        // Tests that wait for a silent node pay the difference once.
+        .with("squall.node-timeout", "15s")
+        .with("squall.kill-wait", "2s");
+    return (jdbcUrl == null ? s : s.postgres(jdbcUrl)).map();
+  }
+
+  /**
+   * Settings for a controller whose partition {@code gpu} is the static nodes {@code nodes}, with no
+   * provider: their agents are the test's ({@link FakeAgent}).
+   */
+  public static Map<String, Object> staticSettings(Path dataDir, String jdbcUrl, String nodes) {
+    Map<String, Object> p = settings(dataDir, jdbcUrl, "none");
+    p.put("squall.partitions.gpu.nodes", nodes);
+    return p;
+  }
+
+  /**
+   * {@link #staticSettings} on the manual clock ({@link ManualTime}): a node is lost once its
+   * agent has been silent for {@code nodeTimeout} of that clock.
+   */
+  public static Map<String, Object> manualSettings(Path dataDir, String jdbcUrl, String nodes, String nodeTimeout) {
+    Map<String, Object> p = staticSettings(dataDir, jdbcUrl, nodes);
+    p.put("squall.ticks", "manual");
+    p.put("squall.node-timeout", nodeTimeout);
+    return p;
+  }
+
+  /**
+   * Settings for a controller on the manual clock ({@link ManualTime}) whose partition {@code gpu}
+   * is the elastic nodes {@code nodes} of the local provider, launched {@code batchWindow} after
+   * their jobs are allocated. The clock runs ahead of the agents' real heartbeats: a node is lost
+   * only after 10 hours of it, since node loss is not what these tests are about.
+   */
+  public static Map<String, Object> elasticSettings(Path dataDir, String nodes, java.time.Duration batchWindow) {
+    Map<String, Object> p = settings(dataDir, null, "local");
+    p.put("squall.partitions.gpu.nodes", nodes);
+    p.put("squall.partitions.gpu.elastic", true);
+    p.put("squall.partitions.gpu.batch-window", batchWindow.toMillis() + "ms");
+    p.put("squall.ticks", "manual");
+    p.put("squall.node-timeout", "10h");
     return p;
   }
 

@@ -1,5 +1,7 @@
 package io.squall.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +20,8 @@ import java.util.concurrent.TimeUnit;
  * /path}: for service tests that send the node's heartbeats themselves and say what it holds.
  */
 public final class FakeAgent implements AutoCloseable {
+  /** The agent token of the embedded configuration, which test controllers keep. */
+  public static final String TOKEN = "change-me-agent-token";
   private final HttpServer server;
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
   private volatile CountDownLatch launchGate = new CountDownLatch(0);
@@ -56,6 +61,27 @@ public final class FakeAgent implements AutoCloseable {
 
   public void answerLaunches() {
     launchGate.countDown();
+  }
+
+  /** Registers this agent with the controller as {@code node}, a node of 8 GPUs, 32 CPUs and 256 GiB. */
+  public void register(Http h, String node) {
+    accepted(h.post(TOKEN, "/v1/agent/register", Map.of("name", node, "address", address(), "gpus", 8, "cpus", 32,
+        "memory_mb", 262144)));
+  }
+
+  /** A heartbeat of {@code node}'s agent saying that it holds the jobs {@code held} (and no other). */
+  public void heartbeat(Http h, String node, List<String> held) {
+    accepted(h.post(TOKEN, "/v1/agent/heartbeat", Map.of("name", node, "running", held)));
+  }
+
+  /** Reports that the batch script of {@code job} on {@code node} exited with {@code code}. */
+  public void exit(Http h, String node, String job, int code) {
+    accepted(h.post(TOKEN, "/v1/agent/events", Map.of("name", node, "events",
+        List.of(Map.of("job", job, "type", "exit", "exit_code", code)))));
+  }
+
+  private static void accepted(Http.Answer a) {
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
   }
 
   public boolean called(String methodAndPath) {

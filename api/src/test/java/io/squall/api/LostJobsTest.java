@@ -10,8 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,43 +22,33 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LostJobsTest {
   private static final Duration LONG = Duration.ofSeconds(60);
-  private static final String AGENT_TOKEN = "change-me-agent-token";
 
   @TempDir
   Path dir;
-  private FakeAgent agent;
-
-  @BeforeEach
-  void fakeAgent() {
-    agent = new FakeAgent();
-  }
-
-  @AfterEach
-  void stopAgent() {
-    agent.close();
-  }
+  @AutoClose
+  private final FakeAgent agent = new FakeAgent();
 
   @Test
   void aRunningJobItsNodeDoesNotHoldIsRequeuedAfterTheNodeTimeout() {
     try (Controllers.Running c = Controllers.start(settings("node-1"))) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      register(h);
+      agent.register(h, "node-1");
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       time.tick(); // the cycle starts the job
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
 
       // Just launched: a heartbeat without it may have been written before the launch arrived.
-      heartbeat(h, List.of());
+      agent.heartbeat(h, "node-1", List.of());
       assertThat(h.job(job).get("state").asText()).isEqualTo("RUNNING");
       // Held: kept running past the node timeout (heartbeats every 500 ms of controller time).
       for (int i = 0; i < 14; i++) {
         time.clock().advance(Duration.ofMillis(500));
-        heartbeat(h, List.of(job));
+        agent.heartbeat(h, "node-1", List.of(job));
       }
       assertThat(h.job(job).get("restart_count").asInt()).isZero();
 
-      heartbeat(h, List.of());
+      agent.heartbeat(h, "node-1", List.of());
 
       JsonNode requeued = h.job(job);
       assertThat(requeued.get("restart_count").asInt()).isEqualTo(1);
@@ -80,14 +69,14 @@ class LostJobsTest {
     try (Controllers.Running c = Controllers.start(settings("node-1"))) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      register(h);
+      agent.register(h, "node-1");
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       agent.holdLaunches();
       time.tick(); // the cycle starts the job; its launch reaches the agent, which does not answer yet
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
 
       time.clock().advance(Duration.ofSeconds(7)); // past the node timeout since the start
-      heartbeat(h, List.of());
+      agent.heartbeat(h, "node-1", List.of());
       assertThat(h.job(job).get("restart_count").asInt()).as("lost while its launch is on its way").isZero();
 
       agent.answerLaunches(); // back now, 7 s after the start
@@ -97,10 +86,10 @@ class LostJobsTest {
             Long.parseLong(job)).iterator().next(), time.clock().instant());
       });
       time.clock().advance(Duration.ofSeconds(5));
-      heartbeat(h, List.of());
+      agent.heartbeat(h, "node-1", List.of());
       assertThat(h.job(job).get("restart_count").asInt()).as("within the node timeout of its launch").isZero();
       time.clock().advance(Duration.ofSeconds(2));
-      heartbeat(h, List.of());
+      agent.heartbeat(h, "node-1", List.of());
       assertThat(h.job(job).get("restart_count").asInt()).isEqualTo(1);
     }
   }
@@ -115,7 +104,7 @@ class LostJobsTest {
     try (Controllers.Running c = Controllers.start(settings("node-[1-2]"))) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      register(h);
+      agent.register(h, "node-1");
       String job = Long.toString(h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n"));
       time.tick();
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
@@ -136,21 +125,6 @@ class LostJobsTest {
 
   /** A controller with {@code nodes}, a node timeout of 6 s and a manual clock the test moves past it. */
   private Map<String, Object> settings(String nodes) {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "none");
-    s.put("squall.partitions.gpu.nodes", nodes);
-    s.put("squall.node-timeout", "6s");
-    s.put("squall.ticks", "manual");
-    return s;
-  }
-
-  private void register(Http h) {
-    assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-        agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-        .status()).isEqualTo(200);
-  }
-
-  private static void heartbeat(Http h, List<String> held) {
-    Http.Answer a = h.post(AGENT_TOKEN, "/v1/agent/heartbeat", Map.of("name", "node-1", "running", held));
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    return Controllers.manualSettings(dir.resolve("data"), null, nodes, "6s");
   }
 }

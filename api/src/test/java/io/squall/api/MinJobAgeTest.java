@@ -9,8 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,21 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MinJobAgeTest {
   private static final Duration LONG = Duration.ofSeconds(60);
-  private static final String AGENT_TOKEN = "change-me-agent-token";
 
   @TempDir
   Path dir;
-  private FakeAgent agent;
-
-  @BeforeEach
-  void fakeAgent() {
-    agent = new FakeAgent();
-  }
-
-  @AfterEach
-  void stopAgent() {
-    agent.close();
-  }
+  @AutoClose
+  private final FakeAgent agent = new FakeAgent();
 
   @Test
   void aFinishedJobLeavesMemoryAfterMinJobAgeAndIsServedFromTheDatabase() {
@@ -55,12 +44,12 @@ class MinJobAgeTest {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
       StateWriter writer = c.bean(StateWriter.class);
-      register(h);
+      agent.register(h, "node-1");
       long ran = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 60\n");
       time.tick();
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
-      heartbeat(h, List.of(Long.toString(ran)));
-      exit(h, Long.toString(ran), 3);
+      agent.heartbeat(h, "node-1", List.of(Long.toString(ran)));
+      agent.exit(h, "node-1", Long.toString(ran), 3);
       assertThat(h.jobState(ran)).isEqualTo("FAILED");
 
       // A job that can never run (afterok on a job that failed) keeps the failed one in memory;
@@ -102,14 +91,14 @@ class MinJobAgeTest {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      register(h);
+      agent.register(h, "node-1");
       long id = h.submit("#!/bin/bash\n#SBATCH --array=1-2 --gres=gpu:8 --output=/dev/null\ntrue\n");
       for (int task = 1; task <= 2; task++) {
         String key = id + "_" + task;
         time.tick();
         Poll.until(key + " to run", LONG, () -> "RUNNING".equals(h.jobState(key)) ? true : null);
-        heartbeat(h, List.of(key));
-        exit(h, key, 0);
+        agent.heartbeat(h, "node-1", List.of(key));
+        agent.exit(h, "node-1", key, 0);
       }
       long own = h.job(id + "_2").get("job_id_raw").asLong();
       assertThat(own).isGreaterThan(id);
@@ -153,17 +142,8 @@ class MinJobAgeTest {
   }
 
   private Map<String, Object> settings(String jdbcUrl) {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), jdbcUrl, "none");
-    s.put("squall.partitions.gpu.nodes", "node-1");
-    s.put("squall.node-timeout", "1h"); // the clock moves minutes; the node must stay up
-    s.put("squall.ticks", "manual");
-    return s;
-  }
-
-  private void register(Http h) {
-    assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-        agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-        .status()).isEqualTo(200);
+    // The clock moves minutes; the node must stay up.
+    return Controllers.manualSettings(dir.resolve("data"), jdbcUrl, "node-1", "1h");
   }
 
   private static String squeue(Http h) {
@@ -172,16 +152,5 @@ class MinJobAgeTest {
 
   private static String jobId(long id) {
     return "\"job_id\":\"" + id + "\"";
-  }
-
-  private static void heartbeat(Http h, List<String> held) {
-    Http.Answer a = h.post(AGENT_TOKEN, "/v1/agent/heartbeat", Map.of("name", "node-1", "running", held));
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-  }
-
-  private static void exit(Http h, String job, int code) {
-    Http.Answer a = h.post(AGENT_TOKEN, "/v1/agent/events", Map.of("name", "node-1", "events",
-        List.of(Map.of("id", 1, "job", job, "type", "exit", "exit_code", code))));
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
   }
 }

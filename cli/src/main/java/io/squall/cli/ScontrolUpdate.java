@@ -78,19 +78,7 @@ final class ScontrolUpdate {
     if (fields.isEmpty()) {
       throw new UsageException("No changes specified");
     }
-    int failures = 0;
-    for (String id : ids) {
-      try {
-        client.update(id, fields);
-      } catch (ServiceException e) {
-        if (e.status() == 401) {
-          throw e;
-        }
-        failures++;
-        error.accept(e.getMessage());
-      }
-    }
-    return failures == 0 ? 0 : 1;
+    return each(ids, id -> client.update(id, fields));
   }
 
   private int nodes(String names, String state, String reason) {
@@ -111,14 +99,26 @@ final class ScontrolUpdate {
     } catch (HostlistException e) {
       throw new UsageException("invalid hostlist: " + e.getMessage());
     }
+    return each(list, node -> {
+      if (drain) {
+        client.drain(node, reason);
+      } else {
+        client.resume(node);
+      }
+    });
+  }
+
+  /**
+   * Updates every target in turn, as scontrol does: one the service refuses is reported and the
+   * rest are still updated, except when the token itself is refused (401), which no other would pass.
+   *
+   * @return 1 when any target was not updated
+   */
+  private int each(List<String> targets, Consumer<String> update) {
     int failures = 0;
-    for (String node : list) {
+    for (String target : targets) {
       try {
-        if (drain) {
-          client.drain(node, reason);
-        } else {
-          client.resume(node);
-        }
+        update.accept(target);
       } catch (ServiceException e) {
         if (e.status() == 401) {
           throw e;

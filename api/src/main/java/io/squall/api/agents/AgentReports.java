@@ -18,6 +18,7 @@ import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -77,7 +78,7 @@ public final class AgentReports {
           lifecycle.nodesReady(b, j); // it waited for this node to boot, and may start now
         }
       }
-      requeueLost(b, r.name(), r.running());
+      requeueLost(b, r.name(), new HashSet<>(r.running()));
       return null;
     });
   }
@@ -92,7 +93,9 @@ public final class AgentReports {
    *     this one did: it is superseded and stops (killing its jobs), so that no job runs on two
    *     agents; 404 when the node is unknown or DOWN: the agent registers again
    */
-  public CompletableFuture<Void> heartbeat(String name, String address, List<String> held) {
+  public CompletableFuture<Void> heartbeat(String name, String address, List<String> reported) {
+    // Looked up once per job the node holds, twice a heartbeat: a node of one-GPU or shared jobs holds many.
+    Set<String> held = new HashSet<>(reported);
     NodeStatus committed = writer.state().node(name);
     if (committed != null && committed.address() != null && committed.state() != NodeState.DOWN
         && (address == null || address.equals(committed.address()))) {
@@ -124,7 +127,7 @@ public final class AgentReports {
    * Slurm requeues such a job (or fails it with NODE_FAIL), and so does Squall, rather than wait
    * forever for an exit that will not come.
    */
-  private void requeueLost(Batch b, String node, List<String> held) {
+  private void requeueLost(Batch b, String node, Set<String> held) {
     for (StoredJob j : lost(b.jobsHolding(node), held, b.now())) {
       lifecycle.nodeFailed(b, j, "node " + node + " does not have the job (its agent restarted, or the launch"
           + " never reached it)");
@@ -137,7 +140,7 @@ public final class AgentReports {
    * launch is still queued or on its way ({@link LaunchDeliveries}): the report may have been
    * written before the launch came.
    */
-  private List<StoredJob> lost(List<StoredJob> holding, List<String> held, Instant now) {
+  private List<StoredJob> lost(List<StoredJob> holding, Set<String> held, Instant now) {
     Instant launchedBefore = now.minus(config.getNodeTimeout());
     List<StoredJob> out = new ArrayList<>();
     for (StoredJob j : holding) {

@@ -3,7 +3,6 @@ package io.squall.api.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.agent.ControllerAddresses;
-import io.squall.agent.JavaCommand;
 import io.squall.agent.OrphanSweep;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -76,15 +75,8 @@ public final class ChaosBench {
     }
 
     static Options parse(List<String> args) {
-      Map<String, String> o = new HashMap<>();
-      for (int i = 0; i < args.size(); i++) {
-        String a = args.get(i);
-        if (!a.startsWith("--") || i + 1 >= args.size()) {
-          throw new IllegalArgumentException("usage: bench chaos [--jobs N] [--controller-kills N] [--agent-kills N]"
-              + " [--failure-rate R] [--seed S] [--minutes M] [--controllers 2 --postgres JDBC_URL]; not '" + a + "'");
-        }
-        o.put(a.substring(2), args.get(++i));
-      }
+      Map<String, String> o = BenchMain.options(args, "bench chaos [--jobs N] [--controller-kills N] [--agent-kills N]"
+          + " [--failure-rate R] [--seed S] [--minutes M] [--controllers 2 --postgres JDBC_URL]");
       return new Options(Integer.parseInt(o.getOrDefault("jobs", "400")),
           Integer.parseInt(o.getOrDefault("controller-kills", "4")),
           Integer.parseInt(o.getOrDefault("agent-kills", "4")),
@@ -168,7 +160,7 @@ public final class ChaosBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options = Options.parse(List.of(args));
+    Options options = BenchMain.parseOrExit(args, Options::parse);
     Path dir = Files.createTempDirectory("squall-chaos");
     Result r = run(options, dir);
     System.out.println(r.json());
@@ -187,7 +179,6 @@ public final class ChaosBench {
       emptySchema(options.postgres());
     }
     for (int i = 0; i < controllers.length; i++) {
-      writeConfig(i);
       startController(i);
     }
     awaitNodes();
@@ -226,28 +217,10 @@ public final class ChaosBench {
     }
   }
 
-  /** Controller {@code i}'s configuration; with HA, every controller's differs only in its port and address. */
-  private void writeConfig(int i) throws IOException {
-    Path data = dir.resolve("data");
-    String ha = !ha() ? "" : """
-        datasources:
-          default:
-            url: '%s'
-            username: ''
-            password: ''
+  /** Controller {@code i}'s settings; with HA, the controllers' settings differ only in their port and address. */
+  private ControllerSettings settings(int i) {
+    ControllerSettings s = ControllerSettings.of(ports[i], dir.resolve("data"), "local").withYaml("""
         squall:
-          controller-url: %s
-          ha:
-            enabled: true
-            advertise-url: %s
-        """.formatted(options.postgres(), addresses, url(i));
-    String yml = """
-        micronaut:
-          server:
-            port: %d
-        squall:
-          data-dir: %s
-          provider: local
           agent-token: chaos-agent-%d
           scheduler-interval: 200ms
           heartbeat-interval: 1s
@@ -283,26 +256,15 @@ public final class ChaosBench {
               token: chaos-bob-token
             admin:
               token: %s
-        """.formatted(ports[i], data, options.seed(), options.launchFailureRate(), options.seed(), TOKEN, ADMIN);
-    Path file = dir.resolve("chaos-" + i + ".yml");
-    if (ha()) {
-      // The HA keys go to a file of their own: Micronaut merges the files it is given.
-      Path haFile = dir.resolve("chaos-ha-" + i + ".yml");
-      Files.writeString(haFile, ha);
-      Files.setPosixFilePermissions(haFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-    }
-    Files.writeString(file, yml);
-    Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        """.formatted(options.seed(), options.launchFailureRate(), options.seed(), TOKEN, ADMIN));
+    return !ha() ? s : s.postgres(options.postgres()).with("squall.controller-url", addresses.toString())
+        .highlyAvailable(url(i));
   }
 
   private void startController(int i) throws IOException {
     int n = ++started;
-    String files = dir.resolve("chaos-" + i + ".yml") + (ha() ? "," + dir.resolve("chaos-ha-" + i + ".yml") : "");
-    controllers[i] = new ProcessBuilder(JavaCommand.executable(), "-Dmicronaut.config.files=" + files,
-        "-DSQUALL_LOG_LEVEL=" + (ha() ? "INFO" : "WARN"), "-cp", JavaCommand.classPath(), "io.squall.api.Application")
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("controller-" + n + ".log").toFile())
-        .start();
+    controllers[i] = settings(i).startJvm(dir.resolve("chaos-" + i + ".yml"), List.of(), ha() ? "INFO" : "WARN",
+        dir.resolve("controller-" + n + ".log"));
   }
 
   /** Standbys first: stopped first, the leader would hand the cluster to one of them. */

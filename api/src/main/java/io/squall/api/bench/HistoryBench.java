@@ -30,7 +30,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -55,15 +54,8 @@ public final class HistoryBench {
   /** What to run. */
   record Options(int finished, int nodes, int pending, int cycles, long seed, Duration minJobAge) {
     static Options parse(List<String> args) {
-      Map<String, String> o = new HashMap<>();
-      for (int i = 0; i < args.size(); i++) {
-        String a = args.get(i);
-        if (!a.startsWith("--") || i + 1 >= args.size()) {
-          throw new IllegalArgumentException("usage: bench history [--finished N] [--nodes N] [--pending N]"
-              + " [--cycles N] [--seed S] [--min-job-age SECONDS]; not '" + a + "'");
-        }
-        o.put(a.substring(2), args.get(++i));
-      }
+      Map<String, String> o = BenchMain.options(args, "bench history [--finished N] [--nodes N] [--pending N]"
+          + " [--cycles N] [--seed S] [--min-job-age SECONDS]");
       Options p = new Options(Integer.parseInt(o.getOrDefault("finished", "1000000")),
           Integer.parseInt(o.getOrDefault("nodes", "1000")), Integer.parseInt(o.getOrDefault("pending", "5000")),
           Integer.parseInt(o.getOrDefault("cycles", "7")), Long.parseLong(o.getOrDefault("seed", "1")),
@@ -86,14 +78,7 @@ public final class HistoryBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = Options.parse(List.of(args));
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
+    Options options = BenchMain.parseOrExit(args, Options::parse);
     Path dir = Files.createTempDirectory("squall-history");
     // The controller's start-up banner goes to standard error: standard output is the figures.
     java.io.PrintStream out = System.out;
@@ -132,16 +117,13 @@ public final class HistoryBench {
   }
 
   private ApplicationContext start() {
-    Map<String, Object> s = new HashMap<>();
-    s.put("squall.data-dir", dir.resolve("data").toString());
-    s.put("squall.provider", "none");
-    s.put("micronaut.server.port", -1);
-    s.put("micronaut.server.host", "127.0.0.1");
-    s.put("squall.ticks", "manual");
-    s.put("squall.node-timeout", "1h");
-    s.put("squall.min-job-age", options.minJobAge.toSeconds() + "s");
-    s.put("squall.partitions.gpu.nodes", "node-[1-" + options.nodes + "]");
-    return ApplicationContext.run(EmbeddedServer.class, s).getApplicationContext();
+    ControllerSettings s = ControllerSettings.of(-1, dir.resolve("data"), "none")
+        .with("micronaut.server.host", "127.0.0.1")
+        .with("squall.ticks", "manual")
+        .with("squall.node-timeout", "1h")
+        .with("squall.min-job-age", options.minJobAge.toSeconds() + "s")
+        .with("squall.partitions.gpu.nodes", "node-[1-" + options.nodes + "]");
+    return ApplicationContext.run(EmbeddedServer.class, s.map()).getApplicationContext();
   }
 
   /** Jobs that ran for an hour and ended between 2 and 30 days ago, each with its script, as the controller writes them. */

@@ -2,10 +2,10 @@ package io.squall.api.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.squall.agent.JavaCommand;
 import io.squall.api.Controllers;
 import io.squall.api.Poll;
 import io.squall.api.bench.ChaosBench;
+import io.squall.api.bench.ControllerSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +18,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,32 +49,12 @@ class DeposedLeaderTest {
     String pg = Controllers.emptyPostgres();
     int port = ChaosBench.restartablePort();
     String url = "http://127.0.0.1:" + port;
-    Path yml = dir.resolve("deposed.yml");
     // A long renewal interval: the refused write is seen before the controller notices and stops.
-    Files.writeString(yml, """
-        micronaut:
-          server:
-            port: %d
-        datasources:
-          default:
-            url: '%s'
-            username: ''
-            password: ''
-        squall:
-          data-dir: %s
-          provider: none
-          users:
-            alice:
-              token: %s
-          ha:
-            enabled: true
-            advertise-url: %s
-            lease-ttl: 20s
-            renew-interval: 10s
-        """.formatted(port, pg, dir.resolve("data"), TOKEN, url));
-    controller = new ProcessBuilder(JavaCommand.executable(), "-Dmicronaut.config.files=" + yml, "-cp",
-        JavaCommand.classPath(), "io.squall.api.Application")
-        .redirectErrorStream(true).redirectOutput(dir.resolve("controller.log").toFile()).start();
+    controller = ControllerSettings.of(port, dir.resolve("data"), "none").postgres(pg).highlyAvailable(url)
+        .with("squall.users.alice.token", TOKEN)
+        .with("squall.ha.lease-ttl", "20s")
+        .with("squall.ha.renew-interval", "10s")
+        .startJvm(dir.resolve("deposed.yml"), List.of(), null, dir.resolve("controller.log"));
     Poll.until("the controller to lead", Duration.ofMinutes(2), () -> get(url + "/ha").contains("\"role\":\"leader\""));
     assertThat(submit(url).statusCode()).isEqualTo(201);
 

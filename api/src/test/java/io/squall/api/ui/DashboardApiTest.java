@@ -31,10 +31,7 @@ class DashboardApiTest {
   @TempDir Path dir;
 
   private Map<String, Object> settings() {
-    Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "local");
-    s.put("squall.partitions.gpu.nodes", "cloud-[1-2]");
-    s.put("squall.partitions.gpu.elastic", true);
-    s.put("squall.partitions.gpu.batch-window", BATCH_WINDOW.toMillis() + "ms");
+    Map<String, Object> s = Controllers.elasticSettings(dir.resolve("data"), "cloud-[1-2]", BATCH_WINDOW);
     s.put("squall.partitions.gpu.suspend-time", "10h");
     s.put("squall.local.on-demand-price", 40);
     s.put("squall.local.boot-delay", "10h"); // the test's fake agent comes up instead
@@ -43,8 +40,6 @@ class DashboardApiTest {
     s.put("squall.users.carol.token", "carol-token");
     s.put("squall.users.carol.account", "vision");
     s.put("squall.utilisation.interval", "1s");
-    s.put("squall.ticks", "manual");
-    s.put("squall.node-timeout", "10h");
     return s;
   }
 
@@ -212,7 +207,7 @@ class DashboardApiTest {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
       long id = runningOnTheFakeAgent(h, time, agent);
-      Http.Answer sent = h.post("change-me-agent-token", "/v1/agent/output", Map.of("job", String.valueOf(id),
+      Http.Answer sent = h.post(FakeAgent.TOKEN, "/v1/agent/output", Map.of("job", String.valueOf(id),
           "stream", "stdout", "offset", 0, "data", "step 1\nstep 2\n"));
       assertThat(sent.status()).as(sent.body()).isEqualTo(200);
       assertThat(h.get("alice-token", "/v1/jobs/" + id + "/output").body()).isEqualTo("step 1\nstep 2\n");
@@ -235,10 +230,7 @@ class DashboardApiTest {
 
   /** The fake agent comes up as the node launched for the test's job. */
   private static void register(Http h, FakeAgent agent) {
-    String node = poweringUp(h);
-    Http.Answer a = h.post("change-me-agent-token", "/v1/agent/register", Map.of("name", node, "address",
-        agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144));
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    agent.register(h, poweringUp(h));
   }
 
   /** The node being launched (the one the job was given). */

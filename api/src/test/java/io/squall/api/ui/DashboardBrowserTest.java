@@ -49,10 +49,7 @@ class DashboardBrowserTest {
 
   /** An elastic partition of 4 local nodes, on demand at $40 a node-hour; research has a budget. */
   private Map<String, Object> settings(Path data) {
-    Map<String, Object> s = Controllers.settings(data, null, "local");
-    s.put("squall.partitions.gpu.nodes", "cloud-[1-4]");
-    s.put("squall.partitions.gpu.elastic", true);
-    s.put("squall.partitions.gpu.batch-window", BATCH_WINDOW.toMillis() + "ms");
+    Map<String, Object> s = Controllers.elasticSettings(data, "cloud-[1-4]", BATCH_WINDOW);
     s.put("squall.partitions.gpu.suspend-time", "1h");
     s.put("squall.partitions.gpu.interruption-margin", "2s");
     s.put("squall.local.on-demand-price", 40);
@@ -60,9 +57,6 @@ class DashboardBrowserTest {
     s.put("squall.accounts.research.hard-limit-usd", 1000);
     s.put("squall.utilisation.interval", "1s");
     s.put("squall.reconcile-interval", "1s");
-    s.put("squall.ticks", "manual");
-    // The manual clock runs ahead of the agents' real heartbeats: node loss is not what is tested.
-    s.put("squall.node-timeout", "10h");
     return s;
   }
 
@@ -261,9 +255,7 @@ class DashboardBrowserTest {
       assertThat(text(poweringUp)).contains(node, "POWERING_UP", "ON_DEMAND", "in local", "$40.00 an hour");
       waitFor(clock, "the launch and its instance", b -> text("#fleet-launches").contains("LAUNCHED")
           && text("#fleet-instances").contains(node) ? true : null);
-      Http.Answer up = h.post("change-me-agent-token", "/v1/agent/register", Map.of("name", node, "address",
-          agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144));
-      assertThat(up.status()).as(up.body()).isEqualTo(200);
+      agent.register(h, node);
       String allocated = "#fleet-partitions .node[data-node='" + node + "'][data-state=ALLOCATED]";
       waitFor(clock, node + " allocated", b -> shows(allocated) ? true : null);
       assertThat(text(allocated)).contains("8 / 8", "jobs " + id);

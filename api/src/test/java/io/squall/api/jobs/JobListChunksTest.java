@@ -17,7 +17,7 @@ class JobListChunksTest {
   @Test
   void piecesJoinIntoTheSameJsonAsTheWholeListAndNoneIsHumongous() throws Exception {
     List<Map<String, Object>> jobs = new ArrayList<>();
-    for (int i = 0; i < 1500; i++) {
+    for (int i = 0; i < 3000; i++) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("job_id", Integer.toString(i));
       m.put("job_id_raw", (long) i);

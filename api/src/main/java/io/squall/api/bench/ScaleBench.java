@@ -53,15 +53,18 @@ public final class ScaleBench {
   private static final String USER_TOKEN = "scale-alice-token";
   private static final Pattern LAUNCHED = Pattern.compile("\"job\"\\s*:\\s*\"([^\"]+)\"");
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
 
   /**
    * @param window how long the controller's CPU is measured with heartbeats (and, up to 20 s, without)
    * @param agentsDuringSubmit whether the agents register and heartbeat before the queue is
    *     submitted (their heartbeats then compete with the burst for the writer) rather than after
    * @param jvmFlags the flags the launcher gives {@code squall server}, given to the controller too
+   * @param linger how long the controller stays up, its agents beating, once the figures are taken
+   *     (to time a real client against it); zero by default
    */
   public record Options(int nodes, int jobs, Duration window, int clients, boolean agentsDuringSubmit,
-      List<String> jvmFlags) {
+      List<String> jvmFlags, Duration linger) {
     private static final String AGENTS_DURING_SUBMIT = "--agents-during-submit";
 
     static Options parse(List<String> args) {
@@ -75,21 +78,23 @@ public final class ScaleBench {
         }
         if (!a.startsWith("--") || i + 1 >= args.size()) {
           throw new IllegalArgumentException("usage: bench scale [--nodes N] [--jobs N] [--window SECONDS]"
-              + " [--clients N] [" + AGENTS_DURING_SUBMIT + "]; not '" + a + "'");
+              + " [--clients N] [" + AGENTS_DURING_SUBMIT + "] [--linger SECONDS]; not '" + a + "'");
         }
         o.put(a.substring(2), args.get(++i));
       }
-      Set<String> known = Set.of("nodes", "jobs", "window", "clients");
+      Set<String> known = Set.of("nodes", "jobs", "window", "clients", "linger");
       o.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
         throw new IllegalArgumentException("bench scale: unknown option --" + k + "; use --nodes, --jobs, --window,"
-            + " --clients, " + AGENTS_DURING_SUBMIT);
+            + " --clients, " + AGENTS_DURING_SUBMIT + ", --linger");
       });
       Options p = new Options(Integer.parseInt(o.getOrDefault("nodes", "10000")),
           Integer.parseInt(o.getOrDefault("jobs", "100000")),
           Duration.ofSeconds(Long.parseLong(o.getOrDefault("window", "60"))),
-          Integer.parseInt(o.getOrDefault("clients", "8")), agentsDuringSubmit, launcherFlags());
-      if (p.nodes < 1 || p.jobs < 1 || p.window.toSeconds() < 1 || p.clients < 1) {
-        throw new IllegalArgumentException("bench scale: --nodes, --jobs, --window and --clients must be at least 1");
+          Integer.parseInt(o.getOrDefault("clients", "8")), agentsDuringSubmit, launcherFlags(),
+          Duration.ofSeconds(Long.parseLong(o.getOrDefault("linger", "0"))));
+      if (p.nodes < 1 || p.jobs < 1 || p.window.toSeconds() < 1 || p.clients < 1 || p.linger.isNegative()) {
+        throw new IllegalArgumentException("bench scale: --nodes, --jobs, --window and --clients must be at least 1,"
+            + " --linger at least 0");
       }
       return p;
     }
@@ -104,15 +109,17 @@ public final class ScaleBench {
   /** The figures; CPU in cores (CPU seconds per wall second). */
   public record Result(int nodes, int jobs, double submitPerS, int running, int pending, long rssMb, long peakRssMb,
       double squeueMs, int squeueJobs, double heartbeatsPerS, int heartbeatErrors, int reregistrations,
-      double coresWithHeartbeats, double coresWithout, Integer downAfterSubmit) {
+      double coresWithHeartbeats, double coresWithout, Integer downAfterSubmit, HeartbeatTimes.Worst beats) {
     public String json() {
       return String.format(Locale.ROOT, "{\"nodes\":%d,\"jobs\":%d,\"submit_per_s\":%.0f,"
           + "\"nodes_down_after_submit\":%s,\"running\":%d,"
           + "\"pending\":%d,\"rss_mb\":%d,\"peak_rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,\"heartbeats_per_s\":%.0f,"
-          + "\"heartbeat_errors\":%d,\"reregistrations\":%d,\"controller_cores_heartbeats\":%.3f,"
+          + "\"heartbeat_errors\":%d,\"reregistrations\":%d,\"max_heartbeat_gap_s\":%.1f,"
+          + "\"agents_gap_over_timeout\":%d,\"max_heartbeat_wait_s\":%.1f,\"controller_cores_heartbeats\":%.3f,"
           + "\"controller_cores_quiet\":%.3f,\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, downAfterSubmit,
           running, pending, rssMb, peakRssMb, squeueMs, squeueJobs, heartbeatsPerS, heartbeatErrors, reregistrations,
-          coresWithHeartbeats, coresWithout, coresWithHeartbeats - coresWithout);
+          beats.gapSeconds(), beats.agentsOverTimeout(), beats.waitSeconds(), coresWithHeartbeats, coresWithout,
+          coresWithHeartbeats - coresWithout);
     }
   }
 
@@ -126,6 +133,8 @@ public final class ScaleBench {
   private final AtomicInteger heartbeatErrors = new AtomicInteger();
   /** Agents that registered again because the controller had taken their node for lost (a heartbeat answered 404). */
   private final AtomicInteger reregistrations = new AtomicInteger();
+  /** The controller's default node timeout, which the bench keeps. */
+  private final HeartbeatTimes beatTimes = new HeartbeatTimes(Duration.ofSeconds(30));
   private final ExecutorService agentThreads = Executors.newFixedThreadPool(2);
   private final HttpClient beatClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10)).build();
@@ -140,6 +149,15 @@ public final class ScaleBench {
   }
 
   public static void main(String[] args) throws Exception {
+    // HttpClient.sendAsync completes every answer through CompletableFuture's default executor; on
+    // 2 cores the common pool's parallelism is 1, and then that executor starts a new thread for
+    // each task: 2,000 heartbeat answers a second became 2,000 thread starts, and a run with the
+    // agents beating through the submissions had 1,700 of the client's threads waiting to start one,
+    // the answers late and the agents' next beats skipped past the node timeout (README: Benchmarks).
+    // A real agent has its own process. Read once, when the common pool is first used: set first.
+    if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
+      System.setProperty(COMMON_POOL_PARALLELISM, "4");
+    }
     Options options;
     try {
       options = Options.parse(List.of(args));
@@ -194,6 +212,7 @@ public final class ScaleBench {
       // Paused for less than the node timeout (30 s by default): no node is lost meanwhile.
       beating = false;
       double without = cores(options.window.compareTo(Duration.ofSeconds(20)) < 0 ? options.window : Duration.ofSeconds(20));
+      beatTimes.paused();
       beating = true;
       long hb0 = heartbeats.get();
       double with = cores(options.window);
@@ -212,8 +231,14 @@ public final class ScaleBench {
       Collections.sort(squeue);
       long rssMb = memoryKb(controller.pid(), "VmRSS") / 1024;
       long peakRssMb = memoryKb(controller.pid(), "VmHWM") / 1024;
+      if (!options.linger.isZero()) {
+        System.err.printf("the controller stays up for %d s: SQUALL_URL=%s SQUALL_TOKEN=%s%n", options.linger.toSeconds(),
+            url(""), USER_TOKEN);
+        Thread.sleep(options.linger.toMillis());
+      }
       return new Result(options.nodes, options.jobs, submitPerS, running, options.jobs - running, rssMb, peakRssMb,
-          squeue.get(1), listed, perS, heartbeatErrors.get(), reregistrations.get(), with, without, downAfterSubmit);
+          squeue.get(1), listed, perS, heartbeatErrors.get(), reregistrations.get(), with, without, downAfterSubmit,
+          beatTimes.worst());
     } finally {
       beats.shutdownNow();
       if (controller != null) {
@@ -311,8 +336,11 @@ public final class ScaleBench {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    beatClient.sendAsync(request("/v1/agent/heartbeat", AGENT_TOKEN, body), HttpResponse.BodyHandlers.ofString())
+    long[] sentAt = new long[1];
+    beatClient.sendAsync(request("/v1/agent/heartbeat", AGENT_TOKEN, beatTimes.body(node, body, sentAt)),
+            HttpResponse.BodyHandlers.ofString())
         .whenComplete((r, failure) -> {
+          beatTimes.answered(node, sentAt[0]);
           busy.set(false);
           if (failure != null || r.statusCode() != 200) {
             heartbeatErrors.incrementAndGet();
@@ -460,9 +488,13 @@ public final class ScaleBench {
   }
 
   private HttpRequest request(String path, String token, String body) {
+    return request(path, token, HttpRequest.BodyPublishers.ofString(body));
+  }
+
+  private HttpRequest request(String path, String token, HttpRequest.BodyPublisher body) {
     return HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(60))
         .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        .POST(body).build();
   }
 
   private JsonNode get(String path, String token) throws IOException, InterruptedException {

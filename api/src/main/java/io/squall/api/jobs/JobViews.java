@@ -32,7 +32,9 @@ public final class JobViews {
 
   public Map<String, Object> summary(StoredJob s, Instant now) {
     Job j = s.job();
-    Map<String, Object> m = new LinkedHashMap<>();
+    // Sized for its 32 fields (and detail's 5 more) at the default load factor: squeue builds one per
+    // job, and growing from 16 twice was a tenth of the list's time at 100,000 jobs.
+    Map<String, Object> m = new LinkedHashMap<>(64);
     boolean array = j.request().control().array() != null;
     m.put("job_id", j.key().toString());
     m.put("job_id_raw", j.jobId());

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.squall.agent.JavaCommand;
 import io.squall.agent.ProcessCpu;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,20 +67,11 @@ public final class ScaleBench {
     private static final String AGENTS_DURING_SUBMIT = "--agents-during-submit";
 
     static Options parse(List<String> args) {
-      Map<String, String> o = new LinkedHashMap<>();
-      boolean agentsDuringSubmit = false;
-      for (int i = 0; i < args.size(); i++) {
-        String a = args.get(i);
-        if (a.equals(AGENTS_DURING_SUBMIT)) {
-          agentsDuringSubmit = true;
-          continue;
-        }
-        if (!a.startsWith("--") || i + 1 >= args.size()) {
-          throw new IllegalArgumentException("usage: bench scale [--nodes N] [--jobs N] [--window SECONDS]"
-              + " [--clients N] [" + AGENTS_DURING_SUBMIT + "] [--linger SECONDS]; not '" + a + "'");
-        }
-        o.put(a.substring(2), args.get(++i));
-      }
+      // The one option without a value; the others are BenchMain's --name value pairs.
+      boolean agentsDuringSubmit = args.contains(AGENTS_DURING_SUBMIT);
+      Map<String, String> o = BenchMain.options(args.stream().filter(a -> !a.equals(AGENTS_DURING_SUBMIT)).toList(),
+          "bench scale [--nodes N] [--jobs N] [--window SECONDS] [--clients N] [" + AGENTS_DURING_SUBMIT
+              + "] [--linger SECONDS]");
       Set<String> known = Set.of("nodes", "jobs", "window", "clients", "linger");
       o.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
         throw new IllegalArgumentException("bench scale: unknown option --" + k + "; use --nodes, --jobs, --window,"
@@ -158,14 +148,7 @@ public final class ScaleBench {
     if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
       System.setProperty(COMMON_POOL_PARALLELISM, "4");
     }
-    Options options;
-    try {
-      options = Options.parse(List.of(args));
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
+    Options options = BenchMain.parseOrExit(args, Options::parse);
     Path dir = Files.createTempDirectory("squall-scale");
     Result result = run(options, dir);
     System.out.println(result.json());
@@ -253,14 +236,8 @@ public final class ScaleBench {
   }
 
   private void startController() throws IOException {
-    Path data = dir.resolve("data");
     String yml = """
-        micronaut:
-          server:
-            port: %d
         squall:
-          data-dir: %s
-          provider: none
           agent-token: %s
           partitions:
             gpu:
@@ -274,16 +251,9 @@ public final class ScaleBench {
           users:
             alice:
               token: %s
-        """.formatted(port, data, AGENT_TOKEN, options.nodes, Math.max(1, options.nodes / 32), USER_TOKEN);
-    Path file = dir.resolve("scale.yml");
-    Files.writeString(file, yml);
-    List<String> command = new ArrayList<>();
-    command.add(JavaCommand.executable());
-    command.addAll(options.jvmFlags);
-    command.addAll(List.of("-Dmicronaut.config.files=" + file, "-DSQUALL_LOG_LEVEL=WARN", "-cp",
-        JavaCommand.classPath(), "io.squall.api.Application"));
-    controller = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("controller.log").toFile()).start();
+        """.formatted(AGENT_TOKEN, options.nodes, Math.max(1, options.nodes / 32), USER_TOKEN);
+    controller = ControllerSettings.of(port, dir.resolve("data"), "none").withYaml(yml)
+        .startJvm(dir.resolve("scale.yml"), options.jvmFlags, "WARN", dir.resolve("controller.log"));
   }
 
   private void awaitController() throws InterruptedException {

@@ -22,7 +22,7 @@ final class BenchCommand {
     OPTIONS.put("deadline", List.of("jobs", "seed"));
     OPTIONS.put("budget", List.of("seed"));
     OPTIONS.put("small-jobs", List.of("scheduler-interval", "jobs", "first", "time-squeeze", "arrival-squeeze",
-        "write-trace", "priority"));
+        "write-trace", "priority", "weight-job-size", "favor-small"));
     OPTIONS.put("cli", List.of("calls", "bin"));
   }
 

@@ -59,7 +59,9 @@ import java.util.TreeMap;
  * breaks the tie), as Slurm's default {@code PriorityType=priority/basic} does; {@code
  * --priority small-relative-to-time} is Squall's default weights with Slurm's {@code
  * PriorityFlags=SMALL_RELATIVE_TO_TIME} (the job size factor over the time limit); the default is
- * {@code multifactor}, Squall's default weights.
+ * {@code multifactor}, Squall's default weights. {@code --weight-job-size N} sets Slurm's {@code
+ * PriorityWeightJobSize} ({@code squall.priority.weight-job-size}, 1000 by default) and {@code
+ * --favor-small yes} Slurm's {@code PriorityFavorSmall=YES} ({@code squall.priority.favor-small}).
  */
 final class SmallJobsBench {
   static final int JOBS = 800;
@@ -148,6 +150,16 @@ final class SmallJobsBench {
       config = config.withWeights(new PriorityWeights(0, 0, 0, 0, 0, config.weights().maxAge()));
     }
     config = config.withSmallRelativeToTime(priority.equals("small-relative-to-time"));
+    if (opts.containsKey("weight-job-size")) {
+      PriorityWeights w = config.weights();
+      config = config.withWeights(new PriorityWeights(w.age(), w.fairShare(),
+          Long.parseLong(opts.get("weight-job-size")), w.partition(), w.qos(), w.maxAge()));
+      out.println("PriorityWeightJobSize=" + config.weights().jobSize());
+    }
+    if ("yes".equals(opts.get("favor-small"))) {
+      config = config.withFavorSmall(true);
+      out.println("PriorityFavorSmall=YES");
+    }
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup("bench",
         List.of(new ElasticSimulation.PartitionSetup(gpu, nodes, null)), config,
         Duration.ofMillis(250), interval, Duration.ofDays(90), PurchaseRules.NONE, List.of());

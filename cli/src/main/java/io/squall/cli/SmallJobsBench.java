@@ -49,7 +49,8 @@ import java.util.TreeMap;
  * between submissions are shrunk {@link #ARRIVAL_SQUEEZE} times more than that, so that the 64
  * nodes are busy and a queue forms, as on the cluster the trace came from.
  *
- * <p>The loop is the service's: a 250 ms tick and a scheduler cycle when something changed, at most
+ * <p>The loop is the service's: a 250 ms tick, a scheduler cycle soon after a submission or a job's end
+ * ({@code CycleWakeup}), and one when something else changed, at most
  * every {@code --scheduler-interval} seconds (1, as {@code squall.scheduler-interval}).
  *
  * <p>{@code --jobs}, {@code --first}, {@code --time-squeeze} and {@code --arrival-squeeze} scale the
@@ -196,7 +197,7 @@ final class SmallJobsBench {
     out.printf(Locale.ROOT, "single-GPU jobs waited %.0f job-seconds with every GPU busy and %.0f with a GPU idle "
         + "(%.0f of them while a gang waited)%n", waiting.allBusy, waiting.someIdle, waiting.someIdleGangWaiting);
     out.printf(Locale.ROOT, "replayed %d jobs (%d single-GPU, %d gangs: %d of 2 nodes, %d of 4) on %d 8-GPU nodes, "
-        + "cycles at most every %d s: %d cycles, %d ms wall%n", r.jobs(), single.count, gangs.count, twoNodes.count,
+        + "woken cycles and every %d s: %d cycles, %d ms wall%n", r.jobs(), single.count, gangs.count, twoNodes.count,
         fourNodes.count, NODES, interval.toSeconds(), r.schedulerCycles(), wallMs);
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("jobs", r.jobs());

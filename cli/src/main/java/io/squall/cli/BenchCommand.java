@@ -22,7 +22,7 @@ final class BenchCommand {
     OPTIONS.put("deadline", List.of("jobs", "seed"));
     OPTIONS.put("budget", List.of("seed"));
     OPTIONS.put("small-jobs", List.of("scheduler-interval", "jobs", "first", "time-squeeze", "arrival-squeeze",
-        "write-trace", "priority"));
+        "write-trace", "priority", "weight-job-size", "favor-small"));
     OPTIONS.put("cli", List.of("calls", "bin"));
   }
 
@@ -35,7 +35,7 @@ final class BenchCommand {
   private static final Set<String> FILES = Set.of("write-trace", "bin");
   /** Options that take one of a few words, the first the default. */
   private static final Map<String, List<String>> CHOICES = Map.of("priority",
-      List.of("multifactor", "fifo", "small-relative-to-time"));
+      List.of("multifactor", "fifo", "small-relative-to-time"), "favor-small", List.of("no", "yes"));
   /** Options that take a decimal number (a rate), from 0 to {@link #MAX_RATE}. */
   private static final Set<String> DECIMALS = Set.of("interruptions-per-hour");
   /** Beyond this many interruptions per node-hour a spot node lives less than a minute on average. */

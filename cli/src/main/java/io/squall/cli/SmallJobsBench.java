@@ -49,7 +49,8 @@ import java.util.TreeMap;
  * between submissions are shrunk {@link #ARRIVAL_SQUEEZE} times more than that, so that the 64
  * nodes are busy and a queue forms, as on the cluster the trace came from.
  *
- * <p>The loop is the service's: a 250 ms tick and a scheduler cycle when something changed, at most
+ * <p>The loop is the service's: a 250 ms tick, a scheduler cycle soon after a submission or a job's end
+ * ({@code CycleWakeup}), and one when something else changed, at most
  * every {@code --scheduler-interval} seconds (1, as {@code squall.scheduler-interval}).
  *
  * <p>{@code --jobs}, {@code --first}, {@code --time-squeeze} and {@code --arrival-squeeze} scale the
@@ -59,7 +60,9 @@ import java.util.TreeMap;
  * breaks the tie), as Slurm's default {@code PriorityType=priority/basic} does; {@code
  * --priority small-relative-to-time} is Squall's default weights with Slurm's {@code
  * PriorityFlags=SMALL_RELATIVE_TO_TIME} (the job size factor over the time limit); the default is
- * {@code multifactor}, Squall's default weights.
+ * {@code multifactor}, Squall's default weights. {@code --weight-job-size N} sets Slurm's {@code
+ * PriorityWeightJobSize} ({@code squall.priority.weight-job-size}, 1000 by default) and {@code
+ * --favor-small yes} Slurm's {@code PriorityFavorSmall=YES} ({@code squall.priority.favor-small}).
  */
 final class SmallJobsBench {
   static final int JOBS = 800;
@@ -148,6 +151,16 @@ final class SmallJobsBench {
       config = config.withWeights(new PriorityWeights(0, 0, 0, 0, 0, config.weights().maxAge()));
     }
     config = config.withSmallRelativeToTime(priority.equals("small-relative-to-time"));
+    if (opts.containsKey("weight-job-size")) {
+      PriorityWeights w = config.weights();
+      config = config.withWeights(new PriorityWeights(w.age(), w.fairShare(),
+          Long.parseLong(opts.get("weight-job-size")), w.partition(), w.qos(), w.maxAge()));
+      out.println("PriorityWeightJobSize=" + config.weights().jobSize());
+    }
+    if ("yes".equals(opts.get("favor-small"))) {
+      config = config.withFavorSmall(true);
+      out.println("PriorityFavorSmall=YES");
+    }
     ElasticSimulation.Setup setup = new ElasticSimulation.Setup("bench",
         List.of(new ElasticSimulation.PartitionSetup(gpu, nodes, null)), config,
         Duration.ofMillis(250), interval, Duration.ofDays(90), PurchaseRules.NONE, List.of());
@@ -184,7 +197,7 @@ final class SmallJobsBench {
     out.printf(Locale.ROOT, "single-GPU jobs waited %.0f job-seconds with every GPU busy and %.0f with a GPU idle "
         + "(%.0f of them while a gang waited)%n", waiting.allBusy, waiting.someIdle, waiting.someIdleGangWaiting);
     out.printf(Locale.ROOT, "replayed %d jobs (%d single-GPU, %d gangs: %d of 2 nodes, %d of 4) on %d 8-GPU nodes, "
-        + "cycles at most every %d s: %d cycles, %d ms wall%n", r.jobs(), single.count, gangs.count, twoNodes.count,
+        + "woken cycles and every %d s: %d cycles, %d ms wall%n", r.jobs(), single.count, gangs.count, twoNodes.count,
         fourNodes.count, NODES, interval.toSeconds(), r.schedulerCycles(), wallMs);
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("jobs", r.jobs());

@@ -32,6 +32,7 @@ import io.squall.core.provision.PurchaseRules;
 import io.squall.core.provision.PowerAction;
 import io.squall.core.sbatch.SbatchParser;
 import io.squall.core.schedule.Action;
+import io.squall.core.schedule.CycleWakeup;
 import io.squall.core.schedule.PlanApplication;
 import io.squall.core.schedule.Scheduler;
 import io.squall.core.schedule.SchedulerConfig;
@@ -88,8 +89,11 @@ import java.util.TreeSet;
  *       marks the node's offering as reclaimed ({@link FleetActuator#spotReclaimed}, so replacements
  *       go to another zone, or on-demand at once). Once no job is left on the node, the machine
  *       goes and the node is released as below;</li>
- *   <li>a scheduler cycle runs when something changed since the last one (a submission, an end,
- *       a boot, a requeue) and at least {@link Setup#schedulerInterval()} has passed since it; its
+ *   <li>a scheduler cycle runs when the service's would ({@link CycleWakeup}): woken by a
+ *       submission, a job's end or a cycle that started jobs, at the first tick at or after the
+ *       instant the rule gives (a cycle covers the wakes made before it); and when something else
+ *       changed since the last one (a boot, a requeue, a backoff's end) and at least {@link
+ *       Setup#schedulerInterval()} has passed since it; its
  *       plan is carried out by the controller's {@link PlanApplication}. A Start on nodes that are all up runs the job at once; a Start that includes powered-down
  *       (CLOUD) or powering-up nodes makes the job CONFIGURING, holding them, and each CLOUD node
  *       POWERING_UP (resume requested now, waiting for a launch call). Timeouts end jobs; a
@@ -708,6 +712,9 @@ public final class ElasticSimulation {
   private Instant lastEnd;
   private Instant lastCycle;
   private boolean changed;
+  /** When the cycle a wake asked for runs ({@link CycleWakeup}); null when none is pending. */
+  private Instant wokenCycleAt;
+  private int startedThisCycle;
   private double idleSeconds;
   private double strandedSeconds;
   private double bootWaitLostSeconds;
@@ -825,7 +832,9 @@ public final class ElasticSimulation {
       endDueJobs(now);
       boot(now);
       interrupt(now);
-      if ((changed || budgetDue(now)) && (lastCycle == null || !now.isBefore(lastCycle.plus(setup.schedulerInterval())))) {
+      boolean woken = wokenCycleAt != null && !wokenCycleAt.isAfter(now);
+      if (woken || (changed || budgetDue(now))
+          && (lastCycle == null || !now.isBefore(lastCycle.plus(setup.schedulerInterval())))) {
         cycle(now);
       }
       fleet.tick(now);
@@ -904,6 +913,14 @@ public final class ElasticSimulation {
     allJobs.put(id, j);
     accountOfKey.put(job.key().toString(), account);
     changed = true;
+    wake(now);
+  }
+
+  /** What the service does when a change may let a job start: asks for a cycle soon ({@link CycleWakeup}). */
+  private void wake(Instant at) {
+    if (wokenCycleAt == null) {
+      wokenCycleAt = CycleWakeup.cycleAt(at, lastCycle);
+    }
   }
 
   private void endDueJobs(Instant now) {
@@ -918,6 +935,7 @@ public final class ElasticSimulation {
       }
       end(j, JobState.COMPLETED, j.endsAt);
       completed++;
+      wake(j.endsAt); // the agent reports the batch script's exit, which wakes the service's scheduler
     }
   }
 
@@ -1277,6 +1295,8 @@ public final class ElasticSimulation {
 
   private void cycle(Instant now) {
     changed = false;
+    wokenCycleAt = null; // this cycle sees every change a pending wake was for
+    startedThisCycle = 0;
     lastCycle = now;
     cycles++;
     List<Node> snapshotNodes = new ArrayList<>(nodes.size());
@@ -1352,6 +1372,9 @@ public final class ElasticSimulation {
         j.seenByCycle = true;
       }
     }
+    if (startedThisCycle > 0) {
+      wake(now); // as the service's ticker: more may start behind the jobs just started
+    }
   }
 
   private void start(Action.Start s, Instant now) {
@@ -1360,6 +1383,7 @@ public final class ElasticSimulation {
       return;
     }
     j.awaitingCall.clear();
+    startedThisCycle++;
     j.firstStart = j.firstStart == null ? now : j.firstStart;
     j.starts.add(startRecord(j, s, now));
     boolean allUp = true;
@@ -1731,6 +1755,9 @@ public final class ElasticSimulation {
     }
     if (changed && lastCycle != null) {
       next = min(next, lastCycle.plus(setup.schedulerInterval()));
+    }
+    if (wokenCycleAt != null) {
+      next = min(next, wokenCycleAt);
     }
     if (jobs.size() > running.size() + held) {
       // Jobs wait, perhaps for their budget: a new budget period may let them start, as the

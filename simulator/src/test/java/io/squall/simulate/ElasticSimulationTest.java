@@ -71,6 +71,30 @@ class ElasticSimulationTest {
     assertThat(r.idleNodeHours()).isCloseTo(3 * 5 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
   }
 
+  /**
+   * As in the service, a job's end wakes the scheduler ({@code CycleWakeup}): the job waiting for
+   * the node starts at the first tick after the end, not a whole scheduler interval (a minute here)
+   * after the last cycle.
+   */
+  @Test
+  void aJobsEndWakesTheSchedulerAsTheServicesAgentReportDoes() {
+    List<io.squall.core.model.Node> owned = List.of(new io.squall.core.model.Node("dgx-1", 8, "h100", 192,
+        2_097_152, java.util.Set.of("h100"), "rack", io.squall.core.model.NodeState.IDLE));
+    ElasticSimulation.Setup setup = new ElasticSimulation.Setup("sim", List.of(
+        new ElasticSimulation.PartitionSetup(io.squall.core.model.Partition.of("owned", List.of("dgx-1")).asDefault(),
+            owned, null)),
+        io.squall.core.schedule.SchedulerConfig.defaults(), Duration.ofMillis(250), Duration.ofMinutes(1),
+        Duration.ofDays(1), null, null);
+    ElasticSimulation.Result r = new ElasticSimulation(setup, clock, provider(1)).run(List.of(
+        new ElasticSimulation.JobSpec(Duration.ZERO, 1, 8, Duration.ofSeconds(10)),
+        new ElasticSimulation.JobSpec(Duration.ZERO, 1, 8, Duration.ofSeconds(10))));
+
+    assertThat(r.jobsCompleted()).isEqualTo(2);
+    assertThat(r.outcomes().get(0).firstStart()).isEqualTo(Duration.ZERO);
+    // The end at 10 s asks for a cycle 5 ms later: the next tick of the 250 ms grid.
+    assertThat(r.outcomes().get(1).firstStart()).isEqualTo(Duration.ofMillis(10_250));
+  }
+
   @Test
   void aGangOnAnEmptyPartitionIsLaunchedInOneCallRunsAndIsSuspendedAfterSuspendTime() {
     SimulatedProvider provider = provider(1);

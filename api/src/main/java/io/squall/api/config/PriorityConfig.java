@@ -24,6 +24,7 @@ public class PriorityConfig {
   private Duration maxAge = DEFAULTS.maxAge();
   private boolean accrueAlways;
   private boolean smallRelativeToTime;
+  private boolean favorSmall;
   private String fairshare = FairSharePolicy.defaults().algorithm().configName();
   private Duration calcPeriod = FairSharePolicy.defaults().calcPeriod();
   private Duration decayHalfLife = FairSharePolicy.defaults().decayHalfLife();
@@ -118,6 +119,15 @@ public class PriorityConfig {
 
   public void setSmallRelativeToTime(boolean smallRelativeToTime) {
     this.smallRelativeToTime = smallRelativeToTime;
+  }
+
+  /** Slurm's PriorityFavorSmall=YES: the job size factor is 1 minus the size (over the time limit, with the flag). */
+  public boolean isFavorSmall() {
+    return favorSmall;
+  }
+
+  public void setFavorSmall(boolean favorSmall) {
+    this.favorSmall = favorSmall;
   }
 
   /** {@code fair-tree} (Slurm's default) or {@code classic} (Slurm's PriorityFlags=NO_FAIR_TREE). */

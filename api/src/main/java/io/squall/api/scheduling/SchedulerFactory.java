@@ -31,6 +31,7 @@ public class SchedulerFactory {
   public static SchedulerConfig config(PriorityConfig priority, BackfillConfig backfill) {
     SchedulerConfig d = SchedulerConfig.defaults();
     return new SchedulerConfig(priority.weights(), backfill.settings(), d.preemptionDepth(), d.maxSwitchWait(),
-        priority.isAccrueAlways(), priority.fairSharePolicy(), priority.isSmallRelativeToTime());
+        priority.isAccrueAlways(), priority.fairSharePolicy(), priority.isSmallRelativeToTime(),
+        priority.isFavorSmall());
   }
 }

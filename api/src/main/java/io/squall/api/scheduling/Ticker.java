@@ -11,6 +11,7 @@ import io.squall.api.fleet.ElasticFleet;
 import io.squall.api.simulate.ServiceConfig;
 import io.squall.api.spot.InterruptionResponder;
 import io.squall.api.utilisation.GpuUtilisation;
+import io.squall.core.schedule.CycleWakeup;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,9 +41,6 @@ import org.slf4j.LoggerFactory;
 public final class Ticker implements ApplicationEventListener<ServerStartupEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(Ticker.class);
   static final Duration PERIOD = Duration.ofMillis(250);
-  /** Wake-up cycles at least this far apart (Slurm's sched_min_interval), so a burst of submissions makes few cycles. */
-  private static final long MIN_GAP_MS = 100;
-
   private final ScheduledExecutorService schedulerThread = thread("squall-scheduler");
   private final ScheduledExecutorService spot = thread("squall-spot");
   private final ScheduledExecutorService fleetThread = thread("squall-fleet");
@@ -95,12 +93,11 @@ public final class Ticker implements ApplicationEventListener<ServerStartupEvent
 
   /**
    * Asks for a scheduler cycle soon, on the scheduler's thread; many wakes before it runs make one
-   * cycle, at least {@link #MIN_GAP_MS} after the last.
+   * cycle, when {@link CycleWakeup} says (the simulator follows the same rule).
    */
   private void wake() {
     if (!schedulerThread.isShutdown() && wakePending.compareAndSet(false, true)) {
-      long sinceLast = System.nanoTime() - lastCycleNanos;
-      long delay = Math.max(5, MIN_GAP_MS - sinceLast / 1_000_000);
+      long delay = CycleWakeup.delay(Duration.ofNanos(System.nanoTime() - lastCycleNanos)).toMillis();
       schedulerThread.schedule(() -> {
         wakePending.set(false);
         cycled(scheduler.cycle(clock.instant()));

@@ -49,6 +49,16 @@ class PriorityConfigTest {
   }
 
   @Test
+  void favorSmallReachesTheSchedulerWhenSetAndIsOffOtherwise() {
+    assertThat(SchedulerFactory.config(new PriorityConfig(), new BackfillConfig()).favorSmall()).isFalse();
+    try (ApplicationContext ctx = ApplicationContext.run(Map.of("squall.priority.favor-small", "true",
+        "squall.data-dir", dir.toString()))) {
+      assertThat(SchedulerFactory.config(ctx.getBean(PriorityConfig.class), ctx.getBean(BackfillConfig.class))
+          .favorSmall()).isTrue();
+    }
+  }
+
+  @Test
   void fairShareIsFairTreeUnlessClassicIsAskedFor() {
     assertThat(SchedulerFactory.config(new PriorityConfig(), new BackfillConfig()).fairShare()).isEqualTo(FairSharePolicy.defaults());
     assertThat(FairSharePolicy.defaults()).isEqualTo(

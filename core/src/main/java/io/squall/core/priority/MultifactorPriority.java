@@ -26,6 +26,9 @@ import java.time.Instant;
  * will be based upon not the job size alone, but the job's size divided by its time limit";
  * set_priority_factors() divides by {@code time_limit}, the partition's MaxTime when the job has
  * none), so a short job ranks above a long one of the same size, and an UNLIMITED one gets none.
+ * With PriorityFavorSmall=YES (slurm.conf(5): "the smaller the job, the greater the job size
+ * factor"; set_priority_factors() takes 1.0 minus the factor above, relative to time or not) a
+ * one-node job gets the most and a whole-cluster job none.
  */
 public final class MultifactorPriority {
   private final PriorityWeights weights;
@@ -35,14 +38,18 @@ public final class MultifactorPriority {
   private final int maxQosPriority;
   private final boolean accrueAlways;
   private final boolean smallRelativeToTime;
+  private final boolean favorSmall;
 
   /**
    * @param accrueAlways Slurm's PriorityFlags=ACCRUE_ALWAYS: age counts from submission
    * @param smallRelativeToTime Slurm's PriorityFlags=SMALL_RELATIVE_TO_TIME: job size over time limit
+   * @param favorSmall Slurm's PriorityFavorSmall=YES: the job size factor is 1 minus the above
    */
   public MultifactorPriority(PriorityWeights weights, FairShare fairShare, int clusterNodes,
-      int maxPartitionFactor, int maxQosPriority, boolean accrueAlways, boolean smallRelativeToTime) {
+      int maxPartitionFactor, int maxQosPriority, boolean accrueAlways, boolean smallRelativeToTime,
+      boolean favorSmall) {
     this.weights = weights;
+    this.favorSmall = favorSmall;
     this.accrueAlways = accrueAlways;
     this.smallRelativeToTime = smallRelativeToTime;
     this.fairShare = fairShare;
@@ -76,6 +83,9 @@ public final class MultifactorPriority {
     if (smallRelativeToTime) {
       int limit = partition.timeLimitMinutes(job.request().timing().timeLimitMinutes());
       size = limit == TimeLimit.UNLIMITED ? 0 : size / Math.max(1, limit);
+    }
+    if (favorSmall) {
+      size = 1 - size;
     }
     double part = maxPartitionFactor <= 0 ? 0 : partition.priorityJobFactor() / (double) maxPartitionFactor;
     double q = maxQosPriority <= 0 || qos == null ? 0 : qos.priority() / (double) maxQosPriority;

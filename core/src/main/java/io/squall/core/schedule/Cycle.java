@@ -274,7 +274,7 @@ final class Cycle {
     int maxFactor = snapshot.partitions().stream().mapToInt(Partition::priorityJobFactor).max().orElse(1);
     int maxQos = snapshot.qos().values().stream().mapToInt(Qos::priority).max().orElse(0);
     return new MultifactorPriority(config.weights(), fairShare, table.size(), maxFactor, maxQos,
-        config.accrueAlways(), config.smallRelativeToTime());
+        config.accrueAlways(), config.smallRelativeToTime(), config.favorSmall());
   }
 
   /**

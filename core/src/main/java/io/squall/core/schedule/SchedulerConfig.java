@@ -18,35 +18,51 @@ import java.time.Duration;
  * @param smallRelativeToTime Slurm's PriorityFlags=SMALL_RELATIVE_TO_TIME: the job size factor is
  *     the job's size divided by its time limit in minutes, so that short jobs rank above long ones
  *     of the same size; off: its size alone (Slurm's default)
+ * @param favorSmall Slurm's PriorityFavorSmall=YES: the job size factor is 1 minus the above, so the
+ *     smaller (or, with {@code smallRelativeToTime}, the smaller per minute of limit) the job, the
+ *     greater it; off: larger jobs rank higher (Slurm's default)
  */
 public record SchedulerConfig(PriorityWeights weights, Backfill backfill, int preemptionDepth,
-    Duration maxSwitchWait, boolean accrueAlways, FairSharePolicy fairShare, boolean smallRelativeToTime) {
+    Duration maxSwitchWait, boolean accrueAlways, FairSharePolicy fairShare, boolean smallRelativeToTime,
+    boolean favorSmall) {
   public static SchedulerConfig defaults() {
     return new SchedulerConfig(PriorityWeights.defaults(), Backfill.defaults(), 16, Duration.ofMinutes(5), false,
-        FairSharePolicy.defaults(), false);
+        FairSharePolicy.defaults(), false, false);
+  }
+
+  /** Larger jobs ranking higher by size, as Slurm's default PriorityFavorSmall=NO. */
+  public SchedulerConfig(PriorityWeights weights, Backfill backfill, int preemptionDepth, Duration maxSwitchWait,
+      boolean accrueAlways, FairSharePolicy fairShare, boolean smallRelativeToTime) {
+    this(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare, smallRelativeToTime, false);
   }
 
   public SchedulerConfig withWeights(PriorityWeights w) {
     return new SchedulerConfig(w, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare,
-        smallRelativeToTime);
+        smallRelativeToTime, favorSmall);
   }
 
   public SchedulerConfig withBackfill(Backfill b) {
     return new SchedulerConfig(weights, b, preemptionDepth, maxSwitchWait, accrueAlways, fairShare,
-        smallRelativeToTime);
+        smallRelativeToTime, favorSmall);
   }
 
   public SchedulerConfig withAccrueAlways(boolean always) {
     return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, always, fairShare,
-        smallRelativeToTime);
+        smallRelativeToTime, favorSmall);
   }
 
   public SchedulerConfig withFairShare(FairSharePolicy policy) {
     return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, policy,
-        smallRelativeToTime);
+        smallRelativeToTime, favorSmall);
   }
 
   public SchedulerConfig withSmallRelativeToTime(boolean relative) {
-    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare, relative);
+    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare, relative,
+        favorSmall);
+  }
+
+  public SchedulerConfig withFavorSmall(boolean small) {
+    return new SchedulerConfig(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare,
+        smallRelativeToTime, small);
   }
 }

@@ -92,10 +92,10 @@ public final class JobViews {
   }
 
   /** One field of a job's summary: its name in the JSON and how to compute it. */
-  public record SummaryField(String name, Function<JobRow, Object> value) {}
+  record SummaryField(String name, Function<JobRow, Object> value) {}
 
   /** The job a summary is being written for, with what several fields share computed once. */
-  public static final class JobRow {
+  static final class JobRow {
     private final StoredJob stored;
     private final Job job;
     private final Instant now;
@@ -123,18 +123,13 @@ public final class JobViews {
     }
   }
 
-  /** Every summary field, in order: what a job's summary has unless fewer are asked for. */
-  public List<SummaryField> allFields() {
-    return allFields;
-  }
-
   /**
    * The summary fields a comma-separated list names ({@code ?fields=job_id,state}), in the summary's
    * order whatever the list's; null or empty for all of them.
    *
    * @throws ApiException (400) naming the first unknown field and listing the known ones
    */
-  public List<SummaryField> fields(String csv) {
+  List<SummaryField> fields(String csv) {
     if (csv == null || csv.isBlank()) {
       return allFields;
     }
@@ -156,11 +151,11 @@ public final class JobViews {
   }
 
   /** The job's summary with only {@code only}'s fields (from {@link #fields}), computing no other. */
-  public Map<String, Object> summary(StoredJob s, Instant now, List<SummaryField> only) {
+  Map<String, Object> summary(StoredJob s, Instant now, List<SummaryField> only) {
     JobRow row = new JobRow(s, now);
-    // Sized for the 32 fields (and detail's 5 more) at the default load factor: squeue builds one per
+    // Sized for its fields (and detail's 5 more) at the default load factor: squeue builds one per
     // job, and growing from 16 twice was a tenth of the list's time at 100,000 jobs.
-    Map<String, Object> m = new LinkedHashMap<>(only.size() == allFields.size() ? 64 : 16);
+    Map<String, Object> m = new LinkedHashMap<>((only.size() + 5) * 4 / 3 + 1);
     for (SummaryField f : only) {
       m.put(f.name(), f.value().apply(row));
     }

@@ -22,6 +22,8 @@ class ScaleBenchTest {
     assertThat(r.running()).isEqualTo(200);
     assertThat(r.pending()).isEqualTo(1800);
     assertThat(r.squeueJobs()).isEqualTo(2000);
+    assertThat(r.squeue().fullListMs()).isPositive();
+    assertThat(r.squeue().cliMs()).isNull(); // not launched by bin/squall
     assertThat(r.rssMb()).isPositive();
     assertThat(r.peakRssMb()).isGreaterThanOrEqualTo(r.rssMb());
     assertThat(r.downAfterSubmit()).isZero();

@@ -45,7 +45,8 @@ class SqueueCommandTest {
     FakeSquall.Request req = fake.last();
     assertThat(req.method()).isEqualTo("GET");
     assertThat(req.path()).isEqualTo("/v1/jobs");
-    assertThat(req.query()).containsExactly(Map.entry("state", "PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"));
+    assertThat(req.query()).containsExactly(Map.entry("state", "PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"),
+        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS));
     assertThat(req.header("Authorization")).isEqualTo("Bearer " + Cli.TOKEN);
   }
 
@@ -61,21 +62,22 @@ class SqueueCommandTest {
   void filtersGoToTheService() {
     cli.run("squeue", "-u", "bob", "--partition=gpu", "-tPD,r", "-A", "ml", "--name", "train", "-j", "43");
     assertThat(fake.last().query()).containsExactly(Map.entry("state", "PENDING,RUNNING"), Map.entry("user", "bob"),
-        Map.entry("account", "ml"), Map.entry("partition", "gpu"), Map.entry("name", "train"), Map.entry("job", "43"));
+        Map.entry("account", "ml"), Map.entry("partition", "gpu"), Map.entry("name", "train"), Map.entry("job", "43"),
+        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS));
   }
 
   @Test
   void namedJobsAndStatesAllShowEveryStateAndMeIsTheLocalUser() {
     cli.run("squeue", "-j", "42");
-    assertThat(fake.last().query()).containsExactly(Map.entry("job", "42"));
+    assertThat(SqueueFieldsTest.filters(fake.last())).containsExactly(Map.entry("job", "42"));
     cli.run("squeue", "--states=all", "--me");
-    assertThat(fake.last().query()).containsExactly(Map.entry("user", "alice"));
+    assertThat(SqueueFieldsTest.filters(fake.last())).containsExactly(Map.entry("user", "alice"));
   }
 
   @Test
   void namedTaskRangesAreExpandedAndBadIdsRefusedLocally() {
     cli.run("squeue", "-j", "44_[4,6-7],42");
-    assertThat(fake.requests()).extracting(FakeSquall.Request::query).containsExactly(Map.of("job", "44_4"),
+    assertThat(fake.requests()).extracting(SqueueFieldsTest::filters).containsExactly(Map.of("job", "44_4"),
         Map.of("job", "44_6"), Map.of("job", "44_7"), Map.of("job", "42"));
     Cli.Result r = cli.run("squeue", "-j", "42,4x2");
     assertThat(r.exit()).isEqualTo(1);

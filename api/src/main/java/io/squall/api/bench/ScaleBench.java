@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -96,20 +95,30 @@ public final class ScaleBench {
     }
   }
 
-  /** The figures; CPU in cores (CPU seconds per wall second). */
+  /**
+   * The figures; CPU in cores (CPU seconds per wall second). {@code squeue_ms} is the request the
+   * CLI's default squeue makes, {@code job_list_full_ms} the list with every field, {@code
+   * squeue_cli_ms} the real {@code bin/squall squeue} (null when the bench was not launched by it).
+   */
   public record Result(int nodes, int jobs, double submitPerS, int running, int pending, long rssMb, long peakRssMb,
-      double squeueMs, int squeueJobs, double heartbeatsPerS, int heartbeatErrors, int reregistrations,
+      SqueueTimings.Figures squeue, double heartbeatsPerS, int heartbeatErrors, int reregistrations,
       double coresWithHeartbeats, double coresWithout, Integer downAfterSubmit, HeartbeatTimes.Worst beats) {
+    public int squeueJobs() {
+      return squeue.squeueJobs();
+    }
+
     public String json() {
       return String.format(Locale.ROOT, "{\"nodes\":%d,\"jobs\":%d,\"submit_per_s\":%.0f,"
           + "\"nodes_down_after_submit\":%s,\"running\":%d,"
-          + "\"pending\":%d,\"rss_mb\":%d,\"peak_rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,\"heartbeats_per_s\":%.0f,"
+          + "\"pending\":%d,\"rss_mb\":%d,\"peak_rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,"
+          + "\"job_list_full_ms\":%.0f,\"squeue_cli_ms\":%s,\"heartbeats_per_s\":%.0f,"
           + "\"heartbeat_errors\":%d,\"reregistrations\":%d,\"max_heartbeat_gap_s\":%.1f,"
           + "\"agents_gap_over_timeout\":%d,\"max_heartbeat_wait_s\":%.1f,\"controller_cores_heartbeats\":%.3f,"
           + "\"controller_cores_quiet\":%.3f,\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, downAfterSubmit,
-          running, pending, rssMb, peakRssMb, squeueMs, squeueJobs, heartbeatsPerS, heartbeatErrors, reregistrations,
-          beats.gapSeconds(), beats.agentsOverTimeout(), beats.waitSeconds(), coresWithHeartbeats, coresWithout,
-          coresWithHeartbeats - coresWithout);
+          running, pending, rssMb, peakRssMb, squeue.squeueMs(), squeue.squeueJobs(), squeue.fullListMs(),
+          squeue.cliMs() == null ? "null" : String.format(Locale.ROOT, "%.0f", squeue.cliMs()), heartbeatsPerS,
+          heartbeatErrors, reregistrations, beats.gapSeconds(), beats.agentsOverTimeout(), beats.waitSeconds(),
+          coresWithHeartbeats, coresWithout, coresWithHeartbeats - coresWithout);
     }
   }
 
@@ -200,18 +209,7 @@ public final class ScaleBench {
       long hb0 = heartbeats.get();
       double with = cores(options.window);
       double perS = (heartbeats.get() - hb0) / (double) options.window.toSeconds();
-      List<Double> squeue = new ArrayList<>();
-      int listed = 0;
-      for (int i = 0; i < 3; i++) {
-        // Timed until the whole answer is in; reading its JSON is the client's work, not the controller's.
-        long t0 = System.nanoTime();
-        HttpResponse<byte[]> r = connection.get().send(HttpRequest.newBuilder(URI.create(url("/v1/jobs")))
-            .timeout(Duration.ofSeconds(120)).header("Authorization", "Bearer " + USER_TOKEN).GET().build(),
-            HttpResponse.BodyHandlers.ofByteArray());
-        squeue.add((System.nanoTime() - t0) / 1e6);
-        listed = r.statusCode() == 200 ? JSON.readTree(r.body()).path("jobs").size() : -1;
-      }
-      Collections.sort(squeue);
+      SqueueTimings.Figures squeue = new SqueueTimings(url(""), USER_TOKEN, connection.get()).measure(SqueueTimings.launcher(), dir);
       long rssMb = memoryKb(controller.pid(), "VmRSS") / 1024;
       long peakRssMb = memoryKb(controller.pid(), "VmHWM") / 1024;
       if (!options.linger.isZero()) {
@@ -220,7 +218,7 @@ public final class ScaleBench {
         Thread.sleep(options.linger.toMillis());
       }
       return new Result(options.nodes, options.jobs, submitPerS, running, options.jobs - running, rssMb, peakRssMb,
-          squeue.get(1), listed, perS, heartbeatErrors.get(), reregistrations.get(), with, without, downAfterSubmit,
+          squeue, perS, heartbeatErrors.get(), reregistrations.get(), with, without, downAfterSubmit,
           beatTimes.worst());
     } finally {
       beats.shutdownNow();

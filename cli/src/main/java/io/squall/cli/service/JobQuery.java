@@ -55,6 +55,21 @@ public record JobQuery(
     return within(accounts, j.account()) && within(names, j.name()) && anyWithin(partitions, j.partition());
   }
 
+  /** The fields {@link #keeps} reads: those of the filters with several values. */
+  List<String> fieldsKept() {
+    List<String> fields = new ArrayList<>();
+    if (accounts.size() > 1) {
+      fields.add("account");
+    }
+    if (names.size() > 1) {
+      fields.add("name");
+    }
+    if (partitions.size() > 1) {
+      fields.add("partition");
+    }
+    return fields;
+  }
+
   static void list(Map<String, String> p, String key, List<String> values) {
     if (!values.isEmpty()) {
       p.put(key, String.join(",", values));

@@ -13,8 +13,10 @@ import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
@@ -74,10 +76,27 @@ public final class SquallClient {
     return read(post("/v1/jobs", submission.body()), SubmitResult::from);
   }
 
-  /** {@code GET /v1/jobs}, once per job id when several are named. */
+  /** {@code GET /v1/jobs} with every field, once per job id when several are named. */
   public List<JobInfo> jobs(JobQuery query) {
+    return jobs(query, null);
+  }
+
+  /**
+   * {@code GET /v1/jobs} asking only for {@code fields} and for those the client itself reads
+   * ({@code job_id}, and what the query filters here); each job's other components are null.
+   *
+   * @param fields summary field names; null for every field (no {@code fields=} sent)
+   */
+  public List<JobInfo> jobs(JobQuery query, Set<String> fields) {
     return merged(query.perJob(), q -> {
-      Object answer = send("GET", "/v1/jobs", q.parameters(), null);
+      Map<String, String> parameters = q.parameters();
+      if (fields != null) {
+        Set<String> asked = new LinkedHashSet<>(List.of("job_id"));
+        asked.addAll(fields);
+        asked.addAll(q.fieldsKept());
+        parameters.put("fields", String.join(",", asked));
+      }
+      Object answer = send("GET", "/v1/jobs", parameters, null);
       return list(answer, "jobs", JobInfo::from).stream().filter(q::keeps).toList();
     }, JobInfo::jobId);
   }

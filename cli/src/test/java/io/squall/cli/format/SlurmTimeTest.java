@@ -13,6 +13,9 @@ class SlurmTimeTest {
     assertThat(SlurmTime.compact(3_723)).isEqualTo("1:02:03");
     assertThat(SlurmTime.compact(86_400)).isEqualTo("1-00:00:00");
     assertThat(SlurmTime.compact(2 * 86_400 + 3_600 + 1)).isEqualTo("2-01:00:01");
+    assertThat(SlurmTime.compact(12 * 3_600 + 34 * 60 + 56)).isEqualTo("12:34:56");
+    assertThat(SlurmTime.compact(10 * 86_400 + 59)).isEqualTo("10-00:00:59");
+    assertThat(SlurmTime.compact(600)).isEqualTo("10:00");
   }
 
   @Test

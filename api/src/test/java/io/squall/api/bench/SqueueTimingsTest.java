@@ -1,0 +1,67 @@
+package io.squall.api.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.squall.agent.JavaCommand;
+import java.io.File;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The request the bench times as squeue's is the one the real CLI's default {@code squeue} makes. */
+class SqueueTimingsTest {
+  @Test
+  void theBenchTimesTheRequestTheDefaultSqueueMakes(@TempDir Path dir) throws Exception {
+    AtomicReference<URI> asked = new AtomicReference<>();
+    HttpServer fake = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    fake.createContext("/", exchange -> {
+      asked.set(exchange.getRequestURI());
+      byte[] body = "{\"jobs\":[]}".getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    fake.start();
+    try {
+      List<String> command = new ArrayList<>(List.of(JavaCommand.executable()));
+      command.addAll(JavaCommand.QUICK_START);
+      command.addAll(List.of("-cp", JavaCommand.classPath(), "io.squall.cli.Main", "squeue"));
+      ProcessBuilder b = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+          .redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
+      b.environment().keySet().removeIf(k -> k.startsWith("SQUALL_") || k.startsWith("SQUEUE_") || k.startsWith("SLURM_"));
+      b.environment().put("SQUALL_URL", "http://127.0.0.1:" + fake.getAddress().getPort());
+      b.environment().put("SQUALL_TOKEN", "token");
+      Process p = b.start();
+      assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+      assertThat(p.exitValue()).isZero();
+    } finally {
+      fake.stop(0);
+    }
+    URI bench = URI.create(SqueueTimings.CLI_REQUEST);
+    assertThat(asked.get().getPath()).isEqualTo(bench.getPath());
+    assertThat(query(asked.get())).isEqualTo(query(bench)).containsKeys("state", "fields");
+  }
+
+  private static Map<String, String> query(URI uri) {
+    Map<String, String> q = new LinkedHashMap<>();
+    for (String pair : uri.getRawQuery().split("&")) {
+      int eq = pair.indexOf('=');
+      q.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+          URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+    }
+    return q;
+  }
+}

@@ -50,8 +50,7 @@ final class SqueueColumns {
     put(c, 'e', "END_TIME", j -> time.format(end(j), "N/A"), "end_time", "start_time", "expected_start",
         "time_limit_minutes");
     put(c, 'q', "QOS", JobInfo::qos, "qos");
-    // Read from the job's request, which only GET /v1/jobs/{id} has: a listed job prints (null).
-    put(c, 'v', "RESERVATION", SqueueColumns::reservation);
+    put(c, 'v', "RESERVATION", SqueueColumns::reservation, "reservation");
     put(c, 'Q', "PRIORITY", j -> ""); // nor priorities
     put(c, 'r', "REASON", JobInfo::reason, "reason");
     put(c, 'N', "NODELIST", JobInfo::nodes, "nodes");
@@ -84,8 +83,7 @@ final class SqueueColumns {
 
   /** The advanced reservation the job asked for; Slurm's {@code (null)} for none. */
   static String reservation(JobInfo j) {
-    Object r = j.request() == null ? null : j.request().get("reservation");
-    return r == null ? "(null)" : r.toString();
+    return j.reservation() == null ? "(null)" : j.reservation();
   }
 
   static String reasonOrNodes(JobInfo j) {

@@ -128,8 +128,8 @@ class ScontrolReservationTest {
   @Test
   void squeueAndScontrolShowAJobsReservation() {
     fake.on("GET", "/v1/jobs", 200, """
-        {"jobs":[{"job_id":"42","job_id_raw":42,"state":"PENDING","request":{"reservation":"team"}},
-         {"job_id":"43","job_id_raw":43,"state":"PENDING","request":{}}]}""");
+        {"jobs":[{"job_id":"42","job_id_raw":42,"state":"PENDING","reservation":"team"},
+         {"job_id":"43","job_id_raw":43,"state":"PENDING","reservation":null}]}""");
     assertThat(cli.run("squeue", "-h", "-o", "%i %v").out()).isEqualTo("42 team\n43 (null)\n");
     fake.on("GET", "/v1/jobs/42", 200, """
         {"job_id":"42","job_id_raw":42,"state":"PENDING","partition":"gpu","request":{"reservation":"team"}}""");

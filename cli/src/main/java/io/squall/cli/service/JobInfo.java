@@ -14,6 +14,7 @@ import java.util.Map;
  * @param timeLimitMinutes null means no limit
  * @param exitSignal the signal that ended the job, or null
  * @param eligibleTime when the job became eligible to run (its age counts from then), or null
+ * @param reservation the advanced reservation it asked for ({@code --reservation}), or null
  */
 public record JobInfo(
     String jobId,
@@ -26,6 +27,7 @@ public record JobInfo(
     String account,
     String partition,
     String qos,
+    String reservation,
     String state,
     String reason,
     String nodes,
@@ -61,6 +63,7 @@ public record JobInfo(
         a.string("account"),
         a.string("partition"),
         a.string("qos"),
+        a.string("reservation"),
         a.string("state"),
         a.string("reason"),
         a.string("nodes"),

@@ -23,6 +23,18 @@ if [ -e "$run/$target" ]; then
   exit 2
 fi
 "$root/bin/squall" bench small-jobs "$@" --write-trace "$run/trace.csv" | tee "$run/simulated.txt"
+# The priority settings the simulator was given, for the Squall controller too (squall.priority.*).
+priority=""
+args=("$@")
+for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+  case "${args[i]}=${args[i+1]}" in
+  --priority=fifo) priority+=$'weight-age: 0\nweight-fairshare: 0\nweight-job-size: 0\nweight-partition: 0\nweight-qos: 0\n' ;;
+  --priority=small-relative-to-time) priority+=$'small-relative-to-time: true\n' ;;
+  --weight-job-size=*) priority+="weight-job-size: ${args[i+1]}"$'\n' ;;
+  --favor-small=yes) priority+=$'favor-small: true\n' ;;
+  esac
+done
+export SQUALL_CLUSTER_PRIORITY="$priority"
 trap '"$cluster" stop "$run/$target"' EXIT
 "$cluster" start "$run/$target" 64
 SLURM_CONF="$run/$target/slurm.conf" python3 "$here/replay.py" "$target" "$run/trace.csv" "$run/$target-out" \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # squall-cluster.sh start|stop STATE_DIR [NODES] [PORT]: a Squall controller (bin/squall server) in
 # STATE_DIR with one static partition of NODES (default 64) 8-GPU nodes, each a real agent JVM on
-# this host started by the local provider, listening on 127.0.0.1:PORT (default 6901); `start`
+# this host started by the local provider, listening on 127.0.0.1:PORT (default 6901), with the
+# squall.priority settings in SQUALL_CLUSTER_PRIORITY ("name: value" lines), if any; `start`
 # returns once every node is idle, `stop` stops the controller (its agents stop with it).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,6 +32,10 @@ squall:
       memory-mb: 262144
       placement-groups: 1
 CONF
+  # squall.priority settings, one "name: value" a line (run.sh passes the simulator's on).
+  if [ -n "${SQUALL_CLUSTER_PRIORITY:-}" ]; then
+    { echo "  priority:"; printf '%s' "$SQUALL_CLUSTER_PRIORITY" | sed 's/^/    /'; } >>"$dir/squall.yml"
+  fi
   SQUALL_JAVA_OPTS="-Dmicronaut.config.files=$dir/squall.yml" "$root/bin/squall" server >"$dir/server.log" 2>&1 &
   echo $! >"$dir/server.pid"
   for _ in $(seq 300); do

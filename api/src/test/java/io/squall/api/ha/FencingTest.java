@@ -72,6 +72,7 @@ class FencingTest {
     assertThat(a.tryAcquire()).hasValue(1);
     assertThat(b.tryAcquire()).as("a's lease is live and its session too").isEmpty();
     a.close(); // as a kill -9 does: the database drops the session, and its lock on term 1
+    awaitSessionEnded(1);
     assertThat(b.tryAcquire()).as("no need to wait for the lease to expire").hasValue(2);
 
     // c takes over on expiry while b's session lives on (b's host cut off): when b's session then
@@ -181,6 +182,27 @@ class FencingTest {
       p.setString(1, note);
       p.executeUpdate();
     }
+  }
+
+  /**
+   * Waits until the database has ended the closed session that held {@code term}'s advisory lock:
+   * closing a connection only asks the server to end it, and on a busy machine the next session's
+   * try for the lock can come first (seen in a CI run beside another build).
+   */
+  private void awaitSessionEnded(long term) {
+    Poll.until("the database to end the session holding term " + term, Duration.ofSeconds(30), () -> {
+      try (Connection c = DriverManager.getConnection(url); var p = c.prepareStatement("SELECT count(*) FROM pg_locks"
+          + " WHERE locktype = 'advisory' AND objsubid = 2 AND objid::bigint = ?"
+          + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")) {
+        p.setLong(1, term);
+        try (var r = p.executeQuery()) {
+          r.next();
+          return r.getLong(1) == 0 ? Boolean.TRUE : null;
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    });
   }
 
   /** As if the leader had died: its lease ends now, on the database's clock. */

@@ -24,7 +24,7 @@ public final class SqueueTimings {
   /**
    * What {@code bin/squall squeue} asks with its default format: the active states and the fields
    * {@code %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R} reads (the CLI's SqueueColumns).
-   * ScaleBenchSqueueRequestTest runs the real CLI and checks that it asks for exactly this.
+   * SqueueTimingsTest runs the real CLI and checks that it asks for exactly this.
    */
   static final String CLI_REQUEST = "/v1/jobs?state=PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"
       + "&fields=job_id,array_pending,array_job_id,partition,name,user,state,elapsed_seconds,num_nodes,reason,nodes";

@@ -47,34 +47,50 @@ public final class HeartbeatTimes {
     this.nodeTimeout = nodeTimeout;
   }
 
-  /**
-   * The heartbeat's body, noting when the HTTP client starts sending it (after its connection is
-   * there and its headers are written): the moment it leaves the bench, not when it was asked for.
-   * {@code sentAt} gets that moment (System.nanoTime) for {@link #answered}.
-   */
-  HttpRequest.BodyPublisher body(String node, String json, long[] sentAt) {
-    HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.ofString(json);
-    Agent agent = agents.computeIfAbsent(node, n -> new Agent());
-    return new HttpRequest.BodyPublisher() {
-      @Override
-      public long contentLength() {
-        return body.contentLength();
-      }
+  /** One heartbeat on its way: its body, and what to call when its answer (or failure) came. */
+  interface Beat {
+    HttpRequest.BodyPublisher body();
 
-      @Override
-      public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
-        sentAt[0] = System.nanoTime();
-        agent.sent(sentAt[0]);
-        body.subscribe(subscriber);
-      }
-    };
+    /** Notes the answer; nothing when the body never left (the connection failed first). */
+    void answered();
   }
 
-  /** Notes the answer (or failure) of a heartbeat sent at {@code sentAt}; nothing when it never left. */
-  void answered(String node, long sentAt) {
-    if (sentAt != 0) {
-      agents.get(node).answered(sentAt, System.nanoTime());
-    }
+  /**
+   * A heartbeat of {@code node} with body {@code json}, noting when the HTTP client starts sending
+   * the body (after its connection is there and its headers are written): the moment it leaves the
+   * bench, not when it was asked for.
+   */
+  Beat beat(String node, String json) {
+    HttpRequest.BodyPublisher text = HttpRequest.BodyPublishers.ofString(json);
+    Agent agent = agents.computeIfAbsent(node, n -> new Agent());
+    return new Beat() {
+      /** System.nanoTime when the body started going out; 0 until then. */
+      private volatile long sentAt;
+
+      @Override
+      public HttpRequest.BodyPublisher body() {
+        return new HttpRequest.BodyPublisher() {
+          @Override
+          public long contentLength() {
+            return text.contentLength();
+          }
+
+          @Override
+          public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
+            sentAt = System.nanoTime();
+            agent.sent(sentAt);
+            text.subscribe(subscriber);
+          }
+        };
+      }
+
+      @Override
+      public void answered() {
+        if (sentAt != 0) {
+          agent.answered(sentAt, System.nanoTime());
+        }
+      }
+    };
   }
 
   /** The heartbeats were paused on purpose: the time until the next send is not a gap. */

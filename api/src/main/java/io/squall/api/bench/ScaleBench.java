@@ -304,11 +304,10 @@ public final class ScaleBench {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    long[] sentAt = new long[1];
-    beatClient.sendAsync(request("/v1/agent/heartbeat", AGENT_TOKEN, beatTimes.body(node, body, sentAt)),
-            HttpResponse.BodyHandlers.ofString())
+    HeartbeatTimes.Beat beat = beatTimes.beat(node, body);
+    beatClient.sendAsync(request("/v1/agent/heartbeat", AGENT_TOKEN, beat.body()), HttpResponse.BodyHandlers.ofString())
         .whenComplete((r, failure) -> {
-          beatTimes.answered(node, sentAt[0]);
+          beat.answered();
           busy.set(false);
           if (failure != null || r.statusCode() != 200) {
             heartbeatErrors.incrementAndGet();

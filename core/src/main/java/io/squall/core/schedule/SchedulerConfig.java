@@ -30,12 +30,6 @@ public record SchedulerConfig(PriorityWeights weights, Backfill backfill, int pr
         FairSharePolicy.defaults(), false, false);
   }
 
-  /** Larger jobs ranking higher by size, as Slurm's default PriorityFavorSmall=NO. */
-  public SchedulerConfig(PriorityWeights weights, Backfill backfill, int preemptionDepth, Duration maxSwitchWait,
-      boolean accrueAlways, FairSharePolicy fairShare, boolean smallRelativeToTime) {
-    this(weights, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare, smallRelativeToTime, false);
-  }
-
   public SchedulerConfig withWeights(PriorityWeights w) {
     return new SchedulerConfig(w, backfill, preemptionDepth, maxSwitchWait, accrueAlways, fairShare,
         smallRelativeToTime, favorSmall);

@@ -34,18 +34,15 @@ public final class SlurmTime {
     StringBuilder b = new StringBuilder(16);
     if (days > 0) {
       b.append(days).append('-');
-      twoDigits(b, hours).append(':');
-    } else if (alwaysHours) {
+    }
+    if (days > 0 || alwaysHours) {
       twoDigits(b, hours).append(':');
     } else if (hours > 0) {
       b.append(hours).append(':');
     }
-    if (days > 0 || alwaysHours || hours > 0) {
-      twoDigits(b, minutes);
-    } else {
-      b.append(minutes);
-    }
-    return twoDigits(b.append(':'), secs).toString();
+    // Minutes take two digits once anything stands before them.
+    (b.isEmpty() ? b.append(minutes) : twoDigits(b, minutes)).append(':');
+    return twoDigits(b, secs).toString();
   }
 
   private static StringBuilder twoDigits(StringBuilder b, long value) {

@@ -14,6 +14,8 @@ import java.util.function.IntSupplier;
  * Slurm-style {@code VERB: error: ...} lines with exit status 1.
  */
 abstract class ServiceVerb {
+  private static final int PRINT_BLOCK = 64 * 1024;
+
   protected final Invocation io;
   private final String verb;
   private SquallClient client;
@@ -84,7 +86,21 @@ abstract class ServiceVerb {
     }
   }
 
+  /**
+   * Prints {@code lines}, each ended by a newline. {@code System.out} flushes at every
+   * {@code println}, one system call per line: 100,000 of them took squeue 0.6 s, more than its
+   * request. So the lines go out in blocks of about 64 KB.
+   */
   final void print(List<String> lines) {
-    lines.forEach(io.out()::println);
+    StringBuilder block = new StringBuilder();
+    for (String line : lines) {
+      block.append(line).append(System.lineSeparator());
+      if (block.length() >= PRINT_BLOCK) {
+        io.out().print(block.toString());
+        block.setLength(0);
+      }
+    }
+    io.out().print(block.toString());
+    io.out().flush();
   }
 }

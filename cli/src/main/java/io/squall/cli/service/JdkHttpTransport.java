@@ -37,7 +37,7 @@ final class JdkHttpTransport implements Transport {
     request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
         : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
     try {
-      HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      HttpResponse<byte[]> r = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
       return new Reply(r.statusCode(), r.headers().map(), r.body());
     } catch (HttpConnectTimeoutException e) {
       throw new Timeout(true, e);

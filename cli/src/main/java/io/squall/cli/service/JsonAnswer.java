@@ -33,33 +33,101 @@ final class JsonAnswer {
   }
 
   /**
-   * The answer's text as plain values: {@code Map} (insertion order), {@code List}, {@code String},
+   * The answer as plain values: {@code Map} (insertion order), {@code List}, {@code String},
    * {@code Integer}/{@code Long}/{@code BigInteger}, {@code Double}, {@code Boolean} or null.
    *
-   * @throws MalformedAnswerException when the text is not one JSON value
+   * @param json the answer's bytes (UTF-8)
+   * @throws MalformedAnswerException when the answer is not one JSON value
    */
-  static Object values(String text) {
-    try (JsonParser p = FACTORY.createParser(text)) {
-      if (p.nextToken() == null) {
-        throw new MalformedAnswerException("not JSON: the answer is empty");
-      }
+  static Object values(byte[] json) {
+    try (JsonParser p = FACTORY.createParser(json)) {
+      first(p);
       Object value = value(p);
-      if (p.nextToken() != null) {
-        throw new MalformedAnswerException("not JSON: more text after the value at " + where(p));
-      }
+      last(p);
       return value;
     } catch (IOException e) {
-      throw new MalformedAnswerException("not JSON: " + firstLine(e.getMessage()));
+      throw notJson(e);
     }
   }
 
-  /** The answer's text, which must be a JSON object. */
-  static JsonAnswer parse(String text) {
-    return of(values(text));
+  /** The answer, which must be a JSON object. */
+  static JsonAnswer parse(byte[] json) {
+    return of(values(json));
   }
 
-  /** The answer read by {@link #values}, which must be an object. */
-  static JsonAnswer of(Object answer) {
+  /**
+   * The answer's list {@code name} ({@code {"jobs":[..]}}), each object made into a record by
+   * {@code read} as soon as it is parsed, or null when absent. Only one element is held as plain
+   * values at a time: squeue reads 100,000 jobs without 100,000 maps alive at once, which cost
+   * it more in garbage collection than the parse itself. The answer's other fields are parsed
+   * and dropped.
+   *
+   * @throws MalformedAnswerException when the answer is not a JSON object or an element is wrong
+   */
+  static <T> List<T> list(byte[] json, String name, Function<JsonAnswer, T> read) {
+    try (JsonParser p = FACTORY.createParser(json)) {
+      first(p);
+      if (p.currentToken() != JsonToken.START_OBJECT) {
+        value(p);
+        throw new MalformedAnswerException("expected a JSON object");
+      }
+      List<T> out = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken token = p.nextToken();
+        if (!field.equals(name)) {
+          value(p);
+        } else if (token == JsonToken.START_ARRAY) {
+          out = new ArrayList<>();
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            out.add(element(p, name, out.size(), read));
+          }
+        } else {
+          Object v = value(p);
+          if (v != null) {
+            throw new MalformedAnswerException(name + ": expected a list, got " + describe(v));
+          }
+          out = null;
+        }
+      }
+      last(p);
+      return out;
+    } catch (IOException e) {
+      throw notJson(e);
+    }
+  }
+
+  /** The {@code index}th object of list {@code name}, read by {@code read}. */
+  private static <T> T element(JsonParser p, String name, int index, Function<JsonAnswer, T> read)
+      throws IOException {
+    String at = name + "[" + index + "]";
+    Object v = value(p);
+    if (!(v instanceof Map<?, ?> map)) {
+      throw new MalformedAnswerException(at + ": expected an object, got " + describe(v));
+    }
+    return read.apply(new JsonAnswer(cast(map), at));
+  }
+
+  /** Moves to the answer's first token. */
+  private static void first(JsonParser p) throws IOException {
+    if (p.nextToken() == null) {
+      throw new MalformedAnswerException("not JSON: the answer is empty");
+    }
+  }
+
+  /** Checks that nothing follows the answer's value. */
+  private static void last(JsonParser p) throws IOException {
+    if (p.nextToken() != null) {
+      throw new MalformedAnswerException("not JSON: more text after the value at " + where(p));
+    }
+  }
+
+  private static MalformedAnswerException notJson(IOException e) {
+    return new MalformedAnswerException("not JSON: " + firstLine(e.getMessage()));
+  }
+
+  /** The answer as read by {@link #values}, which must be an object. */
+  private static JsonAnswer of(Object answer) {
     if (answer instanceof Map<?, ?> map) {
       return new JsonAnswer(cast(map), "");
     }

@@ -72,13 +72,13 @@ final class PlainHttpTransport implements Transport {
       int status = c.getResponseCode();
       // Below 400 the body is the input stream; from 400 on, the error stream (null when empty).
       InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream();
-      String text = "";
+      byte[] answer = new byte[0];
       if (in != null) {
         try (in) {
-          text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+          answer = in.readAllBytes();
         }
       }
-      return new Reply(status, c.getHeaderFields(), text);
+      return new Reply(status, c.getHeaderFields(), answer);
     } catch (SocketTimeoutException e) {
       throw new Timeout(false, e);
     }

@@ -96,7 +96,7 @@ public final class SquallClient {
         asked.addAll(q.fieldsKept());
         parameters.put("fields", String.join(",", asked));
       }
-      Object answer = send("GET", "/v1/jobs", parameters, null);
+      byte[] answer = send("GET", "/v1/jobs", parameters, null);
       return list(answer, "jobs", JobInfo::from).stream().filter(q::keeps).toList();
     }, JobInfo::jobId);
   }
@@ -182,12 +182,12 @@ public final class SquallClient {
     send("DELETE", "/v1/reservations/" + segment(name), Map.of(), null);
   }
 
-  private Object post(String path, Map<String, ?> body) {
+  private byte[] post(String path, Map<String, ?> body) {
     return send("POST", path, Map.of(), JsonBody.write(body));
   }
 
   /** The answer of a cancel or action: {@code {"jobs":[JOB..]}}, the jobs it changed. */
-  private List<JobInfo> changed(Object answer) {
+  private List<JobInfo> changed(byte[] answer) {
     return list(answer, "jobs", JobInfo::from);
   }
 
@@ -218,7 +218,7 @@ public final class SquallClient {
   /** {@code GET /v1/accounting}, once per job id when several are named. */
   public List<AccountingJob> accounting(AccountingQuery query) {
     return merged(query.perJob(), q -> {
-      Object answer = send("GET", "/v1/accounting", q.parameters(), null);
+      byte[] answer = send("GET", "/v1/accounting", q.parameters(), null);
       return list(answer, "jobs", AccountingJob::from).stream().filter(q::keeps).toList();
     }, AccountingJob::jobId);
   }
@@ -230,7 +230,12 @@ public final class SquallClient {
    * @param query {@code since}, {@code until} (instants), {@code account}, {@code by}; absent ones left out
    */
   public JsonNode costReport(Map<String, String> query) {
-    return new ObjectMapper().valueToTree(send("GET", "/v1/reports/cost", query, null));
+    byte[] answer = send("GET", "/v1/reports/cost", query, null);
+    try {
+      return new ObjectMapper().valueToTree(JsonAnswer.values(answer));
+    } catch (JsonAnswer.MalformedAnswerException e) {
+      throw unreadable(e.getMessage());
+    }
   }
 
   /** The answers to each query in turn, each job once (the first answer naming it wins). */
@@ -247,10 +252,10 @@ public final class SquallClient {
 
   /**
    * {@code method path?query} to the leading controller, with {@code json} as the body when not
-   * null: a 2xx answer's JSON as plain values ({@link JsonAnswer#values}); any other answer is a
+   * null: a 2xx answer's JSON, as bytes for {@link #read} or {@link #list}; any other answer is a
    * ServiceException saying why.
    */
-  private Object send(String method, String path, Map<String, String> query, String json) {
+  private byte[] send(String method, String path, Map<String, String> query, String json) {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     query.forEach((k, v) -> q.add(encode(k) + "=" + encode(v)));
     String target = path + q;
@@ -281,34 +286,40 @@ public final class SquallClient {
       throw new ServiceUnreachableException(address.url(), "interrupted");
     }
     int status = response.status();
-    Object body = parse(response.body());
     if (status >= 200 && status < 300) {
-      if (body == null) {
+      if (!startsJson(response.body())) {
         throw new ServiceException(status, "the service answered " + status + " without a JSON body");
       }
-      return body;
+      return response.body();
     }
-    throw new ServiceException(status, errorMessage(status, body, response.body()));
+    throw new ServiceException(status, errorMessage(status, response));
   }
 
-  /** The body as plain values, or null when it is empty or not JSON. */
-  private static Object parse(String text) {
-    if (text == null || text.isBlank()) {
-      return null;
+  /**
+   * Whether a body starts as the JSON object or list every endpoint answers (after white space),
+   * not as an HTML page or nothing: it is parsed only when read, as it may be a long list.
+   */
+  private static boolean startsJson(byte[] body) {
+    for (byte b : body) {
+      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+        return b == '{' || b == '[';
+      }
     }
-    try {
-      return JsonAnswer.values(text);
-    } catch (JsonAnswer.MalformedAnswerException e) {
-      return null;
-    }
+    return false;
   }
 
   /** The service's own words when it gave them; otherwise the status and the start of the body. */
-  private static String errorMessage(int status, Object body, String raw) {
-    if (body instanceof Map<?, ?> map && map.get("error") instanceof String error) {
-      return error;
+  private static String errorMessage(int status, Transport.Reply response) {
+    if (startsJson(response.body())) {
+      try {
+        if (JsonAnswer.values(response.body()) instanceof Map<?, ?> map && map.get("error") instanceof String error) {
+          return error;
+        }
+      } catch (JsonAnswer.MalformedAnswerException e) {
+        // Not the service's JSON: its start is shown below.
+      }
     }
-    String text = raw == null ? "" : raw.strip();
+    String text = response.text().strip();
     int end = text.indexOf('\n');
     text = end < 0 ? text : text.substring(0, end);
     if (text.length() > 200) {
@@ -318,18 +329,22 @@ public final class SquallClient {
   }
 
   /** A 2xx answer read into a record by {@code read}; a malformed one says which field is wrong. */
-  private static <T> T read(Object answer, Function<JsonAnswer, T> read) {
+  private static <T> T read(byte[] answer, Function<JsonAnswer, T> read) {
     try {
-      return read.apply(JsonAnswer.of(answer));
+      return read.apply(JsonAnswer.parse(answer));
     } catch (JsonAnswer.MalformedAnswerException e) {
       throw unreadable(e.getMessage());
     }
   }
 
   /** The answer's list {@code field} ({@code {"jobs":[..]}}), each read by {@code read}; empty when absent. */
-  private static <T> List<T> list(Object answer, String field, Function<JsonAnswer, T> read) {
-    List<T> list = read(answer, a -> a.objects(field, read));
-    return list == null ? List.of() : list;
+  private static <T> List<T> list(byte[] answer, String field, Function<JsonAnswer, T> read) {
+    try {
+      List<T> list = JsonAnswer.list(answer, field, read);
+      return list == null ? List.of() : list;
+    } catch (JsonAnswer.MalformedAnswerException e) {
+      throw unreadable(e.getMessage());
+    }
   }
 
   private static ServiceException unreadable(String why) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.squall.cli.service.JsonAnswer.MalformedAnswerException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -12,10 +13,22 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JsonAnswerTest {
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static JsonAnswer parse(String text) {
+    return JsonAnswer.parse(utf8(text));
+  }
+
+  private static List<String> ids(String text) {
+    List<JobInfo> jobs = JsonAnswer.list(utf8(text), "jobs", JobInfo::from);
+    return jobs == null ? null : jobs.stream().map(JobInfo::jobId).toList();
+  }
 
   @Test
   void readsEveryKindOfValueAndIgnoresUnknownFields() {
-    JsonAnswer a = JsonAnswer.parse("""
+    JsonAnswer a = parse("""
         {"job_id":7,"name":"train","big":12345678901,"huge":123456789012345678901234567890,"cost":1.5,
          "held":true,"at":"2026-11-21T10:00:00Z","tags":["a","b"],"gpus":[0,1],"env":{"A":"1","N":2},
          "request":{"nodes":2,"x":[1.0,null]},"absent":null,"future":{"deep":[{}]}}""");
@@ -31,7 +44,7 @@ class JsonAnswerTest {
     assertThat(a.stringMap("env")).containsExactly(Map.entry("A", "1"), Map.entry("N", "2"));
     assertThat(a.map("request")).containsEntry("nodes", 2);
     assertThat(a.map("request")).containsEntry("x", Arrays.asList(1.0, null));
-    assertThat(JsonAnswer.values("123456789012345678901234567890")).isEqualTo(new BigInteger("123456789012345678901234567890"));
+    assertThat(JsonAnswer.values(utf8("123456789012345678901234567890"))).isEqualTo(new BigInteger("123456789012345678901234567890"));
     assertThat(a.string("absent")).isNull();
     assertThat(a.strings("nowhere")).isNull();
     assertThat(a.longOrZero("nowhere")).isZero();
@@ -39,7 +52,7 @@ class JsonAnswerTest {
 
   @Test
   void aMissingRequiredFieldIsNamedWithItsPlaceInTheAnswer() {
-    JsonAnswer a = JsonAnswer.parse("{\"jobs\":[{\"job_id\":\"1\"},{\"name\":\"x\"}]}");
+    JsonAnswer a = parse("{\"jobs\":[{\"job_id\":\"1\"},{\"name\":\"x\"}]}");
     assertThatThrownBy(() -> a.objects("jobs", JobInfo::from))
         .isInstanceOf(MalformedAnswerException.class)
         .hasMessage("jobs[1].job_id: missing");
@@ -47,7 +60,7 @@ class JsonAnswerTest {
 
   @Test
   void aFieldOfTheWrongTypeIsNamedWithWhatWasExpectedAndWhatCame() {
-    JsonAnswer a = JsonAnswer.parse("""
+    JsonAnswer a = parse("""
         {"num_nodes":"two","held":"yes","tags":["a",3],"big":3000000000,"at":1763719200,"when":"today",
          "jobs":[{"job_id":"1","allocation":[{"node":"n1","gpus":[0,"x"]}]}],"list":{"a":1},"obj":[1]}""");
     assertThatThrownBy(() -> a.integer("num_nodes")).hasMessage("num_nodes: expected a whole number, got \"two\"");
@@ -65,12 +78,28 @@ class JsonAnswerTest {
 
   @Test
   void textThatIsNotJsonSaysSo() {
-    assertThatThrownBy(() -> JsonAnswer.parse("<html>Bad gateway</html>"))
+    assertThatThrownBy(() -> parse("<html>Bad gateway</html>"))
         .isInstanceOf(MalformedAnswerException.class).hasMessageStartingWith("not JSON: ");
-    assertThatThrownBy(() -> JsonAnswer.parse("{\"jobs\":[")).hasMessageStartingWith("not JSON: ");
-    assertThatThrownBy(() -> JsonAnswer.parse("{} {}")).hasMessage("not JSON: more text after the value at line 1, column 4");
-    assertThatThrownBy(() -> JsonAnswer.parse("")).hasMessage("not JSON: the answer is empty");
-    assertThatThrownBy(() -> JsonAnswer.parse("[1]")).hasMessage("expected a JSON object");
+    assertThatThrownBy(() -> parse("{\"jobs\":[")).hasMessageStartingWith("not JSON: ");
+    assertThatThrownBy(() -> parse("{} {}")).hasMessage("not JSON: more text after the value at line 1, column 4");
+    assertThatThrownBy(() -> parse("")).hasMessage("not JSON: the answer is empty");
+    assertThatThrownBy(() -> parse("[1]")).hasMessage("expected a JSON object");
+  }
+
+  @Test
+  void aListIsReadElementByElementWithTheSameChecksAsTheWholeAnswer() {
+    assertThat(ids("{\"before\":{\"x\":[1]},\"jobs\":[{\"job_id\":\"1\"},{\"job_id\":2}],\"after\":null}"))
+        .containsExactly("1", "2");
+    assertThat(ids("{\"jobs\":[]}")).isEmpty();
+    assertThat(ids("{\"nodes\":[]}")).isNull();
+    assertThat(ids("{\"jobs\":null}")).isNull();
+    assertThatThrownBy(() -> ids("{\"jobs\":[{\"job_id\":\"1\"},{\"name\":\"x\"}]}")).hasMessage("jobs[1].job_id: missing");
+    assertThatThrownBy(() -> ids("{\"jobs\":[{\"job_id\":\"1\"},7]}")).hasMessage("jobs[1]: expected an object, got 7");
+    assertThatThrownBy(() -> ids("{\"jobs\":{\"job_id\":\"1\"}}")).hasMessage("jobs: expected a list, got an object");
+    assertThatThrownBy(() -> ids("[{\"job_id\":\"1\"}]")).hasMessage("expected a JSON object");
+    assertThatThrownBy(() -> ids("{\"jobs\":[{\"job_id\":\"1\"}")).hasMessageStartingWith("not JSON: ");
+    assertThatThrownBy(() -> ids("{\"jobs\":[]} []")).hasMessage("not JSON: more text after the value at line 1, column 13");
+    assertThatThrownBy(() -> ids("")).hasMessage("not JSON: the answer is empty");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.squall.cli.service;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
@@ -30,15 +31,15 @@ final class JdkHttpTransport implements Transport {
   }
 
   @Override
-  public Reply exchange(String method, URI uri, Map<String, String> headers, String body)
+  public <T> Reply<T> exchange(String method, URI uri, Map<String, String> headers, String body, Answer<T> answer)
       throws IOException, InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(answerTimeout);
     headers.forEach(request::header);
     request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
         : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
     try {
-      HttpResponse<byte[]> r = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-      return new Reply(r.statusCode(), r.headers().map(), r.body());
+      HttpResponse<InputStream> r = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      return Reply.read(r.statusCode(), r.headers().map(), r.body(), answer);
     } catch (HttpConnectTimeoutException e) {
       throw new Timeout(true, e);
     } catch (HttpTimeoutException e) {

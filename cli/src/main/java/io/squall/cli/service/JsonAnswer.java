@@ -1,9 +1,11 @@
 package io.squall.cli.service;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigInteger;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -36,22 +38,23 @@ final class JsonAnswer {
    * The answer as plain values: {@code Map} (insertion order), {@code List}, {@code String},
    * {@code Integer}/{@code Long}/{@code BigInteger}, {@code Double}, {@code Boolean} or null.
    *
-   * @param json the answer's bytes (UTF-8)
+   * @param json the answer's bytes (UTF-8), read to their end
    * @throws MalformedAnswerException when the answer is not one JSON value
+   * @throws IOException when the stream fails
    */
-  static Object values(byte[] json) {
+  static Object values(InputStream json) throws IOException {
     try (JsonParser p = FACTORY.createParser(json)) {
       first(p);
       Object value = value(p);
       last(p);
       return value;
-    } catch (IOException e) {
+    } catch (JsonProcessingException e) {
       throw notJson(e);
     }
   }
 
   /** The answer, which must be a JSON object. */
-  static JsonAnswer parse(byte[] json) {
+  static JsonAnswer parse(InputStream json) throws IOException {
     return of(values(json));
   }
 
@@ -63,8 +66,9 @@ final class JsonAnswer {
    * and dropped.
    *
    * @throws MalformedAnswerException when the answer is not a JSON object or an element is wrong
+   * @throws IOException when the stream fails
    */
-  static <T> List<T> list(byte[] json, String name, Function<JsonAnswer, T> read) {
+  static <T> List<T> list(InputStream json, String name, Function<JsonAnswer, T> read) throws IOException {
     try (JsonParser p = FACTORY.createParser(json)) {
       first(p);
       if (p.currentToken() != JsonToken.START_OBJECT) {
@@ -92,7 +96,7 @@ final class JsonAnswer {
       }
       last(p);
       return out;
-    } catch (IOException e) {
+    } catch (JsonProcessingException e) {
       throw notJson(e);
     }
   }
@@ -122,7 +126,7 @@ final class JsonAnswer {
     }
   }
 
-  private static MalformedAnswerException notJson(IOException e) {
+  private static MalformedAnswerException notJson(JsonProcessingException e) {
     return new MalformedAnswerException("not JSON: " + firstLine(e.getMessage()));
   }
 

@@ -1,7 +1,6 @@
 package io.squall.cli.service;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
@@ -40,7 +39,8 @@ final class PlainHttpTransport implements Transport {
   }
 
   @Override
-  public Reply exchange(String method, URI uri, Map<String, String> headers, String body) throws IOException {
+  public <T> Reply<T> exchange(String method, URI uri, Map<String, String> headers, String body, Answer<T> answer)
+      throws IOException {
     HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection(Proxy.NO_PROXY);
     c.setConnectTimeout((int) connectTimeout.toMillis());
     c.setReadTimeout((int) answerTimeout.toMillis());
@@ -71,14 +71,7 @@ final class PlainHttpTransport implements Transport {
       }
       int status = c.getResponseCode();
       // Below 400 the body is the input stream; from 400 on, the error stream (null when empty).
-      InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream();
-      byte[] answer = new byte[0];
-      if (in != null) {
-        try (in) {
-          answer = in.readAllBytes();
-        }
-      }
-      return new Reply(status, c.getHeaderFields(), answer);
+      return Reply.read(status, c.getHeaderFields(), status < 400 ? c.getInputStream() : c.getErrorStream(), answer);
     } catch (SocketTimeoutException e) {
       throw new Timeout(false, e);
     }

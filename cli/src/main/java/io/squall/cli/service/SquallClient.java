@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.squall.agent.CaFile;
 import io.squall.agent.ControllerAddresses;
 import io.squall.agent.TlsFileException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -37,6 +38,11 @@ public final class SquallClient {
   private final Transport plain = new PlainHttpTransport(CONNECT_TIMEOUT, REQUEST_TIMEOUT);
   /** For https addresses; null when there are none and no CA file. */
   private final Transport tls;
+
+  /** The answer of a cancel or action: {@code {"jobs":[JOB..]}}, the jobs it changed. */
+  private static final Transport.Answer<List<JobInfo>> CHANGED = list("jobs", JobInfo::from);
+  /** Any JSON answer, as plain values: the call's success is all that counts, or its values are printed. */
+  private static final Transport.Answer<Object> ANY = JsonAnswer::values;
 
   public SquallClient(ServiceAddress address) {
     this.address = address;
@@ -73,7 +79,7 @@ public final class SquallClient {
 
   /** {@code POST /v1/jobs} with a JSON body: 201 with the id, or 200 for a test-only submission. */
   public SubmitResult submit(Submission submission) {
-    return read(post("/v1/jobs", submission.body()), SubmitResult::from);
+    return post("/v1/jobs", submission.body(), object(SubmitResult::from));
   }
 
   /** {@code GET /v1/jobs} with every field, once per job id when several are named. */
@@ -96,14 +102,13 @@ public final class SquallClient {
         asked.addAll(q.fieldsKept());
         parameters.put("fields", String.join(",", asked));
       }
-      byte[] answer = send("GET", "/v1/jobs", parameters, null);
-      return list(answer, "jobs", JobInfo::from).stream().filter(q::keeps).toList();
+      return send("GET", "/v1/jobs", parameters, null, list("jobs", JobInfo::from)).stream().filter(q::keeps).toList();
     }, JobInfo::jobId);
   }
 
   /** {@code GET /v1/jobs/{id}}: the job with its request and allocation. */
   public JobInfo job(String id) {
-    return read(send("GET", "/v1/jobs/" + segment(id), Map.of(), null), JobInfo::from);
+    return send("GET", "/v1/jobs/" + segment(id), Map.of(), null, object(JobInfo::from));
   }
 
   /**
@@ -114,12 +119,12 @@ public final class SquallClient {
    */
   public List<JobInfo> cancel(String id, String signal) {
     Map<String, String> query = signal == null ? Map.of() : Map.of("signal", signal);
-    return changed(send("DELETE", "/v1/jobs/" + segment(id), query, null));
+    return send("DELETE", "/v1/jobs/" + segment(id), query, null, CHANGED);
   }
 
   /** {@code POST /v1/jobs/{id}/hold|release|requeue}; returns the jobs changed. */
   public List<JobInfo> act(String id, JobAction action) {
-    return changed(send("POST", "/v1/jobs/" + segment(id) + "/" + action.path(), Map.of(), null));
+    return send("POST", "/v1/jobs/" + segment(id) + "/" + action.path(), Map.of(), null, CHANGED);
   }
 
   /**
@@ -129,18 +134,18 @@ public final class SquallClient {
    * @return the jobs changed
    */
   public List<JobInfo> update(String id, Map<String, String> fields) {
-    return changed(post("/v1/jobs/" + segment(id) + "/update", fields));
+    return post("/v1/jobs/" + segment(id) + "/update", fields, CHANGED);
   }
 
   /** {@code POST /v1/jobs/{id}/steps}: a new step of a running interactive allocation. */
   public StepGrant step(String id) {
-    return read(send("POST", "/v1/jobs/" + segment(id) + "/steps", Map.of(), null), StepGrant::from);
+    return send("POST", "/v1/jobs/" + segment(id) + "/steps", Map.of(), null, object(StepGrant::from));
   }
 
   /** {@code GET /v1/jobs/{id}/environment}: the allocation's {@code SLURM_*} variables. */
   public Map<String, String> allocationEnvironment(String id) {
-    Map<String, String> env = read(send("GET", "/v1/jobs/" + segment(id) + "/environment", Map.of(), null),
-        a -> a.stringMap("environment"));
+    Map<String, String> env = send("GET", "/v1/jobs/" + segment(id) + "/environment", Map.of(), null,
+        object(a -> a.stringMap("environment")));
     return env == null ? Map.of() : env;
   }
 
@@ -154,56 +159,51 @@ public final class SquallClient {
     if (signal != null) {
       body.put("signal", signal);
     }
-    return changed(post("/v1/jobs/" + segment(id) + "/complete", body));
+    return post("/v1/jobs/" + segment(id) + "/complete", body, CHANGED);
   }
 
   /** {@code POST /v1/nodes/{name}/drain} (operators): no new job starts on the node. */
   public void drain(String node, String reason) {
-    post("/v1/nodes/" + segment(node) + "/drain", Map.of("reason", reason));
+    post("/v1/nodes/" + segment(node) + "/drain", Map.of("reason", reason), ANY);
   }
 
   /** {@code POST /v1/nodes/{name}/resume} (operators): a drained node takes work again. */
   public void resume(String node) {
-    send("POST", "/v1/nodes/" + segment(node) + "/resume", Map.of(), null);
+    send("POST", "/v1/nodes/" + segment(node) + "/resume", Map.of(), null, ANY);
   }
 
   /** {@code POST /v1/reservations} (operators): creates an advanced reservation ({@code scontrol create reservation}). */
   public ReservationInfo createReservation(Map<String, Object> body) {
-    return read(post("/v1/reservations", body), ReservationInfo::from);
+    return post("/v1/reservations", body, object(ReservationInfo::from));
   }
 
   /** {@code GET /v1/reservations}: every advanced reservation, by name. */
   public List<ReservationInfo> reservations() {
-    return list(send("GET", "/v1/reservations", Map.of(), null), "reservations", ReservationInfo::from);
+    return send("GET", "/v1/reservations", Map.of(), null, list("reservations", ReservationInfo::from));
   }
 
   /** {@code DELETE /v1/reservations/{name}} (operators). */
   public void deleteReservation(String name) {
-    send("DELETE", "/v1/reservations/" + segment(name), Map.of(), null);
+    send("DELETE", "/v1/reservations/" + segment(name), Map.of(), null, ANY);
   }
 
-  private byte[] post(String path, Map<String, ?> body) {
-    return send("POST", path, Map.of(), JsonBody.write(body));
-  }
-
-  /** The answer of a cancel or action: {@code {"jobs":[JOB..]}}, the jobs it changed. */
-  private List<JobInfo> changed(byte[] answer) {
-    return list(answer, "jobs", JobInfo::from);
+  private <T> T post(String path, Map<String, ?> body, Transport.Answer<T> answer) {
+    return send("POST", path, Map.of(), JsonBody.write(body), answer);
   }
 
   /** {@code GET /v1/priorities}: pending jobs' priority factors and the weights (sprio). */
   public Priorities priorities(Map<String, String> query) {
-    return read(send("GET", "/v1/priorities", query, null), Priorities::from);
+    return send("GET", "/v1/priorities", query, null, object(Priorities::from));
   }
 
   /** {@code GET /v1/nodes}. */
   public List<NodeInfo> nodes() {
-    return list(send("GET", "/v1/nodes", Map.of(), null), "nodes", NodeInfo::from);
+    return send("GET", "/v1/nodes", Map.of(), null, list("nodes", NodeInfo::from));
   }
 
   /** {@code GET /v1/partitions}. */
   public List<PartitionInfo> partitions() {
-    return list(send("GET", "/v1/partitions", Map.of(), null), "partitions", PartitionInfo::from);
+    return send("GET", "/v1/partitions", Map.of(), null, list("partitions", PartitionInfo::from));
   }
 
   /**
@@ -212,14 +212,14 @@ public final class SquallClient {
    * @param query {@code users}, {@code accounts} (comma-separated) and {@code all}; absent ones left out
    */
   public Shares shares(Map<String, String> query) {
-    return read(send("GET", "/v1/shares", query, null), Shares::from);
+    return send("GET", "/v1/shares", query, null, object(Shares::from));
   }
 
   /** {@code GET /v1/accounting}, once per job id when several are named. */
   public List<AccountingJob> accounting(AccountingQuery query) {
     return merged(query.perJob(), q -> {
-      byte[] answer = send("GET", "/v1/accounting", q.parameters(), null);
-      return list(answer, "jobs", AccountingJob::from).stream().filter(q::keeps).toList();
+      return send("GET", "/v1/accounting", q.parameters(), null, list("jobs", AccountingJob::from)).stream()
+          .filter(q::keeps).toList();
     }, AccountingJob::jobId);
   }
 
@@ -230,12 +230,7 @@ public final class SquallClient {
    * @param query {@code since}, {@code until} (instants), {@code account}, {@code by}; absent ones left out
    */
   public JsonNode costReport(Map<String, String> query) {
-    byte[] answer = send("GET", "/v1/reports/cost", query, null);
-    try {
-      return new ObjectMapper().valueToTree(JsonAnswer.values(answer));
-    } catch (JsonAnswer.MalformedAnswerException e) {
-      throw unreadable(e.getMessage());
-    }
+    return new ObjectMapper().valueToTree(send("GET", "/v1/reports/cost", query, null, ANY));
   }
 
   /** The answers to each query in turn, each job once (the first answer naming it wins). */
@@ -252,10 +247,10 @@ public final class SquallClient {
 
   /**
    * {@code method path?query} to the leading controller, with {@code json} as the body when not
-   * null: a 2xx answer's JSON, as bytes for {@link #read} or {@link #list}; any other answer is a
-   * ServiceException saying why.
+   * null: a 2xx answer's JSON as {@code answer} reads it while it arrives; an answer the client
+   * cannot read, or any other answer, is a ServiceException saying why.
    */
-  private byte[] send(String method, String path, Map<String, String> query, String json) {
+  private <T> T send(String method, String path, Map<String, String> query, String json, Transport.Answer<T> answer) {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     query.forEach((k, v) -> q.add(encode(k) + "=" + encode(v)));
     String target = path + q;
@@ -267,10 +262,13 @@ public final class SquallClient {
     if (address.token() != null) {
       headers.put("Authorization", "Bearer " + address.token());
     }
-    Transport.Reply response;
+    Transport.Reply<T> response;
     try {
-      response = controllers.send(base -> transport(base).exchange(method, URI.create(base + target), headers, json),
+      response = controllers.send(
+          base -> transport(base).exchange(method, URI.create(base + target), headers, json, answer),
           Transport.Reply::header);
+    } catch (JsonAnswer.MalformedAnswerException e) {
+      throw unreadable(e.getMessage());
     } catch (Transport.Timeout e) {
       throw new ServiceUnreachableException(address.url(), e.connecting()
           ? "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s"
@@ -287,37 +285,23 @@ public final class SquallClient {
     }
     int status = response.status();
     if (status >= 200 && status < 300) {
-      if (!startsJson(response.body())) {
+      if (response.value() == null) {
         throw new ServiceException(status, "the service answered " + status + " without a JSON body");
       }
-      return response.body();
+      return response.value();
     }
     throw new ServiceException(status, errorMessage(status, response));
   }
 
-  /**
-   * Whether a body starts as the JSON object or list every endpoint answers (after white space),
-   * not as an HTML page or nothing: it is parsed only when read, as it may be a long list.
-   */
-  private static boolean startsJson(byte[] body) {
-    for (byte b : body) {
-      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-        return b == '{' || b == '[';
-      }
-    }
-    return false;
-  }
-
   /** The service's own words when it gave them; otherwise the status and the start of the body. */
-  private static String errorMessage(int status, Transport.Reply response) {
-    if (startsJson(response.body())) {
-      try {
-        if (JsonAnswer.values(response.body()) instanceof Map<?, ?> map && map.get("error") instanceof String error) {
-          return error;
-        }
-      } catch (JsonAnswer.MalformedAnswerException e) {
-        // Not the service's JSON: its start is shown below.
+  private static String errorMessage(int status, Transport.Reply<?> response) {
+    try {
+      if (JsonAnswer.values(new ByteArrayInputStream(response.body())) instanceof Map<?, ?> map
+          && map.get("error") instanceof String error) {
+        return error;
       }
+    } catch (JsonAnswer.MalformedAnswerException | IOException e) {
+      // Not the service's JSON: its start is shown below.
     }
     String text = response.text().strip();
     int end = text.indexOf('\n');
@@ -328,23 +312,17 @@ public final class SquallClient {
     return "the service answered HTTP " + status + (text.isEmpty() ? "" : ": " + text);
   }
 
-  /** A 2xx answer read into a record by {@code read}; a malformed one says which field is wrong. */
-  private static <T> T read(byte[] answer, Function<JsonAnswer, T> read) {
-    try {
-      return read.apply(JsonAnswer.parse(answer));
-    } catch (JsonAnswer.MalformedAnswerException e) {
-      throw unreadable(e.getMessage());
-    }
+  /** An answer that is one object, made into a record by {@code read}. */
+  private static <T> Transport.Answer<T> object(Function<JsonAnswer, T> read) {
+    return in -> read.apply(JsonAnswer.parse(in));
   }
 
-  /** The answer's list {@code field} ({@code {"jobs":[..]}}), each read by {@code read}; empty when absent. */
-  private static <T> List<T> list(byte[] answer, String field, Function<JsonAnswer, T> read) {
-    try {
-      List<T> list = JsonAnswer.list(answer, field, read);
+  /** An answer's list {@code field} ({@code {"jobs":[..]}}), each element read by {@code read}; empty when absent. */
+  private static <T> Transport.Answer<List<T>> list(String field, Function<JsonAnswer, T> read) {
+    return in -> {
+      List<T> list = JsonAnswer.list(in, field, read);
       return list == null ? List.of() : list;
-    } catch (JsonAnswer.MalformedAnswerException e) {
-      throw unreadable(e.getMessage());
-    }
+    };
   }
 
   private static ServiceException unreadable(String why) {

@@ -1,6 +1,9 @@
 package io.squall.cli.service;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -15,22 +18,31 @@ import java.util.TreeMap;
  */
 interface Transport {
   /**
-   * Sends {@code method uri} with {@code headers} and, when not null, {@code body} (UTF-8).
+   * Sends {@code method uri} with {@code headers} and, when not null, {@code body} (UTF-8). A 2xx
+   * answer whose body is JSON is read by {@code answer} while it arrives (a list of 100,000 jobs is
+   * parsed as the service writes it, not after); any other answer's body is kept whole, as bytes.
    *
    * @return the answer, whatever its status
    * @throws java.net.ConnectException the controller refused the connection
    * @throws Timeout no connection, or no answer, in time
    * @throws javax.net.ssl.SSLException a TLS failure (an https address)
-   * @throws IOException any other failure of the exchange
+   * @throws IOException any other failure of the exchange, or what {@code answer} threw
    */
-  Reply exchange(String method, URI uri, Map<String, String> headers, String body)
+  <T> Reply<T> exchange(String method, URI uri, Map<String, String> headers, String body, Answer<T> answer)
       throws IOException, InterruptedException;
 
+  /** Reads a 2xx answer's JSON body from its stream (the stream ends where the body ends). */
+  @FunctionalInterface
+  interface Answer<T> {
+    T read(InputStream json) throws IOException;
+  }
+
   /**
-   * An answer: its status, its headers (names in any case) and its body's bytes (UTF-8), read as
-   * they are: a list of 100,000 jobs is parsed from its 20 MB of bytes without a copy as text.
+   * An answer: its status, its headers (names in any case), and either what the {@link Answer}
+   * read ({@code value}, for a 2xx answer with a JSON body; {@code body} then empty) or the body's
+   * bytes ({@code value} null).
    */
-  record Reply(int status, Map<String, List<String>> headers, byte[] body) {
+  record Reply<T>(int status, Map<String, List<String>> headers, T value, byte[] body) {
     public Reply {
       Map<String, List<String>> byName = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
       // HttpURLConnection lists the status line under a null name.
@@ -40,6 +52,31 @@ interface Transport {
         }
       });
       headers = byName;
+    }
+
+    /**
+     * Reads {@code in}, the body of an answer with {@code status}, as {@link Transport#exchange}
+     * says, and closes it. A body is JSON when its first byte after white space opens an object
+     * or a list, which every endpoint answers; an HTML error page is not.
+     */
+    static <T> Reply<T> read(int status, Map<String, List<String>> headers, InputStream in, Answer<T> answer)
+        throws IOException {
+      if (in == null) {
+        return new Reply<>(status, headers, null, new byte[0]);
+      }
+      try (PushbackInputStream body = new PushbackInputStream(new BufferedInputStream(in, 64 * 1024), 1)) {
+        int first = body.read();
+        while (first == ' ' || first == '\n' || first == '\r' || first == '\t') {
+          first = body.read();
+        }
+        if (first >= 0) {
+          body.unread(first);
+        }
+        if (status / 100 == 2 && (first == '{' || first == '[')) {
+          return new Reply<>(status, headers, answer.read(body), new byte[0]);
+        }
+        return new Reply<>(status, headers, null, body.readAllBytes());
+      }
     }
 
     /** The body as text, for messages. */

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.squall.cli.service.JsonAnswer.MalformedAnswerException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -13,21 +16,21 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JsonAnswerTest {
-  private static byte[] utf8(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
+  private static InputStream utf8(String text) {
+    return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static JsonAnswer parse(String text) {
+  private static JsonAnswer parse(String text) throws IOException {
     return JsonAnswer.parse(utf8(text));
   }
 
-  private static List<String> ids(String text) {
+  private static List<String> ids(String text) throws IOException {
     List<JobInfo> jobs = JsonAnswer.list(utf8(text), "jobs", JobInfo::from);
     return jobs == null ? null : jobs.stream().map(JobInfo::jobId).toList();
   }
 
   @Test
-  void readsEveryKindOfValueAndIgnoresUnknownFields() {
+  void readsEveryKindOfValueAndIgnoresUnknownFields() throws IOException {
     JsonAnswer a = parse("""
         {"job_id":7,"name":"train","big":12345678901,"huge":123456789012345678901234567890,"cost":1.5,
          "held":true,"at":"2026-11-21T10:00:00Z","tags":["a","b"],"gpus":[0,1],"env":{"A":"1","N":2},
@@ -51,7 +54,7 @@ class JsonAnswerTest {
   }
 
   @Test
-  void aMissingRequiredFieldIsNamedWithItsPlaceInTheAnswer() {
+  void aMissingRequiredFieldIsNamedWithItsPlaceInTheAnswer() throws IOException {
     JsonAnswer a = parse("{\"jobs\":[{\"job_id\":\"1\"},{\"name\":\"x\"}]}");
     assertThatThrownBy(() -> a.objects("jobs", JobInfo::from))
         .isInstanceOf(MalformedAnswerException.class)
@@ -59,7 +62,7 @@ class JsonAnswerTest {
   }
 
   @Test
-  void aFieldOfTheWrongTypeIsNamedWithWhatWasExpectedAndWhatCame() {
+  void aFieldOfTheWrongTypeIsNamedWithWhatWasExpectedAndWhatCame() throws IOException {
     JsonAnswer a = parse("""
         {"num_nodes":"two","held":"yes","tags":["a",3],"big":3000000000,"at":1763719200,"when":"today",
          "jobs":[{"job_id":"1","allocation":[{"node":"n1","gpus":[0,"x"]}]}],"list":{"a":1},"obj":[1]}""");
@@ -77,7 +80,7 @@ class JsonAnswerTest {
   }
 
   @Test
-  void textThatIsNotJsonSaysSo() {
+  void textThatIsNotJsonSaysSo() throws IOException {
     assertThatThrownBy(() -> parse("<html>Bad gateway</html>"))
         .isInstanceOf(MalformedAnswerException.class).hasMessageStartingWith("not JSON: ");
     assertThatThrownBy(() -> parse("{\"jobs\":[")).hasMessageStartingWith("not JSON: ");
@@ -87,7 +90,7 @@ class JsonAnswerTest {
   }
 
   @Test
-  void aListIsReadElementByElementWithTheSameChecksAsTheWholeAnswer() {
+  void aListIsReadElementByElementWithTheSameChecksAsTheWholeAnswer() throws IOException {
     assertThat(ids("{\"before\":{\"x\":[1]},\"jobs\":[{\"job_id\":\"1\"},{\"job_id\":2}],\"after\":null}"))
         .containsExactly("1", "2");
     assertThat(ids("{\"jobs\":[]}")).isEmpty();
@@ -103,7 +106,7 @@ class JsonAnswerTest {
   }
 
   @Test
-  void bodiesAreWrittenInOrderWithoutNulls() {
+  void bodiesAreWrittenInOrderWithoutNulls() throws IOException {
     Map<String, Object> body = new java.util.LinkedHashMap<>();
     body.put("b", List.of("x\"y", 2, 1.5, true));
     body.put("a", null);

@@ -285,7 +285,7 @@ public final class SquallClient {
     }
     int status = response.status();
     if (status >= 200 && status < 300) {
-      if (response.value() == null) {
+      if (!response.read()) {
         throw new ServiceException(status, "the service answered " + status + " without a JSON body");
       }
       return response.value();

@@ -39,10 +39,10 @@ interface Transport {
 
   /**
    * An answer: its status, its headers (names in any case), and either what the {@link Answer}
-   * read ({@code value}, for a 2xx answer with a JSON body; {@code body} then empty) or the body's
-   * bytes ({@code value} null).
+   * read ({@code read} true: a 2xx answer with a JSON body; {@code body} then empty) or the body's
+   * bytes ({@code read} false, {@code value} null).
    */
-  record Reply<T>(int status, Map<String, List<String>> headers, T value, byte[] body) {
+  record Reply<T>(int status, Map<String, List<String>> headers, boolean read, T value, byte[] body) {
     public Reply {
       Map<String, List<String>> byName = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
       // HttpURLConnection lists the status line under a null name.
@@ -62,7 +62,7 @@ interface Transport {
     static <T> Reply<T> read(int status, Map<String, List<String>> headers, InputStream in, Answer<T> answer)
         throws IOException {
       if (in == null) {
-        return new Reply<>(status, headers, null, new byte[0]);
+        return new Reply<>(status, headers, false, null, new byte[0]);
       }
       try (PushbackInputStream body = new PushbackInputStream(new BufferedInputStream(in, 64 * 1024), 1)) {
         int first = body.read();
@@ -73,9 +73,9 @@ interface Transport {
           body.unread(first);
         }
         if (status / 100 == 2 && (first == '{' || first == '[')) {
-          return new Reply<>(status, headers, answer.read(body), new byte[0]);
+          return new Reply<>(status, headers, true, answer.read(body), new byte[0]);
         }
-        return new Reply<>(status, headers, null, body.readAllBytes());
+        return new Reply<>(status, headers, false, null, body.readAllBytes());
       }
     }
 

@@ -52,6 +52,16 @@ class SquallClientTest {
   }
 
   @Test
+  void anAnswerWithoutTheFieldAskedForIsEmptyNotAnError() {
+    fake.on("GET", "/v1/jobs/7/environment", 200, "{}");
+    assertThat(client.allocationEnvironment("7")).isEmpty();
+    fake.on("GET", "/v1/jobs/7/environment", 200, "  {\"environment\":{\"SLURM_JOB_ID\":7}}");
+    assertThat(client.allocationEnvironment("7")).containsExactly(Map.entry("SLURM_JOB_ID", "7"));
+    fake.on("GET", "/v1/nodes", 200, "{\"partitions\":[]}");
+    assertThat(client.nodes()).isEmpty();
+  }
+
+  @Test
   void severalJobsAreAskedOneByOneAndSeveralPartitionsFilteredHere() {
     fake.on("GET", "/v1/jobs", 200, """
         {"jobs":[{"job_id":"1","partition":"gpu"},{"job_id":"2","partition":"cpu,gpu"},{"job_id":"3","partition":"x"}]}""");

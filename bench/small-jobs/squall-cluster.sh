@@ -2,8 +2,11 @@
 # squall-cluster.sh start|stop STATE_DIR [NODES] [PORT]: a Squall controller (bin/squall server) in
 # STATE_DIR with one static partition of NODES (default 64) 8-GPU nodes, each a real agent JVM on
 # this host started by the local provider, listening on 127.0.0.1:PORT (default 6901), with the
-# squall.priority settings in SQUALL_CLUSTER_PRIORITY ("name: value" lines), if any; `start`
-# returns once every node is idle, `stop` stops the controller (its agents stop with it).
+# squall.priority settings in SQUALL_CLUSTER_PRIORITY ("name: value" lines), if any, and the
+# partition SQUALL_CLUSTER_PARTITION describes, if set (a squall.partitions entry as
+# `bench small-jobs --write-cluster` writes it: the simulated nodes, NODES of them; else one
+# placement group of 32-CPU nodes); `start` returns once every node is idle, `stop` stops the
+# controller (its agents stop with it).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -16,6 +19,18 @@ url="http://127.0.0.1:$port"
 case "$cmd" in
 start)
   last="$(printf '%02d' "$nodes")"
+  if [ -n "${SQUALL_CLUSTER_PARTITION:-}" ]; then
+    partition="$SQUALL_CLUSTER_PARTITION"
+  else
+    partition="gpu:
+  default: true
+  nodes: gpu[01-$last]
+  gpus: 8
+  gpu-type: h100
+  cpus: 32
+  memory-mb: 262144
+  placement-groups: 1"
+  fi
   cat > "$dir/squall.yml" <<CONF
 micronaut:
   server:
@@ -23,14 +38,7 @@ micronaut:
 squall:
   data-dir: $dir/data
   partitions:
-    gpu:
-      default: true
-      nodes: gpu[01-$last]
-      gpus: 8
-      gpu-type: h100
-      cpus: 32
-      memory-mb: 262144
-      placement-groups: 1
+$(printf '%s\n' "$partition" | sed 's/^/    /')
 CONF
   # squall.priority settings, one "name: value" a line (run.sh passes the simulator's on).
   if [ -n "${SQUALL_CLUSTER_PRIORITY:-}" ]; then

@@ -22,7 +22,7 @@ final class BenchCommand {
     OPTIONS.put("deadline", List.of("jobs", "seed"));
     OPTIONS.put("budget", List.of("seed"));
     OPTIONS.put("small-jobs", List.of("scheduler-interval", "jobs", "first", "time-squeeze", "arrival-squeeze",
-        "write-trace", "priority", "weight-job-size", "favor-small"));
+        "write-trace", "write-cluster", "write-jobs", "priority", "weight-job-size", "favor-small"));
     OPTIONS.put("cli", List.of("calls", "bin"));
   }
 
@@ -32,7 +32,7 @@ final class BenchCommand {
   /** Options where 0 makes sense (a wait that may be none, the first job of a trace). */
   private static final Set<String> MAY_BE_ZERO = Set.of("on-demand-after", "first");
   /** Options that take a file name. */
-  private static final Set<String> FILES = Set.of("write-trace", "bin");
+  private static final Set<String> FILES = Set.of("write-trace", "write-cluster", "write-jobs", "bin");
   /** Options that take one of a few words, the first the default. */
   private static final Map<String, List<String>> CHOICES = Map.of("priority",
       List.of("multifactor", "fifo", "small-relative-to-time"), "favor-small", List.of("no", "yes"));

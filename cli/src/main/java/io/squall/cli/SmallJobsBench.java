@@ -1,6 +1,7 @@
 package io.squall.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.squall.core.hostlist.Hostlist;
 import io.squall.core.model.Node;
 import io.squall.core.model.NodeState;
 import io.squall.core.model.Partition;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * {@code squall bench small-jobs}: do small jobs wait behind gangs? A stretch of a real GPU
@@ -54,8 +56,11 @@ import java.util.TreeMap;
  * every {@code --scheduler-interval} seconds (1, as {@code squall.scheduler-interval}).
  *
  * <p>{@code --jobs}, {@code --first}, {@code --time-squeeze} and {@code --arrival-squeeze} scale the
- * workload ({@link Scaling}; the defaults are the figures above), and {@code --write-trace FILE} writes
- * the jobs replayed as CSV, for replaying the same trace on a real Slurm ({@code bench/small-jobs/}).
+ * workload ({@link Scaling}; the defaults are the figures above). For replaying the same trace on a
+ * real Slurm or the Squall service ({@code bench/small-jobs/}): {@code --write-trace FILE} writes the
+ * jobs replayed as CSV, {@code --write-cluster FILE} the simulated nodes as the controller's partition
+ * configuration (so that the service runs on the cluster simulated here), and {@code --write-jobs FILE}
+ * each job's simulated submission, start and end, in the columns of the replay's {@code jobs.csv}.
  * {@code --priority fifo} orders the queue by submission alone (all priority weights 0, so job id
  * breaks the tie), as Slurm's default {@code PriorityType=priority/basic} does; {@code
  * --priority small-relative-to-time} is Squall's default weights with Slurm's {@code
@@ -69,6 +74,8 @@ final class SmallJobsBench {
   static final int FIRST = 2200;
   static final int MAX_GANG = 4;
   static final int NODES = 64;
+  /** Nodes per placement group, in name order: 4 groups of 16. */
+  static final int GROUP_SIZE = 16;
   static final long ARRIVAL_SQUEEZE = 8;
   /** A minute of the trace is a second here. */
   static final long TIME_SQUEEZE = 60;
@@ -127,13 +134,9 @@ final class SmallJobsBench {
       return 2;
     }
     List<ElasticSimulation.JobSpec> work = workload(scaling);
-    if (opts.containsKey("write-trace")) {
-      try {
-        Files.writeString(cwd.resolve(opts.get("write-trace")), csv(work), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        err.println("squall bench small-jobs: cannot write the trace to " + opts.get("write-trace") + ": " + e);
-        return 1;
-      }
+    if (!write(opts, "write-trace", "the trace", () -> csv(work), cwd, err)
+        || !write(opts, "write-cluster", "the cluster", SmallJobsBench::partitionConfig, cwd, err)) {
+      return 1;
     }
     if (!scaling.equals(Scaling.DEFAULT)) {
       out.println(scaling.describe());
@@ -192,6 +195,9 @@ final class SmallJobsBench {
       } else if (o.gpus() == 32) {
         fourNodes.add(wait);
       }
+    }
+    if (!write(opts, "write-jobs", "the jobs", () -> jobsCsv(work, r.outcomes()), cwd, err)) {
+      return 1;
     }
     WaitingTime waiting = WaitingTime.of(r.outcomes());
     out.printf(Locale.ROOT, "single-GPU jobs waited %.0f job-seconds with every GPU busy and %.0f with a GPU idle "
@@ -317,6 +323,69 @@ final class SmallJobsBench {
     return b.toString();
   }
 
+  /**
+   * The jobs as simulated, one line a job in the trace's order, in the columns {@code
+   * bench/small-jobs/replay.py} writes the service's or Slurm's in ({@code jobs.csv}), so that the
+   * two can be compared job by job: seconds from the first submission, wait = started - submitted.
+   */
+  static String jobsCsv(List<ElasticSimulation.JobSpec> work, List<ElasticSimulation.JobOutcome> outcomes) {
+    List<ElasticSimulation.JobOutcome> byId = new ArrayList<>(outcomes);
+    byId.sort(Comparator.comparingLong(ElasticSimulation.JobOutcome::id)); // ids in submission order: the trace's
+    if (byId.size() != work.size()) {
+      throw new IllegalStateException(byId.size() + " outcomes for " + work.size() + " jobs");
+    }
+    StringBuilder b = new StringBuilder("index,job_id,gpus,nodes,state,submitted,started,ended,wait\n");
+    for (int i = 0; i < byId.size(); i++) {
+      ElasticSimulation.JobOutcome o = byId.get(i);
+      b.append(String.format(Locale.ROOT, "%d,%d,%d,%d,%s,%s,%s,%s,%s\n", i, o.id(), o.gpus(), work.get(i).nodes(),
+          o.state(), seconds(o.submitted()), secondsOrNone(o.firstStart()), secondsOrNone(o.ended()),
+          o.firstStart() == null ? "" : seconds(o.firstStart().minus(o.submitted()))));
+    }
+    return b.toString();
+  }
+
+  /**
+   * The simulated nodes as the controller's configuration of one partition: the YAML entry {@code
+   * gpu:} of {@code squall.partitions} (indent it to put it there). The controller splits a
+   * partition's hostlist in order into {@code placement-groups} equal groups, as {@link #nodes()}
+   * groups them.
+   */
+  static String partitionConfig() {
+    Node first = nodes().get(0);
+    return String.format(Locale.ROOT, """
+        gpu:
+          default: true
+          nodes: %s
+          gpus: %d
+          gpu-type: %s
+          cpus: %d
+          memory-mb: %d
+          features: [%s]
+          placement-groups: %d
+        """, Hostlist.compress(nodes().stream().map(Node::name).toList()), first.gpus(), first.gpuType(),
+        first.cpus(), first.memoryMb(), String.join(", ", first.features()), NODES / GROUP_SIZE);
+  }
+
+  /** Writes {@code what} to the file named by option {@code option}, if given; false (said on err) when it cannot. */
+  private static boolean write(Map<String, String> opts, String option, String what,
+      Supplier<String> text, Path cwd, PrintStream err) {
+    if (!opts.containsKey(option)) {
+      return true;
+    }
+    try {
+      Files.writeString(cwd.resolve(opts.get(option)), text.get(), StandardCharsets.UTF_8);
+      return true;
+    } catch (IOException e) {
+      err.println("squall bench small-jobs: cannot write " + what + " to " + opts.get(option) + ": " + e);
+      return false;
+    }
+  }
+
+  /** Empty for a job that never started or ended. */
+  private static String secondsOrNone(Duration d) {
+    return d == null ? "" : seconds(d);
+  }
+
   private static String seconds(Duration d) {
     return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
   }
@@ -325,11 +394,11 @@ final class SmallJobsBench {
     return LocalDateTime.parse(j.get("submitted_time").asText(), PHILLY_TIME).toInstant(ZoneOffset.UTC);
   }
 
-  private static List<Node> nodes() {
+  static List<Node> nodes() {
     List<Node> out = new ArrayList<>(NODES);
     for (int i = 0; i < NODES; i++) {
       out.add(new Node(String.format(Locale.ROOT, "gpu%02d", i + 1), 8, "h100", 192, 2_097_152, Set.of("h100"),
-          String.format(Locale.ROOT, "pg%d", i / 16), NodeState.IDLE));
+          String.format(Locale.ROOT, "pg%d", i / GROUP_SIZE), NodeState.IDLE));
     }
     return out;
   }

@@ -1,14 +1,20 @@
 package io.squall.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import io.squall.cli.fake.FakeSquall;
+import io.squall.core.hostlist.Hostlist;
+import io.squall.core.model.Node;
 import io.squall.simulate.ElasticSimulation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,7 +58,7 @@ class BenchCommandTest {
       // The simulator's rule for a job without a limit, which the bench used before it set limits itself.
       assertThat(j.timeLimit()).isEqualTo(Duration.ofMinutes((j.runtime().toSeconds() + 59) / 60 + 5));
     }
-    assertThat(SmallJobsBench.workload(SmallJobsBench.Scaling.of(java.util.Map.of()))).isEqualTo(work);
+    assertThat(SmallJobsBench.workload(SmallJobsBench.Scaling.of(Map.of()))).isEqualTo(work);
   }
 
   @Test
@@ -81,6 +87,75 @@ class BenchCommandTest {
       assertThat(limit).isGreaterThanOrEqualTo(j.runtime().toSeconds() + 20);
     }
     assertThat(lines.get(1)).startsWith("0,");
+  }
+
+  @Test
+  void smallJobsWritesEachJobAsSimulatedInTheColumnsOfTheReplay(@TempDir Path dir) throws IOException {
+    Cli.Result r = cli.cwd(dir).run("bench", "small-jobs", "--jobs", "60", "--write-jobs", "jobs.csv");
+    assertThat(r.exit()).isZero();
+    List<String> lines = Files.readAllLines(dir.resolve("jobs.csv"));
+    // bench/small-jobs/replay.py's jobs.csv, so that the simulated and the real run compare job by job.
+    assertThat(lines.get(0)).isEqualTo("index,job_id,gpus,nodes,state,submitted,started,ended,wait");
+    assertThat(lines).hasSize(61);
+    List<ElasticSimulation.JobSpec> work = SmallJobsBench.workload(new SmallJobsBench.Scaling(60, 2200, 60, 8));
+    double singleWaits = 0;
+    int singles = 0;
+    for (int i = 0; i < 60; i++) {
+      String[] f = lines.get(i + 1).split(",");
+      ElasticSimulation.JobSpec j = work.get(i);
+      assertThat(Integer.parseInt(f[0])).isEqualTo(i);
+      assertThat(Integer.parseInt(f[2])).isEqualTo(j.nodes() * j.gpusPerNode());
+      assertThat(Integer.parseInt(f[3])).isEqualTo(j.nodes());
+      assertThat(f[4]).isEqualTo("COMPLETED");
+      double submitted = Double.parseDouble(f[5]);
+      double started = Double.parseDouble(f[6]);
+      double ended = Double.parseDouble(f[7]);
+      double wait = Double.parseDouble(f[8]);
+      // Submitted at the first tick at or after its offset in the trace; it ran its runtime exactly.
+      assertThat(submitted).isBetween(j.submitAt().toMillis() / 1000.0, j.submitAt().toMillis() / 1000.0 + 0.25);
+      assertThat(ended - started).isCloseTo(j.runtime().toMillis() / 1000.0, offset(1e-6));
+      assertThat(wait).isCloseTo(started - submitted, offset(1e-6));
+      if (j.nodes() == 1) {
+        singleWaits += wait;
+        singles++;
+      }
+    }
+    assertThat(r.out()).contains(String.format(Locale.ROOT, "\"wait_1_gpu_mean_s\":%s,",
+        Math.round(singleWaits / singles * 10) / 10.0));
+  }
+
+  @Test
+  void smallJobsWritesTheClusterItSimulatesAsTheControllersPartition(@TempDir Path dir) throws IOException {
+    Cli.Result r = cli.cwd(dir).run("bench", "small-jobs", "--jobs", "10", "--write-cluster", "cluster.yml");
+    assertThat(r.exit()).isZero();
+    List<String> lines = Files.readAllLines(dir.resolve("cluster.yml"));
+    assertThat(lines.get(0)).isEqualTo("gpu:");
+    Map<String, String> conf = new HashMap<>();
+    for (String line : lines.subList(1, lines.size())) {
+      assertThat(line).startsWith("  ");
+      String[] kv = line.strip().split(": ", 2);
+      conf.put(kv[0], kv[1]);
+    }
+    assertThat(conf).containsEntry("default", "true");
+    List<Node> simulated = SmallJobsBench.nodes();
+    List<String> names = Hostlist.expand(conf.get("nodes"));
+    assertThat(names).isEqualTo(simulated.stream().map(Node::name).toList());
+    // The controller's ClusterLayout splits the hostlist in order into this many equal groups.
+    int groups = Integer.parseInt(conf.get("placement-groups"));
+    for (int i = 0; i < simulated.size(); i++) {
+      Node n = simulated.get(i);
+      assertThat(Integer.parseInt(conf.get("gpus"))).isEqualTo(n.gpus());
+      assertThat(conf.get("gpu-type")).isEqualTo(n.gpuType());
+      assertThat(Integer.parseInt(conf.get("cpus"))).isEqualTo(n.cpus());
+      assertThat(Long.parseLong(conf.get("memory-mb"))).isEqualTo(n.memoryMb());
+      assertThat(conf.get("features")).isEqualTo("[" + String.join(", ", n.features()) + "]");
+      for (int k = 0; k < simulated.size(); k++) {
+        boolean sameGroup = i * groups / simulated.size() == k * groups / simulated.size();
+        assertThat(n.placementGroup().equals(simulated.get(k).placementGroup()))
+            .as("%s and %s in one group", n.name(), simulated.get(k).name()).isEqualTo(sameGroup);
+      }
+    }
+    assertThat(groups).isEqualTo(4);
   }
 
   @Test

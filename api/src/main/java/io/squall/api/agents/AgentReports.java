@@ -170,7 +170,7 @@ public final class AgentReports {
         }
       }
       if (ended) {
-        b.afterCommit(scheduler::wake);
+        b.onCommit(scheduler::wake);
       }
       return null;
     });

@@ -74,7 +74,7 @@ public final class NodeDrainController {
             + "; only a drained or draining node resumes");
       }
       b.update(n.withState(NodeState.IDLE, null), true);
-      b.afterCommit(scheduler::wake);
+      b.onCommit(scheduler::wake);
       return Map.<String, Object>of("name", name, "state", NodeState.IDLE.name());
     });
   }

@@ -136,7 +136,7 @@ public final class ReservationsController {
         throw ApiException.badRequest("Invalid time specified (EndTime " + r.end() + " is after " + LATEST + ")");
       }
       b.addReservation(r);
-      b.afterCommit(scheduler::wake);
+      b.onCommit(scheduler::wake);
       return HttpResponse.<Map<String, Object>>status(HttpStatus.CREATED).body(view(r, b.now()));
     });
   }
@@ -177,7 +177,7 @@ public final class ReservationsController {
       }
       b.removeReservation(name);
       jobs.reservationGone(b, name, "deleted by " + caller.user());
-      b.afterCommit(scheduler::wake);
+      b.onCommit(scheduler::wake);
       return Map.<String, Object>of("name", name, "deleted", true);
     });
   }

@@ -145,7 +145,7 @@ public final class JobCommands {
       b.event(job.key(), JobState.PENDING, "submitted by " + caller.user());
       if (!accepted.request().control().hold()) {
         // A held job cannot start until released (which wakes the scheduler): a cycle now would be for nothing.
-        b.afterCommit(() -> scheduler.wake());
+        b.onCommit(scheduler::wake);
       }
       return id;
     });
@@ -207,7 +207,7 @@ public final class JobCommands {
       public void apply(Batch b, StoredJob j) {
         b.update(j.withJob(j.job().withRequest(j.request().withHold(false))).withReason("None", null));
         b.event(j.key(), JobState.PENDING, "released by " + caller.user());
-        b.afterCommit(() -> scheduler.wake());
+        b.onCommit(scheduler::wake);
       }
     }, "the job is not held");
   }
@@ -229,7 +229,7 @@ public final class JobCommands {
         b.update(updates.apply(b, j, update, caller));
         b.event(j.key(), JobState.PENDING, "updated by " + caller.user() + ": " + String.join(" ",
             update.fields().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
-        b.afterCommit(() -> scheduler.wake());
+        b.onCommit(scheduler::wake);
       }
     }, "Job is no longer pending execution (only a pending job can be updated)");
   }
@@ -281,7 +281,7 @@ public final class JobCommands {
         } else {
           lifecycle.stop(b, j, JobState.REQUEUED, "requeued by " + caller.user());
         }
-        b.afterCommit(() -> scheduler.wake());
+        b.onCommit(scheduler::wake);
       }
     }, "the job is pending, already being stopped, or an interactive allocation (only batch jobs are requeued,"
         + " as in Slurm)");

@@ -32,6 +32,7 @@ public final class Batch {
   private final List<Submission> submissions = new ArrayList<>();
   private final List<JobEvent> events = new ArrayList<>();
   private final List<Runnable> effects = new ArrayList<>();
+  private final List<Runnable> commitHooks = new ArrayList<>();
   private final Map<JobKey, Note> notes = new LinkedHashMap<>();
   private UsageLedger usage;
   private long nextJobId;
@@ -211,9 +212,22 @@ public final class Batch {
     usage = ledger;
   }
 
-  /** Runs after the batch is durable, off the writer thread (talking to agents, waking the scheduler). */
+  /**
+   * Runs after the batch is durable, off the writer thread, one effect at a time in commit order
+   * (talking to agents: a requeued job's clean-up before its relaunch).
+   */
   public void afterCommit(Runnable effect) {
     effects.add(effect);
+  }
+
+  /**
+   * Runs on the writer thread as soon as the batch is durable, before its callers hear of it and
+   * before its {@link #afterCommit} effects: for what must not queue behind other batches' agent
+   * calls (waking the scheduler, which a launch to a slow agent would otherwise hold up for as long
+   * as its HTTP call takes). It must return at once: the writer waits for it.
+   */
+  public void onCommit(Runnable hook) {
+    commitHooks.add(hook);
   }
 
   // What the writer reads to persist and publish the batch.
@@ -248,6 +262,10 @@ public final class Batch {
 
   List<Runnable> effects() {
     return effects;
+  }
+
+  List<Runnable> commitHooks() {
+    return commitHooks;
   }
 
   /** The fair-share ledger as committed before this batch: what is stored. */

@@ -192,6 +192,13 @@ public final class StateWriter {
       return false;
     }
     nextJobId = batch.nextJobId();
+    for (Runnable hook : batch.commitHooks()) {
+      try {
+        hook.run();
+      } catch (RuntimeException e) {
+        LOG.warn("commit hook failed", e);
+      }
+    }
     for (int i = 0; i < changes.size(); i++) {
       if (results.get(i) instanceof ApiException e) {
         changes.get(i).result().completeExceptionally(e);

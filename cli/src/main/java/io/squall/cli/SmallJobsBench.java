@@ -351,7 +351,8 @@ final class SmallJobsBench {
    * groups them.
    */
   static String partitionConfig() {
-    Node first = nodes().get(0);
+    List<Node> nodes = nodes();
+    Node first = nodes.get(0);
     return String.format(Locale.ROOT, """
         gpu:
           default: true
@@ -362,7 +363,7 @@ final class SmallJobsBench {
           memory-mb: %d
           features: [%s]
           placement-groups: %d
-        """, Hostlist.compress(nodes().stream().map(Node::name).toList()), first.gpus(), first.gpuType(),
+        """, Hostlist.compress(nodes.stream().map(Node::name).toList()), first.gpus(), first.gpuType(),
         first.cpus(), first.memoryMb(), String.join(", ", first.features()), NODES / GROUP_SIZE);
   }
 

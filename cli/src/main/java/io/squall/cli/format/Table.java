@@ -35,18 +35,36 @@ public final class Table<T> {
    * Fitted fields are first widened to their widest value or header.
    */
   public List<String> lines(List<T> rows, boolean header, boolean rule) {
-    LineTemplate settled = template.mapFields(f -> f.fit() ? f.withWidth(widest(f, rows)) : f);
+    Table<T> settled = new Table<>(template.mapFields(f -> f.fit() ? f.withWidth(widest(f, rows)) : f), columns);
     List<String> lines = new ArrayList<>();
     if (header) {
-      lines.add(settled.renderHeader(f -> columns.get(f.key()).header()));
+      lines.add(settled.header());
       if (rule) {
-        lines.add(settled.rule());
+        lines.add(settled.template.rule());
       }
     }
     for (T row : rows) {
-      lines.add(settled.render(f -> columns.get(f.key()).value().apply(row)));
+      lines.add(settled.line(row));
     }
     return lines;
+  }
+
+  /**
+   * Whether some field is fitted to its widest value, so that no line can be printed before every
+   * row is known; otherwise {@link #line} renders each row on its own.
+   */
+  public boolean fitted() {
+    return template.fields().stream().anyMatch(LineTemplate.Field::fit);
+  }
+
+  /** The header line. */
+  public String header() {
+    return template.renderHeader(f -> columns.get(f.key()).header());
+  }
+
+  /** One row's line, with the template's widths (fitted fields are not widened: see {@link #fitted}). */
+  public String line(T row) {
+    return template.render(f -> columns.get(f.key()).value().apply(row));
   }
 
   private int widest(LineTemplate.Field f, List<T> rows) {

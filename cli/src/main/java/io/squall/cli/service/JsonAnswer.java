@@ -60,10 +60,10 @@ final class JsonAnswer {
 
   /**
    * The answer's list {@code name} ({@code {"jobs":[..]}}), each object made into a record by
-   * {@code read} as soon as it is parsed, or null when absent. Only one element is held as plain
-   * values at a time: squeue reads 100,000 jobs without 100,000 maps alive at once, which cost
-   * it more in garbage collection than the parse itself. The answer's other fields are parsed
-   * and dropped.
+   * {@code read} as soon as it is parsed, or null when absent; an element {@code read} makes
+   * null is left out. Only one element is held as plain values at a time: squeue reads 100,000
+   * jobs without 100,000 maps alive at once, which cost it more in garbage collection than the
+   * parse itself. The answer's other fields are parsed and dropped.
    *
    * @throws MalformedAnswerException when the answer is not a JSON object or an element is wrong
    * @throws IOException when the stream fails
@@ -83,8 +83,11 @@ final class JsonAnswer {
           value(p);
         } else if (token == JsonToken.START_ARRAY) {
           out = new ArrayList<>();
-          while (p.nextToken() != JsonToken.END_ARRAY) {
-            out.add(element(p, name, out.size(), read));
+          for (int index = 0; p.nextToken() != JsonToken.END_ARRAY; index++) {
+            T element = element(p, name, index, read);
+            if (element != null) {
+              out.add(element);
+            }
           }
         } else {
           Object v = value(p);

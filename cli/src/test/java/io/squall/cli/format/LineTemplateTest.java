@@ -51,6 +51,18 @@ class LineTemplateTest {
   }
 
   @Test
+  void aTableWithoutFittedFieldsRendersEachRowOnItsOwnAsItsLinesDo() {
+    List<Map<String, String>> rows = List.of(Map.of("id", "1", "name", "averylongname", "part", "gpu"),
+        Map.of("id", "22", "name", "b", "part", "cpu"));
+    Table<Map<String, String>> table = new Table<>(LineTemplate.percent("%.4i %-6j %P  ", LETTERS), COLUMNS);
+    assertThat(table.fitted()).isFalse();
+    List<String> lines = table.lines(rows, true, false);
+    assertThat(lines).containsExactly("JOBI NAME   PARTITION", "   1 averyl gpu", "  22 b      cpu");
+    assertThat(List.of(table.header(), table.line(rows.get(0)), table.line(rows.get(1)))).isEqualTo(lines);
+    assertThat(new Table<>(LineTemplate.percent("%#P %i", LETTERS), COLUMNS).fitted()).isTrue();
+  }
+
+  @Test
   void percentPercentIsALiteral() {
     assertThat(lines("%i%%", false, List.of(Map.of("id", "5", "name", "", "part", "")))).containsExactly("5%");
   }

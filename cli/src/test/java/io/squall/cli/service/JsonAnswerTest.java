@@ -106,6 +106,15 @@ class JsonAnswerTest {
   }
 
   @Test
+  void anElementReadAsNullIsLeftOutAndLaterOnesKeepTheirPlaceInMessages() throws IOException {
+    List<String> odd = JsonAnswer.list(utf8("{\"jobs\":[{\"job_id\":\"1\"},{\"job_id\":\"2\"},{\"job_id\":\"3\"}]}"),
+        "jobs", a -> a.requiredString("job_id").equals("2") ? null : a.requiredString("job_id"));
+    assertThat(odd).containsExactly("1", "3");
+    assertThatThrownBy(() -> JsonAnswer.list(utf8("{\"jobs\":[{\"job_id\":\"1\"},{\"name\":\"x\"}]}"), "jobs",
+        a -> a.string("name") == null ? null : a.requiredString("job_id"))).hasMessage("jobs[1].job_id: missing");
+  }
+
+  @Test
   void bodiesAreWrittenInOrderWithoutNulls() throws IOException {
     Map<String, Object> body = new java.util.LinkedHashMap<>();
     body.put("b", List.of("x\"y", 2, 1.5, true));

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,22 @@ class SquallClientTest {
     assertThat(jobs).extracting(JobInfo::jobId).containsExactly("1", "2");
     assertThat(fake.requests()).extracting(FakeSquall.Request::query)
         .containsExactly(Map.of("job", "1"), Map.of("job", "2"));
+  }
+
+  @Test
+  void eachKeptJobIsMadeIntoWhatTheCallerAsksAsItIsRead() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"1","partition":"gpu"},{"job_id":"2","partition":"x"},{"job_id":"3","partition":"cpu"}]}""");
+    List<String> lines = client.jobs(new JobQuery(List.of(), List.of(), List.of(), List.of("gpu", "cpu"), List.of(),
+        List.of()), Set.of("state"), j -> j.jobId() + "@" + j.partition());
+    assertThat(lines).containsExactly("1@gpu", "3@cpu");
+    // Several partitions are filtered here, so the partition is asked for too.
+    assertThat(fake.last().query()).containsExactly(Map.entry("fields", "job_id,state,partition"));
+    // Several named jobs: one answer each, merged without repeats, then made into lines.
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"1","partition":"gpu"},{"job_id":"3","partition":"cpu"}]}""");
+    assertThat(client.jobs(new JobQuery(List.of(), List.of(), List.of(), List.of(), List.of(), List.of("1", "3")),
+        Set.of("state"), JobInfo::jobId)).containsExactly("1", "3");
   }
 
   @Test

@@ -66,6 +66,28 @@ class JobListFieldsTest implements TestPropertyProvider {
   }
 
   @Test
+  void asRowsEachJobIsAnArrayOfTheSameValuesUnderTheFieldNames() {
+    Http h = http();
+    long id = h.submit(SCRIPT);
+    JsonNode full = job(h.get("alice-token", "/v1/jobs?job=" + id));
+    JsonNode answer = h.get("alice-token", "/v1/jobs?job=" + id + "&fields=state,job_id,name&rows=true").json();
+    assertThat(answer.has("jobs")).isFalse();
+    assertThat(answer.get("fields")).extracting(JsonNode::asText).containsExactly("job_id", "name", "state");
+    assertThat(answer.get("rows")).hasSize(1);
+    JsonNode row = answer.get("rows").get(0);
+    // No node in this cluster: the job stays pending, so its state is the same in both answers.
+    assertThat(row).containsExactly(full.get("job_id"), full.get("name"), full.get("state"));
+    // Every field without fields=; rows=false is the ordinary list; anything else is a 400.
+    JsonNode all = h.get("alice-token", "/v1/jobs?job=" + id + "&rows").json();
+    assertThat(all.get("fields")).hasSize(32);
+    assertThat(all.get("rows").get(0)).hasSize(32);
+    assertThat(names(job(h.get("alice-token", "/v1/jobs?job=" + id + "&rows=false")))).isEqualTo(names(full));
+    Http.Answer bad = h.get("alice-token", "/v1/jobs?rows=yes");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.error()).isEqualTo("rows='yes': true or false");
+  }
+
+  @Test
   void anUnknownFieldIsA400NamingItAndTheKnownOnes() {
     Http.Answer a = http().get("alice-token", "/v1/jobs?fields=job_id,colour");
     assertThat(a.status()).isEqualTo(400);

@@ -46,7 +46,7 @@ class SqueueCommandTest {
     assertThat(req.method()).isEqualTo("GET");
     assertThat(req.path()).isEqualTo("/v1/jobs");
     assertThat(req.query()).containsExactly(Map.entry("state", "PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"),
-        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS));
+        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS), Map.entry("rows", "true"));
     assertThat(req.header("Authorization")).isEqualTo("Bearer " + Cli.TOKEN);
   }
 
@@ -63,7 +63,7 @@ class SqueueCommandTest {
     cli.run("squeue", "-u", "bob", "--partition=gpu", "-tPD,r", "-A", "ml", "--name", "train", "-j", "43");
     assertThat(fake.last().query()).containsExactly(Map.entry("state", "PENDING,RUNNING"), Map.entry("user", "bob"),
         Map.entry("account", "ml"), Map.entry("partition", "gpu"), Map.entry("name", "train"), Map.entry("job", "43"),
-        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS));
+        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS), Map.entry("rows", "true"));
   }
 
   @Test

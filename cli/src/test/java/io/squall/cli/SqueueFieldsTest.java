@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.squall.cli.fake.FakeSquall;
 import io.squall.cli.format.TimeFormat;
@@ -108,20 +109,27 @@ class SqueueFieldsTest {
     }
   }
 
-  /** JOBS with each job's fields outside {@code csv} left out, as the service answers {@code fields=csv}. */
+  /**
+   * JOBS with only {@code csv}'s fields, as the service answers {@code fields=csv&rows=true}: the
+   * names once, then each job's values in their order (null where JOBS has none).
+   */
   private static String only(String csv) throws Exception {
-    Set<String> keep = Set.of(csv.split(","));
-    JsonNode jobs = JSON.readTree(JOBS);
-    for (JsonNode job : jobs.get("jobs")) {
-      ((ObjectNode) job).retain(keep);
+    List<String> names = List.of(csv.split(","));
+    ObjectNode answer = JSON.createObjectNode();
+    names.forEach(answer.putArray("fields")::add);
+    var rows = answer.putArray("rows");
+    for (JsonNode job : JSON.readTree(JOBS).get("jobs")) {
+      var row = rows.addArray();
+      names.forEach(n -> row.add(job.has(n) ? job.get(n) : NullNode.getInstance()));
     }
-    return JSON.writeValueAsString(jobs);
+    return JSON.writeValueAsString(answer);
   }
 
-  /** A request's query without {@code fields}: the filters it sent. */
+  /** A request's query without {@code fields} and {@code rows}: the filters it sent. */
   static Map<String, String> filters(FakeSquall.Request request) {
     Map<String, String> q = new LinkedHashMap<>(request.query());
     q.remove("fields");
+    q.remove("rows");
     return q;
   }
 }

@@ -16,18 +16,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How long squeue takes against the bench's controller: the request the CLI's default {@code squeue}
- * makes (its states and {@code fields=}), the whole list with every field, and, when the launcher
+ * makes (its states, {@code fields=} and {@code rows=true}), the whole list with every field, and, when the launcher
  * says where it is, the real {@code bin/squall squeue} (a new JVM each time, as a user runs it).
  * Each is the median of 3.
  */
 public final class SqueueTimings {
   /**
    * What {@code bin/squall squeue} asks with its default format: the active states and the fields
-   * {@code %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R} reads (the CLI's SqueueColumns).
+   * {@code %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R} reads (the CLI's SqueueColumns), as rows.
    * SqueueTimingsTest runs the real CLI and checks that it asks for exactly this.
    */
   static final String CLI_REQUEST = "/v1/jobs?state=PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"
-      + "&fields=job_id,array_pending,array_job_id,partition,name,user,state,elapsed_seconds,num_nodes,reason,nodes";
+      + "&fields=job_id,array_pending,array_job_id,partition,name,user,state,elapsed_seconds,num_nodes,reason,nodes"
+      + "&rows=true";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The timings in milliseconds; {@code cliMs} null when no launcher was given. */
@@ -59,7 +60,7 @@ public final class SqueueTimings {
       long t0 = System.nanoTime();
       byte[] answer = get(CLI_REQUEST);
       squeue.add(msSince(t0));
-      listed = JSON.readTree(answer).path("jobs").size();
+      listed = JSON.readTree(answer).path("rows").size();
       t0 = System.nanoTime();
       get("/v1/jobs");
       full.add(msSince(t0));

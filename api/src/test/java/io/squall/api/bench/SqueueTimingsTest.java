@@ -52,7 +52,7 @@ class SqueueTimingsTest {
     }
     URI bench = URI.create(SqueueTimings.CLI_REQUEST);
     assertThat(asked.get().getPath()).isEqualTo(bench.getPath());
-    assertThat(query(asked.get())).isEqualTo(query(bench)).containsKeys("state", "fields");
+    assertThat(query(asked.get())).isEqualTo(query(bench)).containsKeys("state", "fields", "rows");
   }
 
   private static Map<String, String> query(URI uri) {

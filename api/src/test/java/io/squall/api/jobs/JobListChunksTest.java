@@ -29,7 +29,7 @@ class JobListChunksTest {
       jobs.add(m);
     }
     // Every third job is not shown (filtered out by the caller's view).
-    List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(jobs.iterator(),
+    List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(jobs.iterator(), null,
         m -> ((Long) m.get("job_id_raw")) % 3 == 1 ? null : m, Runnable::run).collectList().block();
 
     ByteArrayOutputStream joined = new ByteArrayOutputStream();
@@ -46,10 +46,37 @@ class JobListChunksTest {
 
   @Test
   void anEmptyListIsOnePiece() throws Exception {
-    List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(List.<Map<String, Object>>of().iterator(), m -> m,
-        Runnable::run).collectList().block();
+    List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(List.<Map<String, Object>>of().iterator(), null,
+        m -> m, Runnable::run).collectList().block();
 
     assertThat(pieces).hasSize(1);
     assertThat(new String(pieces.get(0), "UTF-8")).isEqualTo("{\"jobs\":[]}");
+  }
+
+  @Test
+  void asRowsEachJobIsItsValuesInOrderUnderTheNamesSaidOnce() throws Exception {
+    List<Map<String, Object>> jobs = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("job_id", Integer.toString(i));
+      m.put("nodes", i % 2 == 0 ? null : "node-[1-4]");
+      m.put("num_nodes", i);
+      m.put("name", "t\u00e9st \"" + i + "\"".repeat(30));
+      jobs.add(m);
+    }
+    List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(jobs.iterator(),
+        List.of("job_id", "nodes", "num_nodes", "name"), m -> m, Runnable::run).collectList().block();
+
+    ByteArrayOutputStream joined = new ByteArrayOutputStream();
+    for (byte[] p : pieces) {
+      joined.write(p);
+    }
+    Map<String, Object> expected = new LinkedHashMap<>();
+    expected.put("fields", List.of("job_id", "nodes", "num_nodes", "name"));
+    expected.put("rows", jobs.stream().map(m -> new ArrayList<>(m.values())).toList());
+    assertThat(joined.toString("UTF-8")).isEqualTo(JSON.writeValueAsString(expected));
+    assertThat(pieces).hasSizeGreaterThan(2);
+    assertThat(new String(JobListChunks.<Map<String, Object>>of(List.<Map<String, Object>>of().iterator(),
+        List.of("job_id"), m -> m, Runnable::run).blockFirst(), "UTF-8")).isEqualTo("{\"fields\":[\"job_id\"],\"rows\":[]}");
   }
 }

@@ -10,6 +10,7 @@ import java.math.BigInteger;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,9 +62,11 @@ final class JsonAnswer {
   /**
    * The answer's list {@code name} ({@code {"jobs":[..]}}), each object made into a record by
    * {@code read} as soon as it is parsed, or null when absent; an element {@code read} makes
-   * null is left out. Only one element is held as plain values at a time: squeue reads 100,000
-   * jobs without 100,000 maps alive at once, which cost it more in garbage collection than the
-   * parse itself. The answer's other fields are parsed and dropped.
+   * null is left out. The list may also come as rows, as the service answers when asked to
+   * ({@code {"fields":[names],"rows":[[values],..]}}): each row is read as the object of those
+   * names and values. Only one element is held at a time: squeue reads 100,000 jobs without
+   * 100,000 maps alive at once, which cost it more in garbage collection than the parse itself.
+   * The answer's other fields are parsed and dropped.
    *
    * @throws MalformedAnswerException when the answer is not a JSON object or an element is wrong
    * @throws IOException when the stream fails
@@ -76,31 +79,97 @@ final class JsonAnswer {
         throw new MalformedAnswerException("expected a JSON object");
       }
       List<T> out = null;
+      JsonRow.Fields rowFields = null;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
         JsonToken token = p.nextToken();
-        if (!field.equals(name)) {
-          value(p);
-        } else if (token == JsonToken.START_ARRAY) {
-          out = new ArrayList<>();
-          for (int index = 0; p.nextToken() != JsonToken.END_ARRAY; index++) {
-            T element = element(p, name, index, read);
-            if (element != null) {
-              out.add(element);
-            }
+        if (field.equals(name)) {
+          out = objects(p, name, read);
+        } else if (field.equals("fields") && token == JsonToken.START_ARRAY) {
+          rowFields = rowFields(p);
+        } else if (field.equals("rows") && token == JsonToken.START_ARRAY) {
+          if (rowFields == null) {
+            throw new MalformedAnswerException("rows: no fields before them");
           }
+          out = rows(p, rowFields, read);
         } else {
-          Object v = value(p);
-          if (v != null) {
-            throw new MalformedAnswerException(name + ": expected a list, got " + describe(v));
-          }
-          out = null;
+          value(p);
         }
       }
       last(p);
       return out;
     } catch (JsonProcessingException e) {
       throw notJson(e);
+    }
+  }
+
+  /** The list {@code name} at the parser (an array, or null), each object read by {@code read}. */
+  private static <T> List<T> objects(JsonParser p, String name, Function<JsonAnswer, T> read) throws IOException {
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      Object v = value(p);
+      if (v != null) {
+        throw new MalformedAnswerException(name + ": expected a list, got " + describe(v));
+      }
+      return null;
+    }
+    List<T> out = new ArrayList<>();
+    for (int index = 0; p.nextToken() != JsonToken.END_ARRAY; index++) {
+      keep(out, element(p, name, index, read));
+    }
+    return out;
+  }
+
+  /** The names of a rows answer's {@code fields}, each once. */
+  private static JsonRow.Fields rowFields(JsonParser p) throws IOException {
+    List<String> names = new ArrayList<>();
+    Map<String, Integer> index = new HashMap<>();
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      Object v = value(p);
+      if (!(v instanceof String n)) {
+        throw new MalformedAnswerException("fields[" + names.size() + "]: expected a string, got " + describe(v));
+      }
+      if (index.putIfAbsent(n, names.size()) != null) {
+        throw new MalformedAnswerException("fields: \"" + n + "\" twice");
+      }
+      names.add(n);
+    }
+    return new JsonRow.Fields(List.copyOf(names), index);
+  }
+
+  /** A rows answer's rows, each a list of as many values as there are fields, read by {@code read}. */
+  private static <T> List<T> rows(JsonParser p, JsonRow.Fields fields, Function<JsonAnswer, T> read)
+      throws IOException {
+    int width = fields.names().size();
+    List<T> out = new ArrayList<>();
+    for (int index = 0; p.nextToken() != JsonToken.END_ARRAY; index++) {
+      String at = "rows[" + index + "]";
+      if (p.currentToken() != JsonToken.START_ARRAY) {
+        throw new MalformedAnswerException(at + ": expected a list of " + values(width) + ", got " + describe(value(p)));
+      }
+      Object[] values = new Object[width];
+      int n = 0;
+      while (p.nextToken() != JsonToken.END_ARRAY) {
+        Object v = value(p);
+        if (n < width) {
+          values[n] = v;
+        }
+        n++;
+      }
+      if (n != width) {
+        throw new MalformedAnswerException(at + ": expected " + values(width) + ", one for each field, got " + n);
+      }
+      keep(out, read.apply(new JsonAnswer(new JsonRow(fields, values), at)));
+    }
+    return out;
+  }
+
+  private static String values(int n) {
+    return n + (n == 1 ? " value" : " values");
+  }
+
+  private static <T> void keep(List<T> out, T element) {
+    if (element != null) {
+      out.add(element);
     }
   }
 

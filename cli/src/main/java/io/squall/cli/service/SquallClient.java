@@ -119,6 +119,9 @@ public final class SquallClient {
       asked.addAll(fields);
       asked.addAll(q.fieldsKept());
       parameters.put("fields", String.join(",", asked));
+      // Each job as an array of those values, the names said once: 8 MB rather than 20 at 100,000
+      // jobs, parsed without a map per job. A service from before rows answers objects: read too.
+      parameters.put("rows", "true");
     }
     return send("GET", "/v1/jobs", parameters, null, list("jobs", a -> {
       JobInfo job = JobInfo.from(a);

@@ -2,6 +2,7 @@ package io.squall.cli.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.squall.cli.service.JsonAnswer.MalformedAnswerException;
 import java.io.ByteArrayInputStream;
@@ -112,6 +113,26 @@ class JsonAnswerTest {
     assertThat(odd).containsExactly("1", "3");
     assertThatThrownBy(() -> JsonAnswer.list(utf8("{\"jobs\":[{\"job_id\":\"1\"},{\"name\":\"x\"}]}"), "jobs",
         a -> a.string("name") == null ? null : a.requiredString("job_id"))).hasMessage("jobs[1].job_id: missing");
+  }
+
+  @Test
+  void aListAnsweredAsRowsIsReadAsTheObjectsItStandsFor() throws IOException {
+    List<JobInfo> jobs = JsonAnswer.list(utf8("""
+        {"fields":["job_id","num_nodes","name","nodes"],
+         "rows":[["1",2,"train",null],["2",null,"eval","node-[1-2]"]]}"""), "jobs", JobInfo::from);
+    assertThat(jobs).extracting(JobInfo::jobId, JobInfo::numNodes, JobInfo::name, JobInfo::nodes, JobInfo::user)
+        .containsExactly(tuple("1", 2, "train", null, null), tuple("2", null, "eval", "node-[1-2]", null));
+    assertThat(ids("{\"fields\":[\"job_id\"],\"rows\":[]}")).isEmpty();
+    assertThatThrownBy(() -> ids("{\"rows\":[[\"1\"]],\"fields\":[\"job_id\"]}")).hasMessage("rows: no fields before them");
+    assertThatThrownBy(() -> ids("{\"fields\":[\"job_id\",\"name\"],\"rows\":[[\"1\",\"a\"],[\"2\"]]}"))
+        .hasMessage("rows[1]: expected 2 values, one for each field, got 1");
+    assertThatThrownBy(() -> ids("{\"fields\":[\"job_id\"],\"rows\":[[\"1\",\"x\"]]}"))
+        .hasMessage("rows[0]: expected 1 value, one for each field, got 2");
+    assertThatThrownBy(() -> ids("{\"fields\":[\"job_id\"],\"rows\":[{\"job_id\":\"1\"}]}"))
+        .hasMessage("rows[0]: expected a list of 1 value, got an object");
+    assertThatThrownBy(() -> ids("{\"fields\":[\"job_id\",\"job_id\"],\"rows\":[]}")).hasMessage("fields: \"job_id\" twice");
+    assertThatThrownBy(() -> ids("{\"fields\":[\"job_id\",7],\"rows\":[]}")).hasMessage("fields[1]: expected a string, got 7");
+    assertThatThrownBy(() -> ids("{\"fields\":[\"name\"],\"rows\":[[\"x\"]]}")).hasMessage("rows[0].job_id: missing");
   }
 
   @Test

@@ -81,7 +81,8 @@ class SquallClientTest {
         List.of()), Set.of("state"), j -> j.jobId() + "@" + j.partition());
     assertThat(lines).containsExactly("1@gpu", "3@cpu");
     // Several partitions are filtered here, so the partition is asked for too.
-    assertThat(fake.last().query()).containsExactly(Map.entry("fields", "job_id,state,partition"));
+    assertThat(fake.last().query()).containsExactly(Map.entry("fields", "job_id,state,partition"),
+        Map.entry("rows", "true"));
     // Several named jobs: one answer each, merged without repeats, then made into lines.
     fake.on("GET", "/v1/jobs", 200, """
         {"jobs":[{"job_id":"1","partition":"gpu"},{"job_id":"3","partition":"cpu"}]}""");

@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How long squeue takes against the bench's controller: the request the CLI's default {@code squeue}
- * makes (its states, {@code fields=} and {@code rows=true}), the whole list with every field, and, when the launcher
- * says where it is, the real {@code bin/squall squeue} (a new JVM each time, as a user runs it).
+ * makes (its states, {@code fields=} and {@code rows=true}), the whole list with every field, and,
+ * when the launcher says where it is, the real {@code bin/squall squeue} (a new JVM each time, as a
+ * user runs it).
  * Each is the median of 3.
  */
 public final class SqueueTimings {

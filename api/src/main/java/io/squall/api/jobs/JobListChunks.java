@@ -18,8 +18,8 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * A job list ({@code {"jobs":[...]}}, or as rows: {@code {"fields":[names],"rows":[[values],..]}})
- * written to the connection as it is built, in pieces of about
- * {@link #PIECE_BYTES}, each made when the connection asks for the next. squeue asks for every job:
+ * written to the connection as it is built, in pieces of about {@link #PIECE_BYTES}, each made
+ * when the connection asks for the next. squeue asks for every job:
  * at 100,000 jobs the answer is 61 MB, and built whole in one growing array (then copied) it made
  * G1 allocate some 190 MB of humongous arrays per request in a 640 MB heap already holding the
  * queue. A piece stays below half a G1 region (1 MB at that heap), so none is humongous, and at

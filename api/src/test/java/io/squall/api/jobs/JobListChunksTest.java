@@ -32,13 +32,10 @@ class JobListChunksTest {
     List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(jobs.iterator(), null,
         m -> ((Long) m.get("job_id_raw")) % 3 == 1 ? null : m, Runnable::run).collectList().block();
 
-    ByteArrayOutputStream joined = new ByteArrayOutputStream();
-    for (byte[] p : pieces) {
-      joined.write(p);
-    }
+    String joined = joined(pieces);
     List<Map<String, Object>> shown = jobs.stream().filter(m -> ((Long) m.get("job_id_raw")) % 3 != 1).toList();
-    assertThat(joined.toString("UTF-8")).isEqualTo(JSON.writeValueAsString(Map.of("jobs", shown)));
-    assertThat(joined.size()).isGreaterThan(4 * JobListChunks.PIECE_BYTES);
+    assertThat(joined).isEqualTo(JSON.writeValueAsString(Map.of("jobs", shown)));
+    assertThat(joined.length()).isGreaterThan(4 * JobListChunks.PIECE_BYTES);
     assertThat(pieces).hasSizeGreaterThan(4);
     // Below half of the smallest G1 region (1 MB): no piece is a humongous allocation.
     assertThat(pieces).allSatisfy(p -> assertThat(p.length).isLessThan(512 * 1024));
@@ -67,16 +64,20 @@ class JobListChunksTest {
     List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(jobs.iterator(),
         List.of("job_id", "nodes", "num_nodes", "name"), m -> m, Runnable::run).collectList().block();
 
+    Map<String, Object> expected = new LinkedHashMap<>();
+    expected.put("fields", List.of("job_id", "nodes", "num_nodes", "name"));
+    expected.put("rows", jobs.stream().map(m -> new ArrayList<>(m.values())).toList());
+    assertThat(joined(pieces)).isEqualTo(JSON.writeValueAsString(expected));
+    assertThat(pieces).hasSizeGreaterThan(2);
+    assertThat(new String(JobListChunks.<Map<String, Object>>of(List.<Map<String, Object>>of().iterator(),
+        List.of("job_id"), m -> m, Runnable::run).blockFirst(), "UTF-8")).isEqualTo("{\"fields\":[\"job_id\"],\"rows\":[]}");
+  }
+
+  private static String joined(List<byte[]> pieces) throws Exception {
     ByteArrayOutputStream joined = new ByteArrayOutputStream();
     for (byte[] p : pieces) {
       joined.write(p);
     }
-    Map<String, Object> expected = new LinkedHashMap<>();
-    expected.put("fields", List.of("job_id", "nodes", "num_nodes", "name"));
-    expected.put("rows", jobs.stream().map(m -> new ArrayList<>(m.values())).toList());
-    assertThat(joined.toString("UTF-8")).isEqualTo(JSON.writeValueAsString(expected));
-    assertThat(pieces).hasSizeGreaterThan(2);
-    assertThat(new String(JobListChunks.<Map<String, Object>>of(List.<Map<String, Object>>of().iterator(),
-        List.of("job_id"), m -> m, Runnable::run).blockFirst(), "UTF-8")).isEqualTo("{\"fields\":[\"job_id\"],\"rows\":[]}");
+    return joined.toString("UTF-8");
   }
 }

@@ -23,7 +23,8 @@ final class JdkHttpTransport implements Transport {
 
   /**
    * @param http an HTTP/1.1 client with its connection time limit and TLS context set
-   * @param answerTimeout how long a whole exchange may take once connected
+   * @param answerTimeout how long the controller may take to start its answer once connected,
+   *     and then how long it may stay silent within it
    */
   JdkHttpTransport(HttpClient http, Duration answerTimeout) {
     this.http = http;
@@ -39,7 +40,7 @@ final class JdkHttpTransport implements Transport {
         : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
     try {
       HttpResponse<InputStream> r = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-      return Reply.read(r.statusCode(), r.headers().map(), r.body(), answer);
+      return Reply.read(r.statusCode(), r.headers().map(), new SilenceLimit(r.body(), answerTimeout), answer);
     } catch (HttpConnectTimeoutException e) {
       throw new Timeout(true, e);
     } catch (HttpTimeoutException e) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** The job list in pieces: joined, exactly what one JSON document of the same summaries is. */
@@ -29,8 +30,7 @@ class JobListChunksTest {
       jobs.add(m);
     }
     // Every third job is not shown (filtered out by the caller's view).
-    List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(jobs.iterator(), null,
-        m -> ((Long) m.get("job_id_raw")) % 3 == 1 ? null : m, Runnable::run).collectList().block();
+    List<byte[]> pieces = pieces(jobs, null, m -> ((Long) m.get("job_id_raw")) % 3 == 1 ? null : m);
 
     String joined = joined(pieces);
     List<Map<String, Object>> shown = jobs.stream().filter(m -> ((Long) m.get("job_id_raw")) % 3 != 1).toList();
@@ -43,8 +43,7 @@ class JobListChunksTest {
 
   @Test
   void anEmptyListIsOnePiece() throws Exception {
-    List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(List.<Map<String, Object>>of().iterator(), null,
-        m -> m, Runnable::run).collectList().block();
+    List<byte[]> pieces = pieces(List.of(), null, m -> m);
 
     assertThat(pieces).hasSize(1);
     assertThat(new String(pieces.get(0), "UTF-8")).isEqualTo("{\"jobs\":[]}");
@@ -61,16 +60,20 @@ class JobListChunksTest {
       m.put("name", "t\u00e9st \"" + i + "\"".repeat(30));
       jobs.add(m);
     }
-    List<byte[]> pieces = JobListChunks.<Map<String, Object>>of(jobs.iterator(),
-        List.of("job_id", "nodes", "num_nodes", "name"), m -> m, Runnable::run).collectList().block();
+    List<byte[]> pieces = pieces(jobs, List.of("job_id", "nodes", "num_nodes", "name"), m -> m);
 
     Map<String, Object> expected = new LinkedHashMap<>();
     expected.put("fields", List.of("job_id", "nodes", "num_nodes", "name"));
     expected.put("rows", jobs.stream().map(m -> new ArrayList<>(m.values())).toList());
     assertThat(joined(pieces)).isEqualTo(JSON.writeValueAsString(expected));
     assertThat(pieces).hasSizeGreaterThan(2);
-    assertThat(new String(JobListChunks.<Map<String, Object>>of(List.<Map<String, Object>>of().iterator(),
-        List.of("job_id"), m -> m, Runnable::run).blockFirst(), "UTF-8")).isEqualTo("{\"fields\":[\"job_id\"],\"rows\":[]}");
+    assertThat(joined(pieces(List.of(), List.of("job_id"), m -> m))).isEqualTo("{\"fields\":[\"job_id\"],\"rows\":[]}");
+  }
+
+  /** The list's pieces, made on the calling thread. */
+  private static List<byte[]> pieces(List<Map<String, Object>> jobs, List<String> rowFields,
+      Function<Map<String, Object>, Map<String, Object>> view) {
+    return JobListChunks.of(jobs.iterator(), rowFields, view, Runnable::run).collectList().block();
   }
 
   private static String joined(List<byte[]> pieces) throws Exception {

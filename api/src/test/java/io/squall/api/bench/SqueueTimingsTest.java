@@ -9,8 +9,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The request the bench times as squeue's is the one the real CLI's default {@code squeue} makes. */
+/** What the scale bench times as squeue: the request the real CLI's default {@code squeue} makes, and the CLI itself. */
 class SqueueTimingsTest {
   @Test
   void theBenchTimesTheRequestTheDefaultSqueueMakes(@TempDir Path dir) throws Exception {
@@ -53,6 +56,54 @@ class SqueueTimingsTest {
     URI bench = URI.create(SqueueTimings.CLI_REQUEST);
     assertThat(asked.get().getPath()).isEqualTo(bench.getPath());
     assertThat(query(asked.get())).isEqualTo(query(bench)).containsKeys("state", "fields", "rows");
+  }
+
+  /**
+   * The real CLI is timed once its launcher runs from the class-data sharing archive, and before
+   * the whole list is asked for: that list's garbage slowed the controller's next answers.
+   */
+  @Test
+  void theCliIsTimedFromItsArchiveBeforeTheWholeList(@TempDir Path dir) throws Exception {
+    Path log = dir.resolve("calls.log");
+    Files.writeString(log, "");
+    HttpServer fake = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    fake.createContext("/", exchange -> {
+      String rawQuery = exchange.getRequestURI().getRawQuery();
+      Files.writeString(log, (rawQuery != null && rawQuery.contains("rows=true") ? "GET squeue" : "GET whole list") + "\n",
+          StandardOpenOption.APPEND);
+      byte[] body = "{\"fields\":[\"job_id\"],\"rows\":[[\"1\"]]}".getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    // A launcher whose first --help finds no archive yet (a recording under way) and the second does.
+    Path launcher = dir.resolve("squall");
+    Files.writeString(launcher, """
+        #!/bin/sh
+        echo "launcher $1" >> '%1$s'
+        if [ "$1" = --help ]; then
+          if [ -f '%1$s.recorded' ]; then
+            echo '[0.020s][info][class,load] io.squall.cli.Main source: shared objects file (top)'
+          else
+            echo '[0.020s][info][class,load] io.squall.cli.Main source: file:/squall.jar'
+            touch '%1$s.recorded'
+          fi
+        fi
+        """.formatted(log));
+    launcher.toFile().setExecutable(true);
+    fake.start();
+    SqueueTimings.Figures figures;
+    try {
+      figures = new SqueueTimings("http://127.0.0.1:" + fake.getAddress().getPort(), "token", HttpClient.newHttpClient())
+          .measure(launcher, dir);
+    } finally {
+      fake.stop(0);
+    }
+    assertThat(Files.readAllLines(log)).containsExactly("GET squeue", "GET squeue", "GET squeue",
+        "launcher --help", "launcher --help", "launcher squeue", "launcher squeue", "launcher squeue",
+        "GET whole list", "GET whole list", "GET whole list");
+    assertThat(figures.squeueJobs()).isEqualTo(1);
+    assertThat(figures.cliMs()).isNotNull();
   }
 
   private static Map<String, String> query(URI uri) {

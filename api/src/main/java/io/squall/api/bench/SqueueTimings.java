@@ -94,9 +94,9 @@ public final class SqueueTimings {
   /**
    * Waits (at most a minute) until the launcher runs the CLI from its class-data sharing archive.
    * Building the controller for the bench rebuilds the CLI's jar too, and the first call after that
-   * records a new archive in the background: timed then, squeue ran without the archive and beside
-   * its recording (2.8 s rather than 0.5 s for 20,000 jobs). {@code squall bench cli} waits the same
-   * way (CliBench: the JVM logs where it took Main from).
+   * records a new archive in the background: timed then, squeue would run without the archive and
+   * beside its recording. {@code squall bench cli} waits the same way (CliBench: the JVM logs where
+   * it took Main from).
    */
   private static void awaitArchive(Path launcher, Path dir) throws IOException, InterruptedException {
     if ("none".equals(System.getenv("SQUALL_CDS_ARCHIVE"))) {

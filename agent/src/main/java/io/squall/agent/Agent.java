@@ -85,7 +85,7 @@ final class Agent implements AutoCloseable {
         workers, log);
     this.link = new ControllerLink(client, this::registration,
         () -> new Heartbeat(config.name(), server.address(), control.held()), linkThread, outbox::flushSoon,
-        this::standDown, log);
+        this::standDown, this::stray, log);
     outbox.start();
     shipping.start();
     link.start();
@@ -120,6 +120,12 @@ final class Agent implements AutoCloseable {
    * machine): the controller now speaks to that one only. This one stops, killing its jobs'
    * processes so that no job runs twice, off the heartbeat thread that {@link #close} waits for.
    */
+  /** A job the controller does not run here any more: its clean-up never came (the controller died first). */
+  private void stray(String key) {
+    log.warn("job " + key + ": the controller does not run it on this node: killing what is left of it");
+    control.delete(key);
+  }
+
   private void standDown(String why) {
     log.warn("another agent now serves " + config.name() + " (" + why + "): stopping, and killing this agent's jobs");
     try {

@@ -30,20 +30,28 @@ final class ControllerLink {
   private final ScheduledExecutorService executor;
   private final Runnable onRegistered;
   private final Consumer<String> onSuperseded;
+  private final Consumer<String> onStray;
   private final AgentLog log;
   private final AgentLog.Repeats failures = new AgentLog.Repeats();
   private volatile boolean registered;
   private volatile int heartbeatSeconds = DEFAULT_HEARTBEAT_SECONDS;
   private Duration retry = FIRST_RETRY;
 
+  /**
+   * @param onStray called with each job the controller's answer names as a stray: one this node
+   *     holds but the controller does not run here (its end was committed but the clean-up never
+   *     came, as when the controller died in between); the agent kills and forgets it
+   */
   ControllerLink(ControllerClient client, Supplier<Registration> registration, Supplier<Heartbeat> heartbeat,
-      ScheduledExecutorService executor, Runnable onRegistered, Consumer<String> onSuperseded, AgentLog log) {
+      ScheduledExecutorService executor, Runnable onRegistered, Consumer<String> onSuperseded,
+      Consumer<String> onStray, AgentLog log) {
     this.client = client;
     this.registration = registration;
     this.heartbeat = heartbeat;
     this.executor = executor;
     this.onRegistered = onRegistered;
     this.onSuperseded = onSuperseded;
+    this.onStray = onStray;
     this.log = log;
   }
 
@@ -65,6 +73,7 @@ final class ControllerLink {
         retry = FIRST_RETRY;
         failures.clear();
         log.info("registered with the controller; heartbeat every " + heartbeatSeconds + " s");
+        strays(reply);
         onRegistered.run();
         later(this::heartbeat, Duration.ofSeconds(heartbeatSeconds));
         return;
@@ -75,6 +84,15 @@ final class ControllerLink {
     }
     later(this::register, retry);
     retry = retry.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : retry.multipliedBy(2);
+  }
+
+  /** The jobs the answer names as strays ({@code "strays":[keys]}), each handed to {@code onStray}. */
+  private void strays(ControllerClient.Reply reply) {
+    for (var key : reply.body().path("strays")) {
+      if (key.isTextual()) {
+        onStray.accept(key.asText());
+      }
+    }
   }
 
   private void heartbeat() {
@@ -94,6 +112,7 @@ final class ControllerLink {
       }
       if (reply.ok()) {
         failures.clear();
+        strays(reply);
       } else {
         complain("heartbeat refused: HTTP " + reply.status() + " " + reply.body());
       }

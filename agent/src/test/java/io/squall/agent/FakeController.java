@@ -46,6 +46,7 @@ final class FakeController implements AutoCloseable {
   private final List<JsonNode> acceptedEvents = new CopyOnWriteArrayList<>();
   private final Map<String, ByteArrayOutputStream> outputs = new ConcurrentHashMap<>();
   private final int heartbeatSeconds;
+  private volatile List<String> strays = List.of();
 
   private FakeController(int port, int heartbeatSeconds) throws IOException {
     this.heartbeatSeconds = heartbeatSeconds;
@@ -69,6 +70,11 @@ final class FakeController implements AutoCloseable {
 
   URI url() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  /** Heartbeats are answered with these jobs as strays, runs the controller does not have on the node. */
+  void strays(String... jobs) {
+    strays = List.of(jobs);
   }
 
   /** As after a controller restart that lost the node: its next heartbeat gets 404. */
@@ -167,7 +173,7 @@ final class FakeController implements AutoCloseable {
             respond(exchange, 409, json.writeValueAsString(Map.of("error", "node " + body.path("name").asText()
                 + " is served by the agent at " + registered + ": this agent is superseded")));
           } else if (known.contains(body.path("name").asText())) {
-            respond(exchange, 200, "{}");
+            respond(exchange, 200, strays.isEmpty() ? "{}" : json.writeValueAsString(Map.of("strays", strays)));
           } else {
             respond(exchange, 404, "{\"error\":\"unknown node\"}");
           }

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -109,6 +110,48 @@ class RegistrationTest {
             .body().path("address").asText()).isEqualTo(second.address().toString());
       }
     }
+  }
+
+  /**
+   * A heartbeat answered with one of its jobs as a stray (the controller no longer runs it on this
+   * node: its clean-up never came) has the agent kill it and forget it; its other jobs go on.
+   */
+  @Test
+  void aJobTheControllerNamesAsAStrayIsKilledAndForgotten() throws Exception {
+    Path strayDir = Files.createDirectories(dir.resolve("stray"));
+    Path keptDir = Files.createDirectories(dir.resolve("kept"));
+    try (FakeController controller = FakeController.start();
+        Agent agent = TestAgents.start("node-1", controller.url(), dir.resolve("agent"))) {
+      Eventually.until("registration", Eventually.LONG, agent::registered);
+      AgentCalls.launch(agent.address(), AgentCalls.batch("8", "echo $$ > pid\nexec sleep 600\n", strayDir,
+          Map.of("PATH", "/usr/bin:/bin")));
+      AgentCalls.launch(agent.address(), AgentCalls.batch("9", "echo $$ > pid\nexec sleep 600\n", keptDir,
+          Map.of("PATH", "/usr/bin:/bin")));
+      long stray = pid(strayDir);
+      long kept = pid(keptDir);
+
+      controller.strays("8");
+
+      Eventually.until("the stray's process gone", Eventually.LONG,
+          () -> ProcessHandle.of(stray).map(p -> !p.isAlive()).orElse(true));
+      controller.strays();
+      Eventually.until("a heartbeat without the stray", Eventually.LONG, () -> {
+        List<FakeController.Call> heartbeats = controller.calls("/v1/agent/heartbeat");
+        return heartbeats.get(heartbeats.size() - 1).body().path("running").toString().equals("[\"9\"]");
+      });
+      assertThat(ProcessHandle.of(kept).map(ProcessHandle::isAlive)).contains(true);
+    }
+  }
+
+  private static long pid(Path jobDir) {
+    return Eventually.value("the job's pid", Eventually.LONG, () -> {
+      try {
+        String text = Files.exists(jobDir.resolve("pid")) ? Files.readString(jobDir.resolve("pid")).trim() : "";
+        return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
+      } catch (java.io.IOException e) {
+        return Optional.empty();
+      }
+    });
   }
 
   @Test

@@ -62,7 +62,7 @@ class HeartbeatsBehindABusyWriterTest {
       CompletableFuture<Void> timeouts = reports.checkTimeouts(); // a cycle's check, queued behind the burst
       clock.advance(Duration.ofSeconds(10));
       Instant beat = clock.instant();
-      CompletableFuture<Void> heartbeat = reports.heartbeat("node-1", AGENT, List.of());
+      CompletableFuture<List<String>> heartbeat = reports.heartbeat("node-1", AGENT, List.of());
       // Nothing to settle: answered at once, not after the burst.
       assertThat(heartbeat).isCompleted();
       clock.advance(Duration.ofSeconds(20)); // 40 s since the registration, 20 s since the heartbeat

@@ -29,6 +29,7 @@ import java.time.InstantSource;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -119,7 +120,14 @@ public final class AgentController {
             (int) body.wholeNumber("cpus", 0, Integer.MAX_VALUE), body.wholeNumber("memory_mb", 0, Long.MAX_VALUE),
             features, TextRules.plain("placement_group", body.optText("placement_group"), MAX_NAME),
             jobKeys(body, "running")))
-        .thenApply(v -> Map.of("heartbeat_seconds", Math.max(1, config.getHeartbeatInterval().toSeconds())));
+        .thenApply(strays -> {
+          Map<String, Object> answer = new LinkedHashMap<>();
+          answer.put("heartbeat_seconds", Math.max(1, config.getHeartbeatInterval().toSeconds()));
+          if (!strays.isEmpty()) {
+            answer.put("strays", strays); // runs to kill: see AgentReports
+          }
+          return answer;
+        });
   }
 
   @Post("/heartbeat")
@@ -127,7 +135,7 @@ public final class AgentController {
       @Body String text) {
     JsonBody body = JsonBody.parse(text, HEARTBEAT);
     return reports.heartbeat(node(caller, body), TextRules.plain("address", body.optText("address"), MAX_ADDRESS),
-        jobKeys(body, "running")).thenApply(v -> Map.of());
+        jobKeys(body, "running")).thenApply(strays -> strays.isEmpty() ? Map.of() : Map.of("strays", strays));
   }
 
   @Post("/events")

@@ -38,9 +38,12 @@ public final class AgentReports {
   private final InstantSource clock;
   private final Wakeup scheduler;
   private final LaunchDeliveries deliveries;
+  private final RestartGate restartGate;
 
   public AgentReports(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
-      NodeLiveness liveness, InstantSource clock, Wakeup scheduler, LaunchDeliveries deliveries) {
+      NodeLiveness liveness, InstantSource clock, Wakeup scheduler, LaunchDeliveries deliveries,
+      RestartGate restartGate) {
+    this.restartGate = restartGate;
     this.scheduler = scheduler;
     this.deliveries = deliveries;
     this.liveness = liveness;
@@ -58,7 +61,11 @@ public final class AgentReports {
   /** A batch script's exit as an agent reports it. */
   public record Exit(String job, int exitCode, Integer signal) {}
 
-  public CompletableFuture<Void> register(Registration r) {
+  /**
+   * Records the node and what its agent runs; answers the strays among those runs (see {@link
+   * #strays}), which the agent kills.
+   */
+  public CompletableFuture<List<String>> register(Registration r) {
     return writer.write(b -> {
       Node configured = layout.node(r.name());
       if (configured == null) {
@@ -79,7 +86,7 @@ public final class AgentReports {
         }
       }
       requeueLost(b, r.name(), new HashSet<>(r.running()));
-      return null;
+      return reported(b, r.name(), strays(b.jobsHolding(r.name()), r.running()));
     });
   }
 
@@ -89,11 +96,12 @@ public final class AgentReports {
    * reports every job the controller has running there) is answered without a write at all.
    *
    * @param address the reporting agent's own base address; null from an agent that does not say
+   * @return the strays among the reported jobs (see {@link #strays}), which the agent kills
    * @throws ApiException 409 when another agent (another address) registered for the node since
    *     this one did: it is superseded and stops (killing its jobs), so that no job runs on two
    *     agents; 404 when the node is unknown or DOWN: the agent registers again
    */
-  public CompletableFuture<Void> heartbeat(String name, String address, List<String> reported) {
+  public CompletableFuture<List<String>> heartbeat(String name, String address, List<String> reported) {
     // Looked up once per job the node holds, twice a heartbeat: a node of one-GPU or shared jobs holds many.
     Set<String> held = new HashSet<>(reported);
     NodeStatus committed = writer.state().node(name);
@@ -102,8 +110,13 @@ public final class AgentReports {
       Instant now = clock.instant();
       liveness.heard(name, committed.address(), now);
       // Jobs the writer has not published yet started just now: lost() spares them either way.
-      if (lost(writer.state().holdingJobsOn(name), held, now).isEmpty()) {
-        return CompletableFuture.completedFuture(null);
+      List<StoredJob> holding = writer.state().holdingJobsOn(name);
+      if (lost(holding, held, now).isEmpty()) {
+        List<String> strays = strays(holding, reported);
+        if (strays.isEmpty()) {
+          restartGate.heardClean(name);
+        }
+        return CompletableFuture.completedFuture(strays);
       }
     }
     return writer.write(b -> {
@@ -117,8 +130,40 @@ public final class AgentReports {
       }
       b.update(n.heardAt(b.now()), false);
       requeueLost(b, name, held);
-      return null;
+      return reported(b, name, strays(b.jobsHolding(name), reported));
     });
+  }
+
+  /**
+   * The jobs an agent reports running that this controller does not run on its node: runs whose end
+   * (a cancel, a requeue) was committed but whose clean-up never reached the agent, as when the
+   * controller died in between. Left alone, such a run would go on beside the job's next run
+   * elsewhere; the agent kills each one it is told of. A launch reaches an agent only after its job
+   * is committed (and published) as running there, so a job just started is never one.
+   */
+  private static List<String> strays(List<StoredJob> holding, List<String> reported) {
+    if (reported.isEmpty()) {
+      return List.of();
+    }
+    Set<String> running = new HashSet<>();
+    for (StoredJob j : holding) {
+      running.add(j.key().toString());
+    }
+    List<String> strays = new ArrayList<>();
+    for (String job : reported) {
+      if (!running.contains(job)) {
+        strays.add(job);
+      }
+    }
+    return strays;
+  }
+
+  /** A node's report is settled: with no stray, the node holds nothing the restart gate waits on. */
+  private List<String> reported(Batch b, String node, List<String> strays) {
+    if (strays.isEmpty()) {
+      b.onCommit(() -> restartGate.heardClean(node));
+    }
+    return strays;
   }
 
   /**

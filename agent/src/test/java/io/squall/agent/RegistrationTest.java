@@ -85,14 +85,7 @@ class RegistrationTest {
       Eventually.until("the first agent registered", Eventually.LONG, first::registered);
       AgentCalls.launch(first.address(), AgentCalls.batch("7", "echo $$ > pid\nexec sleep 600\n", jobDir,
           Map.of("PATH", "/usr/bin:/bin")));
-      long pid = Eventually.value("the job's pid", Eventually.LONG, () -> {
-        try {
-          String text = Files.exists(jobDir.resolve("pid")) ? Files.readString(jobDir.resolve("pid")).trim() : "";
-          return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
-        } catch (java.io.IOException e) {
-          return Optional.empty();
-        }
-      });
+      long pid = pid(jobDir);
       assertThat(ProcessHandle.of(pid)).isPresent();
 
       try (Agent second = TestAgents.start("node-1", controller.url(), dir.resolve("second"))) {
@@ -143,6 +136,7 @@ class RegistrationTest {
     }
   }
 
+  /** The pid the job's script wrote to {@code pid} in its directory, once it has. */
   private static long pid(Path jobDir) {
     return Eventually.value("the job's pid", Eventually.LONG, () -> {
       try {

@@ -83,9 +83,7 @@ class RegistrationTest {
     try (FakeController controller = FakeController.start();
         Agent first = TestAgents.start("node-1", controller.url(), dir.resolve("first"))) {
       Eventually.until("the first agent registered", Eventually.LONG, first::registered);
-      AgentCalls.launch(first.address(), AgentCalls.batch("7", "echo $$ > pid\nexec sleep 600\n", jobDir,
-          Map.of("PATH", "/usr/bin:/bin")));
-      long pid = pid(jobDir);
+      long pid = sleeper(first, "7", jobDir);
       assertThat(ProcessHandle.of(pid)).isPresent();
 
       try (Agent second = TestAgents.start("node-1", controller.url(), dir.resolve("second"))) {
@@ -116,12 +114,8 @@ class RegistrationTest {
     try (FakeController controller = FakeController.start();
         Agent agent = TestAgents.start("node-1", controller.url(), dir.resolve("agent"))) {
       Eventually.until("registration", Eventually.LONG, agent::registered);
-      AgentCalls.launch(agent.address(), AgentCalls.batch("8", "echo $$ > pid\nexec sleep 600\n", strayDir,
-          Map.of("PATH", "/usr/bin:/bin")));
-      AgentCalls.launch(agent.address(), AgentCalls.batch("9", "echo $$ > pid\nexec sleep 600\n", keptDir,
-          Map.of("PATH", "/usr/bin:/bin")));
-      long stray = pid(strayDir);
-      long kept = pid(keptDir);
+      long stray = sleeper(agent, "8", strayDir);
+      long kept = sleeper(agent, "9", keptDir);
 
       controller.strays("8");
 
@@ -134,6 +128,13 @@ class RegistrationTest {
       });
       assertThat(ProcessHandle.of(kept).map(ProcessHandle::isAlive)).contains(true);
     }
+  }
+
+  /** Launches {@code job} on the agent, a script that sleeps for ten minutes in {@code jobDir}; its pid. */
+  private static long sleeper(Agent agent, String job, Path jobDir) {
+    AgentCalls.launch(agent.address(), AgentCalls.batch(job, "echo $$ > pid\nexec sleep 600\n", jobDir,
+        Map.of("PATH", "/usr/bin:/bin")));
+    return pid(jobDir);
   }
 
   /** The pid the job's script wrote to {@code pid} in its directory, once it has. */

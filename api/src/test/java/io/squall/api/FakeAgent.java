@@ -65,13 +65,18 @@ public final class FakeAgent implements AutoCloseable {
 
   /** Registers this agent with the controller as {@code node}, a node of 8 GPUs, 32 CPUs and 256 GiB. */
   public void register(Http h, String node) {
-    accepted(h.post(TOKEN, "/v1/agent/register", Map.of("name", node, "address", address(), "gpus", 8, "cpus", 32,
-        "memory_mb", 262144)));
+    register(h, node, List.of());
   }
 
-  /** A heartbeat of {@code node}'s agent saying that it holds the jobs {@code held} (and no other). */
-  public void heartbeat(Http h, String node, List<String> held) {
-    accepted(h.post(TOKEN, "/v1/agent/heartbeat", Map.of("name", node, "running", held)));
+  /** {@link #register(Http, String)}, the agent holding the jobs {@code held}; the controller's answer. */
+  public Http.Answer register(Http h, String node, List<String> held) {
+    return accepted(h.post(TOKEN, "/v1/agent/register", Map.of("name", node, "address", address(), "gpus", 8,
+        "cpus", 32, "memory_mb", 262144, "running", held)));
+  }
+
+  /** A heartbeat of {@code node}'s agent saying that it holds the jobs {@code held} (and no other); the answer. */
+  public Http.Answer heartbeat(Http h, String node, List<String> held) {
+    return accepted(h.post(TOKEN, "/v1/agent/heartbeat", Map.of("name", node, "running", held)));
   }
 
   /** Reports that the batch script of {@code job} on {@code node} exited with {@code code}. */
@@ -80,8 +85,9 @@ public final class FakeAgent implements AutoCloseable {
         List.of(Map.of("job", job, "type", "exit", "exit_code", code)))));
   }
 
-  private static void accepted(Http.Answer a) {
+  private static Http.Answer accepted(Http.Answer a) {
     assertThat(a.status()).as(a.body()).isEqualTo(200);
+    return a;
   }
 
   public boolean called(String methodAndPath) {

@@ -42,7 +42,7 @@ class StrayRunsTest {
 
       requeue(c, job);
       assertThat(heartbeat(h, List.of(job)).json().get("strays").toString()).isEqualTo("[\"" + job + "\"]");
-      assertThat(register(h, List.of(job)).json().get("strays").toString()).isEqualTo("[\"" + job + "\"]");
+      assertThat(agent.register(h, "node-1", List.of(job)).json().get("strays").toString()).isEqualTo("[\"" + job + "\"]");
     }
   }
 
@@ -85,16 +85,7 @@ class StrayRunsTest {
   }
 
   private Http.Answer heartbeat(Http h, List<String> held) {
-    Http.Answer a = h.post(FakeAgent.TOKEN, "/v1/agent/heartbeat", Map.of("name", "node-1", "running", held));
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    return a;
-  }
-
-  private Http.Answer register(Http h, List<String> held) {
-    Http.Answer a = h.post(FakeAgent.TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-        agent.address(), "gpus", 8, "cpus", 32, "memory_mb", 262144, "running", held));
-    assertThat(a.status()).as(a.body()).isEqualTo(200);
-    return a;
+    return agent.heartbeat(h, "node-1", held);
   }
 
   private Map<String, Object> settings() {

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -116,16 +117,19 @@ final class Agent implements AutoCloseable {
   }
 
   /**
+   * A job the controller does not run here any more: its clean-up never came (the controller died
+   * first). Not waited for: the heartbeat thread comes here, and the job stays listed while it dies.
+   */
+  private void stray(String key) {
+    log.warn("job " + key + ": the controller does not run it on this node: killing what is left of it");
+    control.delete(key, null, Duration.ZERO);
+  }
+
+  /**
    * Another agent registered for this node (a second copy started by mistake, or a clone of the
    * machine): the controller now speaks to that one only. This one stops, killing its jobs'
    * processes so that no job runs twice, off the heartbeat thread that {@link #close} waits for.
    */
-  /** A job the controller does not run here any more: its clean-up never came (the controller died first). */
-  private void stray(String key) {
-    log.warn("job " + key + ": the controller does not run it on this node: killing what is left of it");
-    control.delete(key);
-  }
-
   private void standDown(String why) {
     log.warn("another agent now serves " + config.name() + " (" + why + "): stopping, and killing this agent's jobs");
     try {

@@ -147,7 +147,13 @@ final class AgentServer implements AutoCloseable {
       checkAgentToken(exchange);
       JobSpec spec = read(exchange, JobSpec.class);
       validate(spec);
-      control.launch(spec);
+      try {
+        control.launch(spec);
+      } catch (JobTable.Closed e) {
+        throw new Refusal(503, e.getMessage());
+      } catch (JobTable.Ended e) {
+        throw new Refusal(409, e.getMessage());
+      }
       respond(exchange, 200, Map.of());
       return;
     }
@@ -160,8 +166,8 @@ final class AgentServer implements AutoCloseable {
       case "":
         expect(method, "DELETE");
         checkAgentToken(exchange);
-        control.delete(key);
-        respond(exchange, 200, Map.of());
+        boolean over = control.delete(key, run(exchange.getRequestURI()), JobControl.DELETE_PATIENCE);
+        respond(exchange, 200, Map.of("over", over));
         return;
       case "signal":
         expect(method, "POST");
@@ -230,6 +236,9 @@ final class AgentServer implements AutoCloseable {
     if (spec.batch() && spec.script() == null) {
       throw new Refusal(400, "script is required when batch is true");
     }
+    if (spec.run() < 0) {
+      throw new Refusal(400, "run: a whole number >= 0 is required");
+    }
   }
 
   private static PosixSignal signal(String text) throws Refusal {
@@ -291,6 +300,28 @@ final class AgentServer implements AutoCloseable {
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(status, bytes.length);
     exchange.getResponseBody().write(bytes);
+  }
+
+  /** A delete's {@code ?run=N}: which run of the job is over; null without one (whichever is held). */
+  private static Integer run(URI uri) throws Refusal {
+    String query = uri.getRawQuery();
+    if (query == null || query.isEmpty()) {
+      return null;
+    }
+    for (String pair : query.split("&")) {
+      if (pair.startsWith("run=")) {
+        try {
+          int run = Integer.parseInt(pair.substring(4));
+          if (run >= 0) {
+            return run;
+          }
+        } catch (NumberFormatException e) {
+          // refused below
+        }
+        throw new Refusal(400, "run: a whole number >= 0 is required, not '" + pair.substring(4) + "'");
+      }
+    }
+    return null;
   }
 
   private static List<String> segments(URI uri) {

@@ -65,6 +65,11 @@ final class BatchSlot {
     return starting;
   }
 
+  /** Whether a script is on its way (it may be running already, not yet in the slot). */
+  synchronized boolean starting() {
+    return starting;
+  }
+
   /** The job is deleted: a script still starting is refused when it arrives. */
   synchronized void delete() {
     deleted = true;

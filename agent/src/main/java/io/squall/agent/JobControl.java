@@ -6,6 +6,7 @@ import io.squall.agent.Protocol.ExitEvent;
 import io.squall.agent.Protocol.JobSpec;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  * controller may be waiting on the answer while holding what such a call would need.
  */
 final class JobControl {
+  /** How long a delete waits for the killed processes to exit before it answers. */
+  static final Duration DELETE_PATIENCE = Duration.ofSeconds(2);
   private final JobTable table;
   private final BatchLauncher launcher;
   private final OutputShipping shipping;
@@ -50,6 +53,8 @@ final class JobControl {
    * Takes a job onto this node; idempotent per job key. The first node's batch script starts
    * now; other nodes only hold the job (credential, GPUs, peers) so srun tasks are accepted. A
    * script that cannot start is reported as an exit with code 1.
+   *
+   * @throws JobTable.Closed once the agent has begun to stop
    */
   void launch(JobSpec spec) {
     Optional<NodeJob> fresh = table.addIfAbsent(spec);
@@ -116,16 +121,24 @@ final class JobControl {
     }
   }
 
-  /** The job is over: kills whatever is left of it here and forgets it. Idempotent. */
-  void delete(String key) {
-    Optional<NodeJob> found = table.remove(key);
+  /**
+   * The job's run {@code run} (null: whichever is held) is over: kills whatever is left of it here
+   * and forgets it, and a launch of that run coming later is refused. Idempotent. Answers whether
+   * nothing of it is left: its processes exited within {@code patience}; until they have, the job
+   * is still listed as held, so the controller does not start its next run elsewhere.
+   */
+  boolean delete(String key, Integer run, Duration patience) {
+    Optional<NodeJob> found = table.remove(key, run);
     if (found.isEmpty()) {
-      return;
+      return !table.dying(key);
     }
-    found.get().delete();
+    NodeJob job = found.get();
+    job.delete();
     shipping.forget(key);
     removeDirectory(jobsDir.resolve(key));
-    log.info("job " + key + ": deleted");
+    boolean gone = job.awaitGone(patience);
+    log.info("job " + key + ": deleted" + (gone ? "" : "; some of its processes have not exited yet"));
+    return gone;
   }
 
   /** The jobs this node holds (see {@link JobTable#held}). */
@@ -133,9 +146,13 @@ final class JobControl {
     return table.held();
   }
 
-  /** Kills every job's processes: the node is going away (the agent is stopped). */
+  /**
+   * Kills every job's processes: the node is going away (the agent is stopped). From now on
+   * launches are refused, and a batch script still starting is killed as it comes in (as after a
+   * delete), so no job's process outlives the agent.
+   */
   void killEverything() {
-    table.all().forEach(job -> job.killAll(Set.of()));
+    table.close().forEach(NodeJob::delete);
   }
 
   private void batchEnded(NodeJob job, BatchRun run, OutputShipping.Followed output, int waitStatus) {

@@ -1,12 +1,16 @@
 package io.squall.agent;
 
 import io.squall.agent.Protocol.JobSpec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One job as this node sees it: what the controller sent, the batch script's process (on the
@@ -104,6 +108,34 @@ final class NodeJob {
   void delete() {
     batch.delete();
     killAll(Set.of());
+  }
+
+  /**
+   * Whether a process launched for the job here (its batch script, a task) is still alive, or its
+   * batch script is still starting (a deleted job's is killed as it comes in).
+   */
+  boolean anyAlive() {
+    return batch.starting() || launched().stream().anyMatch(l -> l.process().isAlive());
+  }
+
+  /**
+   * Waits, at most {@code patience}, for every process launched for the job here to exit (after
+   * {@link #delete}, which SIGKILLs them, that takes milliseconds unless one is stuck in the
+   * kernel); answers whether they all have.
+   */
+  boolean awaitGone(Duration patience) {
+    long deadline = System.nanoTime() + patience.toNanos();
+    for (Launched l : launched()) {
+      try {
+        l.process().onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
   }
 
   /** SIGKILLs one step's tasks and their groups: srun, which owned them, is gone. */

@@ -51,11 +51,12 @@ final class Protocol {
 
   /**
    * {@code POST /jobs}. Absent collections read as empty. {@code args} are the batch script's own
-   * arguments ({@code sbatch script.sh a b}).
+   * arguments ({@code sbatch script.sh a b}). {@code run} is which run of the job this is (its
+   * restart count; absent: 0): a run the controller deleted here is never launched after.
    */
   record JobSpec(String job, String credential, boolean batch, String script, List<String> args,
       String workDir, Map<String, String> environment, List<Integer> gpus, String stdout,
-      String stderr, String stdin, String openMode, Map<String, String> nodes, RunAs runAs) {
+      String stderr, String stdin, String openMode, Map<String, String> nodes, RunAs runAs, int run) {
     JobSpec {
       args = args == null ? List.of() : List.copyOf(args);
       environment = withoutNulls(environment);

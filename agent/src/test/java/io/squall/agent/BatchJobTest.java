@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -162,12 +164,18 @@ class BatchJobTest extends OneAgentTest {
     Eventually.until("the first run to start", Eventually.LONG, () -> pidFile.toFile().length() > 0);
     long first = Long.parseLong(Files.readString(pidFile).trim());
 
-    assertThat(AgentCalls.delete(agent.address(), "/jobs/51", FakeController.TOKEN).status()).isEqualTo(200);
-    AgentCalls.launch(agent.address(), AgentCalls.batch("51",
+    AgentCalls.Response deleted = AgentCalls.delete(agent.address(), "/jobs/51?run=0", FakeController.TOKEN);
+    // Answered once the run's processes are gone: the controller may start the next run elsewhere.
+    assertThat(deleted).isEqualTo(new AgentCalls.Response(200, "{\"over\":true}"));
+    assertThat(ProcessHandle.of(first).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
+    // The deleted run's launch, coming late (it was on its way), is refused; the next run is taken.
+    assertThat(AgentCalls.post(agent.address(), "/jobs", FakeController.TOKEN,
+        AgentCalls.batch("51", "echo late\n", jobDir, env())).status()).isEqualTo(409);
+    Map<String, Object> next = new HashMap<>(AgentCalls.batch("51",
         "echo second\nwhile [ ! -f go ]; do sleep 0.1; done\necho third\nexit 3\n", jobDir, env()));
+    next.put("run", 1);
+    AgentCalls.launch(agent.address(), next);
 
-    Eventually.until("the first run to die", Eventually.LONG,
-        () -> ProcessHandle.of(first).map(h -> !h.isAlive()).orElse(true));
     // Shipped while it runs: the first run's end did not mark the second's output as ended.
     Eventually.until("the second run's first line shipped", Eventually.LONG,
         () -> controller.output("51", "stdout").equals("second\n"));

@@ -82,6 +82,6 @@ class CaFileTest {
 
   private static JobSpec spec(Map<String, String> environment) {
     return new JobSpec("1", "cred", true, "true\n", List.of(), null, environment, List.of(), null, null, null, null,
-        Map.of(), null);
+        Map.of(), null, 0);
   }
 }

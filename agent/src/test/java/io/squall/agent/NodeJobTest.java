@@ -26,7 +26,7 @@ class NodeJobTest {
 
   private static NodeJob batchJob() {
     return new NodeJob(new JobSpec("90", "cred", true, "sleep 600\n", List.of(), null, Map.of(), List.of(), null,
-        null, null, null, Map.of(), null));
+        null, null, null, Map.of(), null, 0));
   }
 
   private Launched sleeper() throws IOException {

@@ -138,7 +138,7 @@ class SignalTest extends OneAgentTest {
 
     AgentCalls.Response r = AgentCalls.delete(agent.address(), "/jobs/63", FakeController.TOKEN);
 
-    assertThat(r.status()).isEqualTo(200);
+    assertThat(r).isEqualTo(new AgentCalls.Response(200, "{\"over\":true}"));
     Eventually.until("the script and the orphan to die", Eventually.LONG, () -> dead(script) && dead(orphan));
     assertThat(AgentCalls.delete(agent.address(), "/jobs/63", FakeController.TOKEN).status()).isEqualTo(200);
     assertThat(agentDir.resolve("jobs/63")).doesNotExist();

@@ -16,8 +16,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A node agent that takes every call with 200 {@code {}} and remembers each as {@code METHOD
- * /path}: for service tests that send the node's heartbeats themselves and say what it holds.
+ * A node agent that takes every call with 200 {@code {}} (a delete with {@code {"over":true}}) and
+ * remembers each as {@code METHOD /path}: for service tests that send the node's heartbeats
+ * themselves and say what it holds.
  */
 public final class FakeAgent implements AutoCloseable {
   /** The agent token of the embedded configuration, which test controllers keep. */
@@ -25,6 +26,7 @@ public final class FakeAgent implements AutoCloseable {
   private final HttpServer server;
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
   private volatile CountDownLatch launchGate = new CountDownLatch(0);
+  private volatile boolean deletedRunsLinger;
 
   public FakeAgent() {
     try {
@@ -42,8 +44,11 @@ public final class FakeAgent implements AutoCloseable {
             Thread.currentThread().interrupt();
           }
         }
-        ex.sendResponseHeaders(200, 2);
-        ex.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
+        // It runs no process: a job it is told to delete is over at once, unless told otherwise.
+        String over = deletedRunsLinger ? "{\"over\":false}" : "{\"over\":true}";
+        byte[] answer = (ex.getRequestMethod().equals("DELETE") ? over : "{}").getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(200, answer.length);
+        ex.getResponseBody().write(answer);
       }
     });
     server.start();
@@ -61,6 +66,14 @@ public final class FakeAgent implements AutoCloseable {
 
   public void answerLaunches() {
     launchGate.countDown();
+  }
+
+  /**
+   * Deletes are answered from now on as by an agent whose killed processes had not exited yet
+   * ({@code "over":false}): the test's heartbeats then say when they have.
+   */
+  public void deletedRunsLinger() {
+    deletedRunsLinger = true;
   }
 
   /** Registers this agent with the controller as {@code node}, a node of 8 GPUs, 32 CPUs and 256 GiB. */

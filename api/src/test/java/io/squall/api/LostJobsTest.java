@@ -3,7 +3,6 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.squall.api.jobs.LaunchDeliveries;
 import io.squall.api.state.StateWriter;
 import io.squall.core.model.NodeState;
 import java.nio.file.Path;
@@ -38,7 +37,7 @@ class LostJobsTest {
       time.tick(); // the cycle starts the job
       // Back at the controller before the clock moves on: the node timeout counts from then, and
       // on a busy machine the answer can come after the agent has recorded the call.
-      awaitLaunchBack(c, time, job);
+      time.awaitLaunchBack(job);
 
       // Just launched: a heartbeat without it may have been written before the launch arrived.
       agent.heartbeat(h, "node-1", List.of());
@@ -82,7 +81,7 @@ class LostJobsTest {
       assertThat(h.job(job).get("restart_count").asInt()).as("lost while its launch is on its way").isZero();
 
       agent.answerLaunches(); // back now, 7 s after the start
-      awaitLaunchBack(c, time, job);
+      time.awaitLaunchBack(job);
       time.clock().advance(Duration.ofSeconds(5));
       agent.heartbeat(h, "node-1", List.of());
       assertThat(h.job(job).get("restart_count").asInt()).as("within the node timeout of its launch").isZero();
@@ -122,15 +121,6 @@ class LostJobsTest {
   }
 
   /** A controller with {@code nodes}, a node timeout of 6 s and a manual clock the test moves past it. */
-  /** Waits until the job's launch has come back to the controller, the manual clock a little on. */
-  private static void awaitLaunchBack(Controllers.Running c, ManualTime time, String job) {
-    Poll.until("the launch back", LONG, () -> {
-      time.clock().advance(Duration.ofMillis(1));
-      return c.bean(LaunchDeliveries.class).backBefore(c.bean(StateWriter.class).state().jobsNamed(
-          Long.parseLong(job)).iterator().next(), time.clock().instant());
-    });
-  }
-
   private Map<String, Object> settings(String nodes) {
     return Controllers.manualSettings(dir.resolve("data"), null, nodes, "6s");
   }

@@ -1,6 +1,8 @@
 package io.squall.api;
 
+import io.squall.api.jobs.LaunchDeliveries;
 import io.squall.api.scheduling.Ticker;
+import io.squall.api.state.StateWriter;
 import io.squall.core.time.ManualClock;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -11,9 +13,10 @@ import java.util.function.Supplier;
  * scheduler cycle, the drain and the fleet at one instant), so nothing it decides by time is
  * slept or polled for.
  */
-public record ManualTime(Ticker ticker, ManualClock clock) {
+public record ManualTime(Ticker ticker, ManualClock clock, LaunchDeliveries deliveries, StateWriter writer) {
   public static ManualTime of(Controllers.Running c) {
-    return new ManualTime(c.bean(Ticker.class), (ManualClock) c.bean(InstantSource.class));
+    return new ManualTime(c.bean(Ticker.class), (ManualClock) c.bean(InstantSource.class),
+        c.bean(LaunchDeliveries.class), c.bean(StateWriter.class));
   }
 
   public void tick() {
@@ -30,6 +33,18 @@ public record ManualTime(Ticker ticker, ManualClock clock) {
   public void allocateAndLaunch(Duration batchWindow) {
     tick();
     tickAfter(batchWindow);
+  }
+
+  /**
+   * Waits until the job's launch has come back to the controller (on a busy machine the answer
+   * can come after the agent has recorded the call), the clock a little on: what a node reports
+   * counts from then.
+   */
+  public void awaitLaunchBack(String job) {
+    Poll.until("the launch back", Duration.ofSeconds(60), () -> {
+      clock.advance(Duration.ofMillis(1));
+      return deliveries.backBefore(writer.state().jobsNamed(Long.parseLong(job)).iterator().next(), clock.instant());
+    });
   }
 
   /**

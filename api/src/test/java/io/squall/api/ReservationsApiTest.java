@@ -2,11 +2,6 @@ package io.squall.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,28 +18,20 @@ import org.junit.jupiter.api.io.TempDir;
  * survives a restart and is purged after its end. On H2 and on PostgreSQL (skipped without one).
  */
 class ReservationsApiTest {
-  private static final String AGENT_TOKEN = "change-me-agent-token";
   private static final String WHOLE_NODE = "#!/bin/bash\n#SBATCH --gres=gpu:8 --time=30 --output=/dev/null\nsleep 600\n";
 
   @TempDir
   Path dir;
-  private HttpServer agent;
+  private FakeAgent agent;
 
   @BeforeEach
-  void fakeAgent() throws IOException {
-    agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    agent.createContext("/", ex -> {
-      try (ex) {
-        ex.sendResponseHeaders(200, 2);
-        ex.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
-      }
-    });
-    agent.start();
+  void fakeAgent() {
+    agent = new FakeAgent();
   }
 
   @AfterEach
   void stopAgent() {
-    agent.stop(0);
+    agent.close();
   }
 
   private Map<String, Object> settings(String jdbcUrl) {
@@ -55,9 +42,7 @@ class ReservationsApiTest {
   }
 
   private void register(Http h, String node) {
-    assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", node, "address",
-        "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-        .status()).isEqualTo(200);
+    agent.register(h, node);
   }
 
   private static Http.Answer create(Http h, String token, Map<String, Object> body) {

@@ -3,15 +3,8 @@ package io.squall.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -27,30 +20,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ScontrolUpdateTest {
   private static final Duration LONG = Duration.ofSeconds(60);
-  private static final String AGENT_TOKEN = "change-me-agent-token";
   private static final String SCRIPT = "#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n";
 
   @TempDir
   Path dir;
-  private HttpServer agent;
-  private final List<String> agentCalls = Collections.synchronizedList(new ArrayList<>());
+  private FakeAgent agent;
 
   @BeforeEach
-  void fakeAgent() throws IOException {
-    agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    agent.createContext("/", ex -> {
-      try (ex) {
-        agentCalls.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
-        ex.sendResponseHeaders(200, 2);
-        ex.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
-      }
-    });
-    agent.start();
+  void fakeAgent() {
+    agent = new FakeAgent();
   }
 
   @AfterEach
   void stopAgent() {
-    agent.stop(0);
+    agent.close();
   }
 
   private Map<String, Object> settings() {
@@ -64,9 +47,7 @@ class ScontrolUpdateTest {
   }
 
   private void register(Http h) {
-    assertThat(h.post(AGENT_TOKEN, "/v1/agent/register", Map.of("name", "node-1", "address",
-        "http://127.0.0.1:" + agent.getAddress().getPort(), "gpus", 8, "cpus", 32, "memory_mb", 262144))
-        .status()).isEqualTo(200);
+    agent.register(h, "node-1");
   }
 
   private static Http.Answer update(Http h, String token, Object job, Map<String, String> fields) {
@@ -119,7 +100,7 @@ class ScontrolUpdateTest {
       // Moved to the partition whose node is free, it starts at the next cycle.
       assertThat(update(h, "alice-token", waiting, Map.of("partition", "gpu")).status()).isEqualTo(200);
       time.tick();
-      Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
+      Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
       assertThat(h.jobState(waiting)).isEqualTo("RUNNING");
       Http.Answer running = update(h, "alice-token", waiting, Map.of("time_limit", "10"));
       assertThat(running.status()).isEqualTo(409);
@@ -190,7 +171,7 @@ class ScontrolUpdateTest {
       assertThat(h.post("admin-token", "/v1/nodes/node-1/resume", null).status()).isEqualTo(200);
       assertThat(h.nodeState("node-1")).isEqualTo("IDLE");
       time.tick();
-      Poll.until("the launch", LONG, () -> agentCalls.contains("POST /jobs"));
+      Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
       assertThat(h.jobState(job)).isEqualTo("RUNNING");
       assertThat(h.post("admin-token", "/v1/nodes/node-1/drain", Map.of("reason", "after this job")).status())
           .isEqualTo(200);

@@ -58,12 +58,23 @@ public final class AgentClient {
         Map.of("signal", signal, "kill_wait_seconds", killWaitSeconds, "batch_only", batchOnly));
   }
 
-  /** The job is over: the agent kills what is left of it and forgets it. */
-  public void forget(String node, String address, String job) {
-    send(node, address, "DELETE", "/jobs/" + job, null);
+  /**
+   * The job's run {@code run} is over: the agent kills what is left of it and forgets it, and
+   * refuses a launch of that run that comes later. Answers whether the agent said nothing of the
+   * run is left there (its processes exited).
+   */
+  public boolean forget(String node, String address, String job, int run) {
+    String answer = send(node, address, "DELETE", "/jobs/" + job + "?run=" + run, null);
+    try {
+      Map<?, ?> body = json.readValue(answer, Map.class);
+      return body != null && Boolean.TRUE.equals(body.get("over"));
+    } catch (IOException e) {
+      return false; // taken, but the answer says nothing: the node's next report will
+    }
   }
 
-  private void send(String node, String address, String method, String path, Object body) {
+  /** Sends one call; answers the agent's body. */
+  private String send(String node, String address, String method, String path, Object body) {
     if (address == null) {
       throw new AgentUnreachable("the node has no registered agent");
     }
@@ -80,6 +91,7 @@ public final class AgentClient {
       if (r.statusCode() / 100 != 2) {
         throw new AgentUnreachable("agent at " + address + " answered " + r.statusCode() + ": " + r.body());
       }
+      return r.body();
     } catch (ConnectException | HttpConnectTimeoutException e) {
       throw new AgentUnreachable("agent at " + address + " unreachable: " + reason(e));
     } catch (IOException e) {

@@ -38,12 +38,12 @@ public final class AgentReports {
   private final InstantSource clock;
   private final Wakeup scheduler;
   private final LaunchDeliveries deliveries;
-  private final RestartGate restartGate;
+  private final CompletingRuns completing;
 
   public AgentReports(StateWriter writer, JobLifecycle lifecycle, ClusterLayout layout, SquallConfig config,
       NodeLiveness liveness, InstantSource clock, Wakeup scheduler, LaunchDeliveries deliveries,
-      RestartGate restartGate) {
-    this.restartGate = restartGate;
+      CompletingRuns completing) {
+    this.completing = completing;
     this.scheduler = scheduler;
     this.deliveries = deliveries;
     this.liveness = liveness;
@@ -85,8 +85,9 @@ public final class AgentReports {
           lifecycle.nodesReady(b, j); // it waited for this node to boot, and may start now
         }
       }
-      requeueLost(b, r.name(), new HashSet<>(r.running()));
-      return reported(b, r.name(), strays(b.jobsHolding(r.name()), r.running()));
+      Set<String> held = new HashSet<>(r.running());
+      requeueLost(b, r.name(), held);
+      return reported(b, r.name(), held, strays(b.jobsHolding(r.name()), r.running()));
     });
   }
 
@@ -113,9 +114,7 @@ public final class AgentReports {
       List<StoredJob> holding = writer.state().holdingJobsOn(name);
       if (lost(holding, held, now).isEmpty()) {
         List<String> strays = strays(holding, reported);
-        if (strays.isEmpty()) {
-          restartGate.heardClean(name);
-        }
+        completing.reported(name, held, strays.isEmpty());
         return CompletableFuture.completedFuture(strays);
       }
     }
@@ -130,7 +129,7 @@ public final class AgentReports {
       }
       b.update(n.heardAt(b.now()), false);
       requeueLost(b, name, held);
-      return reported(b, name, strays(b.jobsHolding(name), reported));
+      return reported(b, name, held, strays(b.jobsHolding(name), reported));
     });
   }
 
@@ -158,11 +157,9 @@ public final class AgentReports {
     return strays;
   }
 
-  /** A node's report is settled: with no stray, the node holds nothing the restart gate waits on. */
-  private List<String> reported(Batch b, String node, List<String> strays) {
-    if (strays.isEmpty()) {
-      b.onCommit(() -> restartGate.heardClean(node));
-    }
+  /** A node's report is settled: what it no longer holds of ended runs is over there ({@link CompletingRuns}). */
+  private List<String> reported(Batch b, String node, Set<String> held, List<String> strays) {
+    b.onCommit(() -> completing.reported(node, held, strays.isEmpty()));
     return strays;
   }
 

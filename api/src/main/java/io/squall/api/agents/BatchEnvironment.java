@@ -64,6 +64,7 @@ public final class BatchEnvironment {
       m.put("open_mode", "append".equals(job.request().files().openMode()) ? "append" : "truncate");
       m.put("nodes", nodeAddresses);
       m.put("run_as", owners.runAs(job.user()));
+      m.put("run", job.restartCount()); // a run ended here before this launch came is not started
       launches.put(g.node(), m);
     }
     return launches;

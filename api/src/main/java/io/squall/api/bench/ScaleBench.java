@@ -423,7 +423,8 @@ public final class ScaleBench {
       } else if (jobs != null && path.length == 4 && ex.getRequestMethod().equals("DELETE")) {
         jobs.remove(path[3]);
       }
-      byte[] answer = "{}".getBytes(StandardCharsets.UTF_8);
+      // It runs no process: a deleted job is over at once.
+      byte[] answer = (ex.getRequestMethod().equals("DELETE") ? "{\"over\":true}" : "{}").getBytes(StandardCharsets.UTF_8);
       ex.getResponseHeaders().add("Content-Type", "application/json");
       ex.sendResponseHeaders(200, answer.length);
       ex.getResponseBody().write(answer);

@@ -2,6 +2,7 @@ package io.squall.api.jobs;
 
 import io.squall.api.agents.AgentClient;
 import io.squall.api.agents.BatchEnvironment;
+import io.squall.api.agents.CompletingRuns;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.config.SquallConfig;
 import io.squall.api.metrics.SquallMetrics;
@@ -50,11 +51,13 @@ public final class JobLifecycle {
   private final ClusterLayout layout;
   private final UsageMeter usageMeter;
   private final LaunchDeliveries deliveries;
+  private final CompletingRuns completing;
 
   public JobLifecycle(AgentClient agents, BatchEnvironment environment, SquallConfig config, SquallMetrics metrics,
       StateWriter writer, OutputStore output, DrainingJobs draining, ClusterLayout layout, UsageMeter usageMeter,
-      LaunchDeliveries deliveries) {
+      LaunchDeliveries deliveries, CompletingRuns completing) {
     this.deliveries = deliveries;
+    this.completing = completing;
     this.usageMeter = usageMeter;
     this.output = output;
     this.draining = draining;
@@ -395,20 +398,27 @@ public final class JobLifecycle {
     b.event(j.key(), state, event);
   }
 
-  /** Charges the rest of the job's run to fair-share and tells its nodes to clean up. */
+  /**
+   * Charges the rest of the job's run to fair-share and tells its nodes to clean up; the job does
+   * not start again until they have, or are gone ({@link CompletingRuns}).
+   */
   private void release(Batch b, StoredJob j) {
     if (j.job().state().holdsResources()) {
       b.usage(usageMeter.ended(b.usage(), j.job(), b.now()));
     }
     Map<String, String> addresses = addresses(b, j);
+    int run = j.job().restartCount();
+    completing.ended(j.key(), addresses.keySet());
     b.afterCommit(() -> {
       metrics.jobFinished();
       addresses.forEach((node, address) -> {
+        boolean over = false;
         try {
-          agents.forget(node, address, j.key().toString());
+          over = agents.forget(node, address, j.key().toString(), run);
         } catch (AgentClient.AgentUnreachable e) {
           LOG.debug("job {}: {} did not take the clean-up: {}", j.key(), node, e.getMessage());
         }
+        completing.cleanUpSent(j.key(), node, over);
       });
     });
   }

@@ -1,7 +1,7 @@
 package io.squall.api.scheduling;
 
 import io.squall.api.agents.AgentReports;
-import io.squall.api.agents.RestartGate;
+import io.squall.api.agents.CompletingRuns;
 import io.squall.api.config.ClusterLayout;
 import io.squall.api.jobs.ReservationJobs;
 import io.squall.api.money.BudgetWatch;
@@ -52,15 +52,15 @@ public final class SchedulingCycle {
   private final JobPurge purge;
   private final UsageMeter usageMeter;
   private final ReservationJobs reservationJobs;
-  private final RestartGate restartGate;
+  private final CompletingRuns completing;
   /** The last cycle that ran; read and written on the scheduler's thread only (one cycle at a time). */
   private volatile LastCycle last = LastCycle.NONE;
 
   public SchedulingCycle(StateWriter writer, PlanApplier applier, AgentReports reports, ClusterLayout layout,
       SquallMetrics metrics, Scheduler scheduler, BudgetWatch budgets, JobPurge purge, UsageMeter usageMeter,
-      ReservationJobs reservationJobs, RestartGate restartGate) {
+      ReservationJobs reservationJobs, CompletingRuns completing) {
     this.reservationJobs = reservationJobs;
-    this.restartGate = restartGate;
+    this.completing = completing;
     this.usageMeter = usageMeter;
     this.budgets = budgets;
     this.purge = purge;
@@ -139,8 +139,8 @@ public final class SchedulingCycle {
       if (!always && last.covers(snapshot, now)) {
         return 0;
       }
-      // Jobs that ran before wait, after a start, until no node may still run them (RestartGate).
-      Plan plan = restartGate.filter(scheduler.cycle(snapshot, now));
+      // A job whose last run may still go on somewhere does not start again (CompletingRuns).
+      Plan plan = completing.filter(scheduler.cycle(snapshot, now));
       int started = writer.write(b -> applier.apply(b, plan)).get();
       last = new LastCycle(snapshot, now, scheduler.nextTimeTrigger(snapshot, now));
       metrics.cycleTook(Duration.ofNanos(System.nanoTime() - began));

@@ -1,0 +1,146 @@
+package io.squall.api.agents;
+
+import io.squall.api.scheduling.Wakeup;
+import io.squall.api.state.ClusterState;
+import io.squall.api.state.NodeStatus;
+import io.squall.api.state.StateWriter;
+import io.squall.api.state.StoredJob;
+import io.squall.core.model.JobKey;
+import io.squall.core.model.NodeState;
+import io.squall.core.schedule.Action;
+import io.squall.core.schedule.Plan;
+import jakarta.inject.Singleton;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Holds a job back from starting again while a run of it may still go on somewhere: Slurm's
+ * COMPLETING, where a requeued job stays pending and completing until every node of its last run
+ * has killed what was left of it, and the scheduler does not start it meanwhile. A run's end is
+ * committed before its nodes are told to kill what is left of it, and a node may be slow to do so,
+ * unreachable, or not told at all. Two kinds of run are waited for:
+ * <ul>
+ *   <li>A run that ended while this controller ran: each node of it with an agent counts until the
+ *       agent answers the clean-up with nothing of the run left, or reports without the job once
+ *       the clean-up was sent (taken or not), or the node is gone: DOWN, or without an agent (its
+ *       machine given up: a provider's terminate returns once it has the machine).
+ *   <li>After this controller starts (a restart, or a standby's takeover), runs a controller that
+ *       died ended without telling their nodes: every job that ran before (one more restart than
+ *       none) waits until each node that had an agent when the state was loaded has reported
+ *       holding nothing this controller does not run there, or is gone. The node's report names
+ *       such a run, the controller answers it is a stray and the agent kills it ({@link
+ *       AgentReports}); only a later report, without it, counts. With agents beating every 5 s,
+ *       such a job waits 5 to 10 s after the start.
+ * </ul>
+ */
+@Singleton
+public final class CompletingRuns {
+  /** Ended runs' nodes not yet known clean, by job; a node's flag says whether its clean-up was sent. */
+  private final ConcurrentMap<JobKey, Map<String, Boolean>> ended = new ConcurrentHashMap<>();
+  /** The nodes not yet heard from, clean, since the start. */
+  private final Set<String> unheard = ConcurrentHashMap.newKeySet();
+  private final StateWriter writer;
+  private final Wakeup scheduler;
+
+  public CompletingRuns(StateWriter writer, Wakeup scheduler) {
+    this.writer = writer;
+    this.scheduler = scheduler;
+    for (NodeStatus n : writer.state().nodes()) {
+      if (n.address() != null && n.state() != NodeState.DOWN) {
+        unheard.add(n.name());
+      }
+    }
+  }
+
+  /**
+   * A run of the job ended (staged, on the writer thread, before the job can be seen pending): it
+   * may not start again until each of {@code nodes}, those of the run with an agent, is clean.
+   */
+  public void ended(JobKey job, Collection<String> nodes) {
+    if (nodes.isEmpty()) {
+      ended.remove(job);
+      return;
+    }
+    Map<String, Boolean> waiting = new ConcurrentHashMap<>();
+    nodes.forEach(n -> waiting.put(n, false));
+    ended.put(job, waiting);
+  }
+
+  /**
+   * The clean-up of the job's ended run was sent to {@code node}: {@code over} when the agent
+   * answered that nothing of the run is left there; otherwise the node's next report settles it.
+   */
+  public void cleanUpSent(JobKey job, String node, boolean over) {
+    Map<String, Boolean> left = ended.computeIfPresent(job, (k, waiting) -> {
+      if (over) {
+        waiting.remove(node);
+      } else {
+        waiting.replace(node, true);
+      }
+      return waiting.isEmpty() ? null : waiting;
+    });
+    if (over && left == null) {
+      scheduler.wake(); // it may start again
+    }
+  }
+
+  /**
+   * The node's agent reported the jobs it holds ({@code held}); {@code clean}: none of them is a
+   * stray. An ended run it no longer holds, its clean-up sent, is over there.
+   */
+  void reported(String node, Set<String> held, boolean clean) {
+    boolean freed = clean && unheard.remove(node) && unheard.isEmpty();
+    if (!ended.isEmpty()) {
+      for (Map.Entry<JobKey, Map<String, Boolean>> e : ended.entrySet()) {
+        if (Boolean.TRUE.equals(e.getValue().get(node)) && !held.contains(e.getKey().toString())) {
+          freed |= ended.computeIfPresent(e.getKey(), (k, waiting) -> {
+            waiting.remove(node);
+            return waiting.isEmpty() ? null : waiting;
+          }) == null;
+        }
+      }
+    }
+    if (freed) {
+      scheduler.wake(); // the jobs held back may start now
+    }
+  }
+
+  /** {@code plan} without the starts of jobs held back; the plan itself while nothing is. */
+  public Plan filter(Plan plan) {
+    if (unheard.isEmpty() && ended.isEmpty()) {
+      return plan;
+    }
+    ClusterState state = writer.state();
+    // A node gone since (DOWN, released, its agent gone) holds nothing that could still run.
+    unheard.removeIf(name -> gone(state, name));
+    for (JobKey job : List.copyOf(ended.keySet())) {
+      ended.computeIfPresent(job, (k, waiting) -> {
+        waiting.keySet().removeIf(name -> gone(state, name));
+        return waiting.isEmpty() ? null : waiting;
+      });
+    }
+    if (unheard.isEmpty() && ended.isEmpty()) {
+      return plan;
+    }
+    List<Action> kept = plan.actions().stream().filter(a -> !(a instanceof Action.Start s && heldBack(state, s.job())))
+        .toList();
+    return kept.size() == plan.actions().size() ? plan : new Plan(kept);
+  }
+
+  private boolean heldBack(ClusterState state, JobKey key) {
+    if (ended.containsKey(key)) {
+      return true;
+    }
+    StoredJob j = state.job(key);
+    return !unheard.isEmpty() && j != null && j.job().restartCount() > 0;
+  }
+
+  private static boolean gone(ClusterState state, String name) {
+    NodeStatus n = state.node(name);
+    return n == null || n.address() == null || n.state() == NodeState.DOWN;
+  }
+}

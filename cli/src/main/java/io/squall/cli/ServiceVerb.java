@@ -78,11 +78,18 @@ abstract class ServiceVerb {
    * standard format used, as Slurm does.
    */
   final TimeFormat timeFormat() {
+    return TimeFormat.of(timeFormatSetting(), io.zone(), io.clock().instant());
+  }
+
+  /** {@code SLURM_TIME_FORMAT} when Slurm takes it; else null, Slurm's error printed (it then uses the standard format). */
+  final String timeFormatSetting() {
+    String setting = io.env().get("SLURM_TIME_FORMAT");
     try {
-      return TimeFormat.of(io.env().get("SLURM_TIME_FORMAT"), io.zone(), io.clock().instant());
+      TimeFormat.of(setting, io.zone(), io.clock().instant());
+      return setting;
     } catch (IllegalArgumentException e) {
       error(e.getMessage());
-      return TimeFormat.standard(io.zone());
+      return null;
     }
   }
 

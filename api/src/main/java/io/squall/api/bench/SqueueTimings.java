@@ -3,9 +3,11 @@ package io.squall.api.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,19 +18,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How long squeue takes against the bench's controller: the request the CLI's default {@code squeue}
- * makes (its states, {@code fields=} and {@code rows=true}), then, when the launcher says where it
+ * makes (its states and format, the lines rendered by the controller), then, when the launcher says where it
  * is, the real {@code bin/squall squeue} (a new JVM each time, as a user runs it), then the whole
  * list with every field. Each is the median of 3.
  */
 public final class SqueueTimings {
   /**
-   * What {@code bin/squall squeue} asks with its default format: the active states and the fields
-   * {@code %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R} reads (the CLI's SqueueColumns), as rows.
+   * What {@code bin/squall squeue} asks with its default format in zone UTC ({@code TZ=UTC}): the
+   * active states, the fields {@code %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R} reads as rows (for
+   * a controller from before lines), and that format: the controller answers the lines.
    * SqueueTimingsTest runs the real CLI and checks that it asks for exactly this.
    */
   static final String CLI_REQUEST = "/v1/jobs?state=PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"
       + "&fields=job_id,array_pending,array_job_id,partition,name,user,state,elapsed_seconds,num_nodes,reason,nodes"
-      + "&rows=true";
+      + "&rows=true&format=" + URLEncoder.encode("%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R", StandardCharsets.UTF_8)
+      + "&zone=UTC";
   private static final ObjectMapper JSON = new ObjectMapper();
   /** What {@code -Xlog:class+load} says of the CLI's main class when it comes from the launcher's archive. */
   private static final String FROM_ARCHIVE = "io.squall.cli.Main source: shared objects file (top)";
@@ -62,7 +66,7 @@ public final class SqueueTimings {
       long t0 = System.nanoTime();
       byte[] answer = get(CLI_REQUEST);
       squeue.add(msSince(t0));
-      listed = JSON.readTree(answer).path("rows").size();
+      listed = JSON.readTree(answer).path("lines").size();
     }
     if (launcher != null) {
       awaitArchive(launcher, dir);
@@ -124,6 +128,8 @@ public final class SqueueTimings {
     b.environment().put("SQUALL_TOKEN", token);
     b.environment().remove("SQUEUE_FORMAT");
     b.environment().remove("SQUEUE_FORMAT2");
+    b.environment().remove("SLURM_TIME_FORMAT");
+    b.environment().put("TZ", "UTC"); // as CLI_REQUEST says
     long t0 = System.nanoTime();
     Process p = b.start();
     if (!p.waitFor(5, TimeUnit.MINUTES)) {

@@ -47,6 +47,7 @@ class SqueueTimingsTest {
       b.environment().keySet().removeIf(k -> k.startsWith("SQUALL_") || k.startsWith("SQUEUE_") || k.startsWith("SLURM_"));
       b.environment().put("SQUALL_URL", "http://127.0.0.1:" + fake.getAddress().getPort());
       b.environment().put("SQUALL_TOKEN", "token");
+      b.environment().put("TZ", "UTC");
       Process p = b.start();
       assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
       assertThat(p.exitValue()).isZero();
@@ -55,7 +56,7 @@ class SqueueTimingsTest {
     }
     URI bench = URI.create(SqueueTimings.CLI_REQUEST);
     assertThat(asked.get().getPath()).isEqualTo(bench.getPath());
-    assertThat(query(asked.get())).isEqualTo(query(bench)).containsKeys("state", "fields", "rows");
+    assertThat(query(asked.get())).isEqualTo(query(bench)).containsKeys("state", "fields", "rows", "format");
   }
 
   /**
@@ -69,9 +70,9 @@ class SqueueTimingsTest {
     HttpServer fake = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     fake.createContext("/", exchange -> {
       String rawQuery = exchange.getRequestURI().getRawQuery();
-      Files.writeString(log, (rawQuery != null && rawQuery.contains("rows=true") ? "GET squeue" : "GET whole list") + "\n",
-          StandardOpenOption.APPEND);
-      byte[] body = "{\"fields\":[\"job_id\"],\"rows\":[[\"1\"]]}".getBytes(StandardCharsets.UTF_8);
+      boolean squeue = rawQuery != null && rawQuery.contains("format=");
+      Files.writeString(log, (squeue ? "GET squeue" : "GET whole list") + "\n", StandardOpenOption.APPEND);
+      byte[] body = (squeue ? "{\"lines\":[\"    1\"]}" : "{\"jobs\":[]}").getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(200, body.length);
       exchange.getResponseBody().write(body);
       exchange.close();

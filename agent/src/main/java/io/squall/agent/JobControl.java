@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What the controller asks of this node's jobs: launch, signal, delete. Calls return quickly
- * (they run on the agent's HTTP threads) and never call the controller back themselves: the
- * controller may be waiting on the answer while holding what such a call would need.
+ * (they run on the agent's HTTP threads; a delete waits at most {@link #DELETE_PATIENCE} for the
+ * processes it killed) and never call the controller back themselves: the controller may be
+ * waiting on the answer while holding what such a call would need.
  */
 final class JobControl {
   /** How long a delete waits for the killed processes to exit before it answers. */

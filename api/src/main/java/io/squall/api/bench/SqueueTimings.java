@@ -18,27 +18,33 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How long squeue takes against the bench's controller: the request the CLI's default {@code squeue}
- * makes (its states and format, the lines rendered by the controller), then, when the launcher says where it
+ * makes (its states and format, the lines rendered by the controller) in turns with the same jobs
+ * as rows (for the client to render), then, when the launcher says where it
  * is, the real {@code bin/squall squeue} (a new JVM each time, as a user runs it), then the whole
  * list with every field. Each is the median of 3.
  */
 public final class SqueueTimings {
+  /**
+   * The same jobs as rows, the default format's fields, for the client to render: what squeue asked
+   * before the controller rendered lines, and still asks when it filters in part itself.
+   */
+  static final String ROWS_REQUEST = "/v1/jobs?state=PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"
+      + "&fields=job_id,array_pending,array_job_id,partition,name,user,state,elapsed_seconds,num_nodes,reason,nodes"
+      + "&rows=true";
   /**
    * What {@code bin/squall squeue} asks with its default format in zone UTC ({@code TZ=UTC}): the
    * active states, the fields {@code %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R} reads as rows (for
    * a controller from before lines), and that format: the controller answers the lines.
    * SqueueTimingsTest runs the real CLI and checks that it asks for exactly this.
    */
-  static final String CLI_REQUEST = "/v1/jobs?state=PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"
-      + "&fields=job_id,array_pending,array_job_id,partition,name,user,state,elapsed_seconds,num_nodes,reason,nodes"
-      + "&rows=true&format=" + URLEncoder.encode("%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R", StandardCharsets.UTF_8)
-      + "&zone=UTC";
+  static final String CLI_REQUEST = ROWS_REQUEST + "&format="
+      + URLEncoder.encode("%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R", StandardCharsets.UTF_8) + "&zone=UTC";
   private static final ObjectMapper JSON = new ObjectMapper();
   /** What {@code -Xlog:class+load} says of the CLI's main class when it comes from the launcher's archive. */
   private static final String FROM_ARCHIVE = "io.squall.cli.Main source: shared objects file (top)";
 
   /** The timings in milliseconds; {@code cliMs} null when no launcher was given. */
-  public record Figures(double squeueMs, int squeueJobs, double fullListMs, Double cliMs) {}
+  public record Figures(double squeueMs, int squeueJobs, double rowsMs, double fullListMs, Double cliMs) {}
 
   private final String base;
   private final String token;
@@ -59,14 +65,18 @@ public final class SqueueTimings {
   /** @param launcher {@code bin/squall}, or null to leave the real CLI out */
   Figures measure(Path launcher, Path dir) throws IOException, InterruptedException {
     List<Double> squeue = new ArrayList<>();
+    List<Double> rows = new ArrayList<>();
     List<Double> full = new ArrayList<>();
     List<Double> cli = new ArrayList<>();
     int listed = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3; i++) { // in turns, so that the two see the same machine
       long t0 = System.nanoTime();
       byte[] answer = get(CLI_REQUEST);
       squeue.add(msSince(t0));
       listed = JSON.readTree(answer).path("lines").size();
+      t0 = System.nanoTime();
+      get(ROWS_REQUEST);
+      rows.add(msSince(t0));
     }
     if (launcher != null) {
       awaitArchive(launcher, dir);
@@ -82,7 +92,7 @@ public final class SqueueTimings {
       get("/v1/jobs");
       full.add(msSince(t0));
     }
-    return new Figures(median(squeue), listed, median(full), launcher == null ? null : median(cli));
+    return new Figures(median(squeue), listed, median(rows), median(full), launcher == null ? null : median(cli));
   }
 
   /** Timed until the whole answer is in; reading its JSON is the client's work, not the controller's. */

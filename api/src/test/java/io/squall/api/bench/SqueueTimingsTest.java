@@ -71,7 +71,9 @@ class SqueueTimingsTest {
     fake.createContext("/", exchange -> {
       String rawQuery = exchange.getRequestURI().getRawQuery();
       boolean squeue = rawQuery != null && rawQuery.contains("format=");
-      Files.writeString(log, (squeue ? "GET squeue" : "GET whole list") + "\n", StandardOpenOption.APPEND);
+      boolean rows = !squeue && rawQuery != null && rawQuery.contains("rows=true");
+      Files.writeString(log, (squeue ? "GET squeue" : rows ? "GET rows" : "GET whole list") + "\n",
+          StandardOpenOption.APPEND);
       byte[] body = (squeue ? "{\"lines\":[\"    1\"]}" : "{\"jobs\":[]}").getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(200, body.length);
       exchange.getResponseBody().write(body);
@@ -100,7 +102,8 @@ class SqueueTimingsTest {
     } finally {
       fake.stop(0);
     }
-    assertThat(Files.readAllLines(log)).containsExactly("GET squeue", "GET squeue", "GET squeue",
+    assertThat(Files.readAllLines(log)).containsExactly("GET squeue", "GET rows", "GET squeue", "GET rows",
+        "GET squeue", "GET rows",
         "launcher --help", "launcher --help", "launcher squeue", "launcher squeue", "launcher squeue",
         "GET whole list", "GET whole list", "GET whole list");
     assertThat(figures.squeueJobs()).isEqualTo(1);

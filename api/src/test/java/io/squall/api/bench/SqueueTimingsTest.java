@@ -83,7 +83,7 @@ class SqueueTimingsTest {
     Path launcher = dir.resolve("squall");
     Files.writeString(launcher, """
         #!/bin/sh
-        echo "launcher $1" >> '%1$s'
+        echo "launcher $*" >> '%1$s'
         if [ "$1" = --help ]; then
           if [ -f '%1$s.recorded' ]; then
             echo '[0.020s][info][class,load] io.squall.cli.Main source: shared objects file (top)'
@@ -97,17 +97,20 @@ class SqueueTimingsTest {
     fake.start();
     SqueueTimings.Figures figures;
     try {
-      figures = new SqueueTimings("http://127.0.0.1:" + fake.getAddress().getPort(), "token", HttpClient.newHttpClient())
-          .measure(launcher, dir);
+      figures = new SqueueTimings("http://127.0.0.1:" + fake.getAddress().getPort(), "token", HttpClient.newHttpClient(),
+          "gpu").measure(launcher, dir);
     } finally {
       fake.stop(0);
     }
     assertThat(Files.readAllLines(log)).containsExactly("GET squeue", "GET rows", "GET squeue", "GET rows",
         "GET squeue", "GET rows",
-        "launcher --help", "launcher --help", "launcher squeue", "launcher squeue", "launcher squeue",
+        "launcher --help", "launcher --help",
+        "launcher squeue", "launcher squeue --partition=gpu,gpu", "launcher squeue", "launcher squeue --partition=gpu,gpu",
+        "launcher squeue", "launcher squeue --partition=gpu,gpu",
         "GET whole list", "GET whole list", "GET whole list");
     assertThat(figures.squeueJobs()).isEqualTo(1);
     assertThat(figures.cliMs()).isNotNull();
+    assertThat(figures.cliRowsMs()).isNotNull();
   }
 
   private static Map<String, String> query(URI uri) {

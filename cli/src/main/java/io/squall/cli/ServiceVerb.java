@@ -78,18 +78,11 @@ abstract class ServiceVerb {
    * standard format used, as Slurm does.
    */
   final TimeFormat timeFormat() {
-    return TimeFormat.of(timeFormatSetting(), io.zone(), io.clock().instant());
-  }
-
-  /** {@code SLURM_TIME_FORMAT} when Slurm takes it; else null, Slurm's error printed (it then uses the standard format). */
-  final String timeFormatSetting() {
-    String setting = io.env().get("SLURM_TIME_FORMAT");
     try {
-      TimeFormat.of(setting, io.zone(), io.clock().instant());
-      return setting;
+      return TimeFormat.of(io.env().get("SLURM_TIME_FORMAT"), io.zone(), io.clock().instant());
     } catch (IllegalArgumentException e) {
       error(e.getMessage());
-      return null;
+      return TimeFormat.standard(io.zone());
     }
   }
 

@@ -1,12 +1,13 @@
 package io.squall.cli;
 
 import io.squall.cli.format.JobStates;
-import io.squall.cli.format.TimeFormat;
+import io.squall.cli.format.LineTemplate;
+import io.squall.cli.format.Table;
 import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.JobQuery;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** {@code squeue}: the queue, filtered on the service, printed through a Slurm format. */
 final class SqueueCommand extends ServiceCommand {
@@ -69,31 +70,26 @@ final class SqueueCommand extends ServiceCommand {
       io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "jobs", jobs.stream().map(SqueueJson::job).toList())));
       return 0;
     }
-    String format = format(args);
-    String timeSetting = timeFormatSetting();
-    SqueueLines lines;
+    Map<String, SqueueColumns.Spec> columns = SqueueColumns.of(timeFormat());
+    LineTemplate template;
     try {
-      lines = SqueueLines.of(format, TimeFormat.of(timeSetting, io.zone(), io.clock().instant()));
+      template = LineTemplate.percent(format(args), LineTemplate.letters(columns.keySet()));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    if (lines.fitted()) {
-      print(lines.lines(client().jobs(query, lines.fields()), !args.has("noheader")));
+    // Only what the format prints: at 100,000 jobs every field is 61 MB to build, send and read.
+    Set<String> fields = SqueueColumns.fieldsRead(columns, template);
+    Table<JobInfo> table = new Table<>(template, SqueueColumns.columns(columns));
+    if (table.fitted()) {
+      print(table.lines(client().jobs(query, fields), !args.has("noheader"), false));
       return 0;
     }
-    // The service renders the lines with this same code when it can (the client's own parse and
-    // rendering of 100,000 jobs took a second); each is otherwise rendered here as it is read.
-    Map<String, String> rendering = new LinkedHashMap<>();
-    rendering.put("format", format);
-    if (timeSetting != null) {
-      rendering.put("time_format", timeSetting);
-    }
-    rendering.put("zone", io.zone().getId());
-    List<String> printed = client().jobLines(query, lines.fields(), lines::line, rendering);
+    // Each job's line is rendered as the job is read: 100,000 jobs held at once cost 0.25 s in garbage collection.
+    List<String> lines = client().jobs(query, fields, table::line);
     if (!args.has("noheader")) {
-      io.out().println(lines.header());
+      io.out().println(table.header());
     }
-    print(printed);
+    print(lines);
     return 0;
   }
 

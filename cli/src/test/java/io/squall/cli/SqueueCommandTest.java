@@ -46,35 +46,8 @@ class SqueueCommandTest {
     assertThat(req.method()).isEqualTo("GET");
     assertThat(req.path()).isEqualTo("/v1/jobs");
     assertThat(req.query()).containsExactly(Map.entry("state", "PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"),
-        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS), Map.entry("rows", "true"),
-        Map.entry("format", SqueueCommand.DEFAULT_FORMAT), Map.entry("zone", "UTC"));
+        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS), Map.entry("rows", "true"));
     assertThat(req.header("Authorization")).isEqualTo("Bearer " + Cli.TOKEN);
-  }
-
-  /**
-   * A service that can apply every filter renders the lines itself, with squeue's own code
-   * (GET /v1/jobs?format=): they are printed as they come, under the header. A service from
-   * before that answers jobs, which are rendered here (every other test).
-   */
-  @Test
-  void linesTheServiceRenderedArePrintedAsTheyCome() {
-    fake.on("GET", "/v1/jobs", 200, """
-        {"lines":["                42       gpu    train    alice  R    1:02:03      2 node-[1-2]"]}""");
-    Cli.Result r = cli.env("SLURM_TIME_FORMAT", "relative").zone("Europe/Paris").run("squeue");
-
-    assertThat(r.out()).isEqualTo("""
-                     JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)
-                        42       gpu    train    alice  R    1:02:03      2 node-[1-2]
-        """);
-    assertThat(fake.last().query()).contains(Map.entry("format", SqueueCommand.DEFAULT_FORMAT),
-        Map.entry("time_format", "relative"), Map.entry("zone", "Europe/Paris"));
-  }
-
-  /** With filters the service cannot apply (two partitions), the lines are made here, from rows. */
-  @Test
-  void filtersAppliedHereMeanLinesMadeHere() {
-    cli.run("squeue", "-h", "-p", "gpu,cpu");
-    assertThat(fake.last().query()).doesNotContainKey("format");
   }
 
   @Test
@@ -90,8 +63,7 @@ class SqueueCommandTest {
     cli.run("squeue", "-u", "bob", "--partition=gpu", "-tPD,r", "-A", "ml", "--name", "train", "-j", "43");
     assertThat(fake.last().query()).containsExactly(Map.entry("state", "PENDING,RUNNING"), Map.entry("user", "bob"),
         Map.entry("account", "ml"), Map.entry("partition", "gpu"), Map.entry("name", "train"), Map.entry("job", "43"),
-        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS), Map.entry("rows", "true"),
-        Map.entry("format", SqueueCommand.DEFAULT_FORMAT), Map.entry("zone", "UTC"));
+        Map.entry("fields", SqueueFieldsTest.DEFAULT_FIELDS), Map.entry("rows", "true"));
   }
 
   @Test

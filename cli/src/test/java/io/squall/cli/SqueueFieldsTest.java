@@ -130,9 +130,6 @@ class SqueueFieldsTest {
     Map<String, String> q = new LinkedHashMap<>(request.query());
     q.remove("fields");
     q.remove("rows");
-    q.remove("format"); // asking the service to render the lines (SqueueCommandTest)
-    q.remove("time_format");
-    q.remove("zone");
     return q;
   }
 }

@@ -97,10 +97,8 @@ public final class ScaleBench {
 
   /**
    * The figures; CPU in cores (CPU seconds per wall second). {@code squeue_ms} is the request the
-   * CLI's default squeue makes (the lines rendered by the controller), {@code squeue_rows_ms} the
-   * same jobs as rows (rendered by the client), {@code job_list_full_ms} the list with every field, {@code
-   * squeue_cli_ms} the real {@code bin/squall squeue} and {@code squeue_cli_rows_ms} the same made
-   * to render rows itself (both null when the bench was not launched by bin/squall).
+   * CLI's default squeue makes, {@code job_list_full_ms} the list with every field, {@code
+   * squeue_cli_ms} the real {@code bin/squall squeue} (null when the bench was not launched by it).
    */
   public record Result(int nodes, int jobs, double submitPerS, int running, int pending, long rssMb, long peakRssMb,
       SqueueTimings.Figures squeue, double heartbeatsPerS, int heartbeatErrors, int reregistrations,
@@ -109,20 +107,16 @@ public final class ScaleBench {
       return squeue.squeueJobs();
     }
 
-    private static String ms(Double ms) {
-      return ms == null ? "null" : String.format(Locale.ROOT, "%.0f", ms);
-    }
-
     public String json() {
       return String.format(Locale.ROOT, "{\"nodes\":%d,\"jobs\":%d,\"submit_per_s\":%.0f,"
           + "\"nodes_down_after_submit\":%s,\"running\":%d,"
           + "\"pending\":%d,\"rss_mb\":%d,\"peak_rss_mb\":%d,\"squeue_ms\":%.0f,\"squeue_jobs\":%d,"
-          + "\"squeue_rows_ms\":%.0f,\"job_list_full_ms\":%.0f,\"squeue_cli_ms\":%s,\"squeue_cli_rows_ms\":%s,\"heartbeats_per_s\":%.0f,"
+          + "\"job_list_full_ms\":%.0f,\"squeue_cli_ms\":%s,\"heartbeats_per_s\":%.0f,"
           + "\"heartbeat_errors\":%d,\"reregistrations\":%d,\"max_heartbeat_gap_s\":%.1f,"
           + "\"agents_gap_over_timeout\":%d,\"max_heartbeat_wait_s\":%.1f,\"controller_cores_heartbeats\":%.3f,"
           + "\"controller_cores_quiet\":%.3f,\"heartbeat_cores\":%.3f}", nodes, jobs, submitPerS, downAfterSubmit,
-          running, pending, rssMb, peakRssMb, squeue.squeueMs(), squeue.squeueJobs(), squeue.rowsMs(),
-          squeue.fullListMs(), ms(squeue.cliMs()), ms(squeue.cliRowsMs()), heartbeatsPerS,
+          running, pending, rssMb, peakRssMb, squeue.squeueMs(), squeue.squeueJobs(), squeue.fullListMs(),
+          squeue.cliMs() == null ? "null" : String.format(Locale.ROOT, "%.0f", squeue.cliMs()), heartbeatsPerS,
           heartbeatErrors, reregistrations, beats.gapSeconds(), beats.agentsOverTimeout(), beats.waitSeconds(),
           coresWithHeartbeats, coresWithout, coresWithHeartbeats - coresWithout);
     }
@@ -226,7 +220,7 @@ public final class ScaleBench {
       long hb0 = heartbeats.get();
       double with = cores(options.window);
       double perS = (heartbeats.get() - hb0) / (double) options.window.toSeconds();
-      SqueueTimings.Figures squeue = new SqueueTimings(url(""), USER_TOKEN, connection.get(), "gpu").measure(SqueueTimings.launcher(), dir);
+      SqueueTimings.Figures squeue = new SqueueTimings(url(""), USER_TOKEN, connection.get()).measure(SqueueTimings.launcher(), dir);
       long rssMb = memoryKb(controller.pid(), "VmRSS") / 1024;
       long peakRssMb = memoryKb(controller.pid(), "VmHWM") / 1024;
       if (!options.linger.isZero()) {

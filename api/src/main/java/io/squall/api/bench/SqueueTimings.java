@@ -3,11 +3,9 @@ package io.squall.api.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,49 +16,34 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How long squeue takes against the bench's controller: the request the CLI's default {@code squeue}
- * makes (its states and format, the lines rendered by the controller) in turns with the same jobs
- * as rows (for the client to render), then, when the launcher says where it
+ * makes (its states, {@code fields=} and {@code rows=true}), then, when the launcher says where it
  * is, the real {@code bin/squall squeue} (a new JVM each time, as a user runs it), then the whole
  * list with every field. Each is the median of 3.
  */
 public final class SqueueTimings {
   /**
-   * The same jobs as rows, the default format's fields, for the client to render: what squeue asked
-   * before the controller rendered lines, and still asks when it filters in part itself.
-   */
-  static final String ROWS_REQUEST = "/v1/jobs?state=PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"
-      + "&fields=job_id,array_pending,array_job_id,partition,name,user,state,elapsed_seconds,num_nodes,reason,nodes"
-      + "&rows=true";
-  /**
-   * What {@code bin/squall squeue} asks with its default format in zone UTC ({@code TZ=UTC}): the
-   * active states, the fields {@code %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R} reads as rows (for
-   * a controller from before lines), and that format: the controller answers the lines.
+   * What {@code bin/squall squeue} asks with its default format: the active states and the fields
+   * {@code %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R} reads (the CLI's SqueueColumns), as rows.
    * SqueueTimingsTest runs the real CLI and checks that it asks for exactly this.
    */
-  static final String CLI_REQUEST = ROWS_REQUEST + "&format="
-      + URLEncoder.encode("%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R", StandardCharsets.UTF_8) + "&zone=UTC";
+  static final String CLI_REQUEST = "/v1/jobs?state=PENDING,CONFIGURING,RUNNING,COMPLETING,REQUEUED"
+      + "&fields=job_id,array_pending,array_job_id,partition,name,user,state,elapsed_seconds,num_nodes,reason,nodes"
+      + "&rows=true";
   private static final ObjectMapper JSON = new ObjectMapper();
   /** What {@code -Xlog:class+load} says of the CLI's main class when it comes from the launcher's archive. */
   private static final String FROM_ARCHIVE = "io.squall.cli.Main source: shared objects file (top)";
 
-  /**
-   * The timings in milliseconds; {@code cliMs} (the default squeue) and {@code cliRowsMs} (squeue
-   * made to render rows itself) null when no launcher was given.
-   */
-  public record Figures(double squeueMs, int squeueJobs, double rowsMs, double fullListMs, Double cliMs,
-      Double cliRowsMs) {}
+  /** The timings in milliseconds; {@code cliMs} null when no launcher was given. */
+  public record Figures(double squeueMs, int squeueJobs, double fullListMs, Double cliMs) {}
 
   private final String base;
   private final String token;
   private final HttpClient http;
-  private final String partition;
 
-  /** @param partition the cluster's only partition */
-  SqueueTimings(String base, String token, HttpClient http, String partition) {
+  SqueueTimings(String base, String token, HttpClient http) {
     this.base = base;
     this.token = token;
     this.http = http;
-    this.partition = partition;
   }
 
   /** bin/squall, when it launched the bench ({@code -Dsquall.launcher}), to time the real squeue; else null. */
@@ -72,27 +55,19 @@ public final class SqueueTimings {
   /** @param launcher {@code bin/squall}, or null to leave the real CLI out */
   Figures measure(Path launcher, Path dir) throws IOException, InterruptedException {
     List<Double> squeue = new ArrayList<>();
-    List<Double> rows = new ArrayList<>();
     List<Double> full = new ArrayList<>();
     List<Double> cli = new ArrayList<>();
-    List<Double> cliRows = new ArrayList<>();
     int listed = 0;
-    for (int i = 0; i < 3; i++) { // in turns, so that the two see the same machine
+    for (int i = 0; i < 3; i++) {
       long t0 = System.nanoTime();
       byte[] answer = get(CLI_REQUEST);
       squeue.add(msSince(t0));
-      listed = JSON.readTree(answer).path("lines").size();
-      t0 = System.nanoTime();
-      get(ROWS_REQUEST);
-      rows.add(msSince(t0));
+      listed = JSON.readTree(answer).path("rows").size();
     }
     if (launcher != null) {
       awaitArchive(launcher, dir);
-      for (int i = 0; i < 3; i++) { // in turns, as above
+      for (int i = 0; i < 3; i++) {
         cli.add(runCli(launcher, dir));
-        // The only partition named twice filters nothing, but only the client can apply a list of
-        // partitions: it asks for rows and renders them itself, as every squeue did before lines.
-        cliRows.add(runCli(launcher, dir, "--partition=" + partition + "," + partition));
       }
     }
     // The whole list last: at 100,000 jobs it is 61 MB of views, whose garbage the controller is
@@ -103,8 +78,7 @@ public final class SqueueTimings {
       get("/v1/jobs");
       full.add(msSince(t0));
     }
-    return new Figures(median(squeue), listed, median(rows), median(full), launcher == null ? null : median(cli),
-        launcher == null ? null : median(cliRows));
+    return new Figures(median(squeue), listed, median(full), launcher == null ? null : median(cli));
   }
 
   /** Timed until the whole answer is in; reading its JSON is the client's work, not the controller's. */
@@ -142,18 +116,14 @@ public final class SqueueTimings {
   }
 
   /** One {@code bin/squall squeue}, its output into a file: milliseconds from start to exit. */
-  private double runCli(Path launcher, Path dir, String... options) throws IOException, InterruptedException {
+  private double runCli(Path launcher, Path dir) throws IOException, InterruptedException {
     Path out = dir.resolve("squeue.out");
-    List<String> command = new ArrayList<>(List.of(launcher.toString(), "squeue"));
-    command.addAll(List.of(options));
-    ProcessBuilder b = new ProcessBuilder(command).redirectOutput(out.toFile())
+    ProcessBuilder b = new ProcessBuilder(launcher.toString(), "squeue").redirectOutput(out.toFile())
         .redirectError(dir.resolve("squeue.err").toFile());
     b.environment().put("SQUALL_URL", base);
     b.environment().put("SQUALL_TOKEN", token);
     b.environment().remove("SQUEUE_FORMAT");
     b.environment().remove("SQUEUE_FORMAT2");
-    b.environment().remove("SLURM_TIME_FORMAT");
-    b.environment().put("TZ", "UTC"); // as CLI_REQUEST says
     long t0 = System.nanoTime();
     Process p = b.start();
     if (!p.waitFor(5, TimeUnit.MINUTES)) {

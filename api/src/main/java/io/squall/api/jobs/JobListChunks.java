@@ -11,15 +11,14 @@ import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * A job list ({@code {"jobs":[...]}}; as rows, {@code {"fields":[names],"rows":[[values],..]}}; or
- * as squeue's lines, {@code {"lines":[..]}}) written to the connection as it is built, in pieces of about {@link #PIECE_BYTES}, each made
+ * A job list ({@code {"jobs":[...]}}, or as rows: {@code {"fields":[names],"rows":[[values],..]}})
+ * written to the connection as it is built, in pieces of about {@link #PIECE_BYTES}, each made
  * when the connection asks for the next. squeue asks for every job:
  * at 100,000 jobs the answer is 61 MB, and built whole in one growing array (then copied) it made
  * G1 allocate some 190 MB of humongous arrays per request in a 640 MB heap already holding the
@@ -46,27 +45,7 @@ final class JobListChunks {
    */
   static <T> Flux<byte[]> of(Iterator<T> jobs, List<String> rowFields, Function<T, Map<String, Object>> view,
       Executor executor) {
-    boolean rows = rowFields != null;
-    return pieces(() -> new Pieces<>(jobs, rowFields, rows ? "rows" : "jobs", (out, job) -> {
-      Map<String, Object> summary = view.apply(job);
-      if (summary != null) {
-        write(out, summary, rows);
-      }
-    }), executor);
-  }
-
-  /** {@code {"lines":[..]}}: each job's line, as {@code line} makes it (null: not listed), as {@link #of} writes jobs. */
-  static <T> Flux<byte[]> lines(Iterator<T> jobs, Function<T, String> line, Executor executor) {
-    return pieces(() -> new Pieces<>(jobs, null, "lines", (out, job) -> {
-      String text = line.apply(job);
-      if (text != null) {
-        out.writeString(text);
-      }
-    }), executor);
-  }
-
-  private static <T> Flux<byte[]> pieces(Callable<Pieces<T>> start, Executor executor) {
-    return Flux.<byte[], Pieces<T>>generate(start, (pieces, sink) -> {
+    return Flux.<byte[], Pieces<T>>generate(() -> new Pieces<>(jobs, rowFields, view), (pieces, sink) -> {
       byte[] piece = pieces.next();
       if (piece == null) {
         sink.complete();
@@ -77,35 +56,30 @@ final class JobListChunks {
     }).subscribeOn(Schedulers.fromExecutor(executor));
   }
 
-  /** Writes one job's element of the list. */
-  @FunctionalInterface
-  private interface Element<T> {
-    void write(JsonGenerator out, T job) throws IOException;
-  }
-
   /** Writes the list into one reused buffer, handing out what was written each time it is full. */
   private static final class Pieces<T> {
     private final Iterator<T> jobs;
-    private final Element<T> element;
+    private final Function<T, Map<String, Object>> view;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(PIECE_BYTES + 4096);
     private final JsonGenerator out;
+    private final boolean rows;
     private boolean done;
 
-    /** @param rowFields written first as {@code "fields"} when not null; {@code array} names the list */
-    Pieces(Iterator<T> jobs, List<String> rowFields, String array, Element<T> element) {
+    Pieces(Iterator<T> jobs, List<String> rowFields, Function<T, Map<String, Object>> view) {
       this.jobs = jobs;
-      this.element = element;
+      this.view = view;
+      this.rows = rowFields != null;
       try {
         out = JSON.createGenerator(buffer, JsonEncoding.UTF8);
         out.writeStartObject();
-        if (rowFields != null) {
+        if (rows) {
           out.writeArrayFieldStart("fields");
           for (String name : rowFields) {
             out.writeString(name);
           }
           out.writeEndArray();
         }
-        out.writeArrayFieldStart(array);
+        out.writeArrayFieldStart(rows ? "rows" : "jobs");
       } catch (IOException e) {
         throw new UncheckedIOException(e); // into memory: cannot happen
       }
@@ -118,7 +92,10 @@ final class JobListChunks {
       }
       try {
         while (jobs.hasNext() && buffer.size() + out.getOutputBuffered() < PIECE_BYTES) {
-          element.write(out, jobs.next());
+          Map<String, Object> job = view.apply(jobs.next());
+          if (job != null) {
+            write(job);
+          }
         }
         if (!jobs.hasNext()) {
           out.writeEndArray();
@@ -135,39 +112,38 @@ final class JobListChunks {
       buffer.reset();
       return piece;
     }
-  }
 
-  /** One job's summary: as rows, its values alone; else an object. */
-  private static void write(JsonGenerator out, Map<String, Object> job, boolean rows) throws IOException {
-    if (rows) {
-      out.writeStartArray();
-      for (Object v : job.values()) {
-        value(out, v);
+    private void write(Map<String, Object> job) throws IOException {
+      if (rows) {
+        out.writeStartArray();
+        for (Object v : job.values()) {
+          value(v);
+        }
+        out.writeEndArray();
+        return;
       }
-      out.writeEndArray();
-      return;
+      out.writeStartObject();
+      for (Map.Entry<String, Object> field : job.entrySet()) {
+        out.writeFieldName(field.getKey());
+        value(field.getValue());
+      }
+      out.writeEndObject();
     }
-    out.writeStartObject();
-    for (Map.Entry<String, Object> field : job.entrySet()) {
-      out.writeFieldName(field.getKey());
-      value(out, field.getValue());
-    }
-    out.writeEndObject();
-  }
 
-  private static void value(JsonGenerator out, Object v) throws IOException {
-    if (v == null) {
-      out.writeNull();
-    } else if (v instanceof String s) {
-      out.writeString(s);
-    } else if (v instanceof Integer i) {
-      out.writeNumber(i);
-    } else if (v instanceof Long l) {
-      out.writeNumber(l);
-    } else if (v instanceof Boolean b) {
-      out.writeBoolean(b);
-    } else {
-      VALUES.writeValue(out, v); // none yet; written as before, by its type
+    private void value(Object v) throws IOException {
+      if (v == null) {
+        out.writeNull();
+      } else if (v instanceof String s) {
+        out.writeString(s);
+      } else if (v instanceof Integer i) {
+        out.writeNumber(i);
+      } else if (v instanceof Long l) {
+        out.writeNumber(l);
+      } else if (v instanceof Boolean b) {
+        out.writeBoolean(b);
+      } else {
+        VALUES.writeValue(out, v); // none yet; written as before, by its type
+      }
     }
   }
 }

@@ -24,19 +24,13 @@ import io.squall.api.state.Submission;
 import io.squall.api.store.JobEventRepository;
 import io.squall.api.web.JsonBody;
 import io.squall.api.web.TextRules;
-import io.squall.cli.SqueueLines;
-import io.squall.cli.format.TimeFormat;
 import io.squall.core.model.Job;
 import io.squall.core.model.JobKey;
 import io.squall.core.sbatch.SignalSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.inject.Named;
-import java.time.DateTimeException;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -47,7 +41,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.function.Function;
 import reactor.core.publisher.Flux;
 
 /** {@code /v1/jobs}: submit, list, show, cancel, hold, release, requeue, update. */
@@ -184,22 +177,18 @@ public final class JobsController {
   @Operation(summary = "List jobs; users see their own, operators all. Filters: state and user (comma lists),"
       + " account, partition, name, job. fields=a,b,c gives each job only those summary fields, in the usual order"
       + " (squeue asks for what its format prints); without it, every field; an unknown name answers 400."
-      + " rows=true answers {\"fields\":[names],\"rows\":[[values],..]} instead of {\"jobs\":[..]}."
-      + " format=F (squeue's -o format) answers squeue's lines instead, {\"lines\":[..]} without the header,"
-      + " rendered with squeue's own code; time_format (SLURM_TIME_FORMAT) and zone (default UTC) for its times")
+      + " rows=true answers {\"fields\":[names],\"rows\":[[values],..]} instead of {\"jobs\":[..]}")
   @Get(produces = MediaType.APPLICATION_JSON)
   public HttpResponse<Flux<byte[]>> list(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
       @Nullable @QueryValue String state, @Nullable @QueryValue String user, @Nullable @QueryValue String account,
       @Nullable @QueryValue String partition, @Nullable @QueryValue String name, @Nullable @QueryValue String job,
-      @Nullable @QueryValue String fields, @Nullable @QueryValue String rows, @Nullable @QueryValue String format,
-      @Nullable @QueryValue("time_format") String timeFormat, @Nullable @QueryValue String zone) {
-    var now = clock.instant();
-    SqueueLines lines = format == null ? null : squeueLines(format, timeFormat, zone, now);
-    List<JobViews.SummaryField> shownFields = views.fields(lines != null ? String.join(",", lines.fields()) : fields);
+      @Nullable @QueryValue String fields, @Nullable @QueryValue String rows) {
+    List<JobViews.SummaryField> shownFields = views.fields(fields);
     boolean asRows = flag("rows", rows);
     Set<String> states = state == null ? Set.of() : upper(state);
     Set<String> users = user == null ? Set.of() : Set.of(user.split(","));
     JobKey only = job == null ? null : JobCommands.parseJobId(job);
+    var now = clock.instant();
     Iterable<StoredJob> candidates = only == null ? writer.state().jobs()
         : only.taskId() == null ? writer.state().jobsNamed(only.id()) : writer.state().jobsWithId(only.id());
     // Written job by job as the connection takes it (squeue asks for every job): for 100,000 jobs,
@@ -208,9 +197,10 @@ public final class JobsController {
     // The body's declared type is byte[]: a Flux of anything else would be framed as a JSON array.
     // As rows, each job is an array of its values, the names said once: at 100,000 jobs squeue's
     // answer is 8 MB rather than 20, and its client parses no names and builds no maps.
-    Function<StoredJob, Map<String, Object>> shown = s -> {
+    List<String> rowFields = asRows ? shownFields.stream().map(JobViews.SummaryField::name).toList() : null;
+    Flux<byte[]> body = JobListChunks.of(candidates.iterator(), rowFields, s -> {
       Job j = s.job();
-      boolean listed = caller.mayControl(j.user())
+      boolean shown = caller.mayControl(j.user())
           && (states.isEmpty() || states.contains(j.state().name()))
           && (users.isEmpty() || users.contains(j.user()))
           && (account == null || j.account().equals(account))
@@ -218,40 +208,9 @@ public final class JobsController {
           && (partition == null || partition.equals(j.partition())
               || j.request().placement().partitions().contains(partition))
           && (name == null || name.equals(BatchEnvironment.jobName(s)));
-      return listed ? views.summary(s, now, shownFields) : null;
-    };
-    Flux<byte[]> body;
-    if (lines != null) {
-      body = JobListChunks.lines(candidates.iterator(), s -> {
-        Map<String, Object> summary = shown.apply(s);
-        return summary == null ? null : lines.line(summary);
-      }, listExecutor);
-    } else {
-      List<String> rowFields = asRows ? shownFields.stream().map(JobViews.SummaryField::name).toList() : null;
-      body = JobListChunks.of(candidates.iterator(), rowFields, shown, listExecutor);
-    }
+      return shown ? views.summary(s, now, shownFields) : null;
+    }, listExecutor);
     return HttpResponse.ok(body).contentType(MediaType.APPLICATION_JSON_TYPE);
-  }
-
-  /** squeue's lines for {@code format}, its times as {@code timeFormat} says in {@code zone}; 400 for what squeue refuses. */
-  private static SqueueLines squeueLines(String format, String timeFormat, String zone, Instant now) {
-    ZoneId in;
-    try {
-      in = zone == null ? ZoneOffset.UTC : ZoneId.of(zone);
-    } catch (DateTimeException e) {
-      throw ApiException.badRequest("zone: not a time zone: '" + zone + "'");
-    }
-    TimeFormat times;
-    try {
-      times = TimeFormat.of(timeFormat, in, now);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest("time_format: " + e.getMessage());
-    }
-    try {
-      return SqueueLines.of(format, times);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest("format: " + e.getMessage());
-    }
   }
 
   @Operation(summary = "One job with its request, allocation and event history")

@@ -50,15 +50,6 @@ public record JobInfo(
     Map<String, Object> request,
     List<Allocation> allocation,
     Boolean batch) {
-  /**
-   * Reads one from a job's summary as the service builds it before writing it as JSON: the same
-   * fields, as plain values (text, whole numbers, booleans). The service renders squeue's lines
-   * from these with the CLI's own code.
-   */
-  public static JobInfo fromSummary(Map<String, Object> summary) {
-    return from(JsonAnswer.of(summary));
-  }
-
   /** Reads one from the service's JSON. */
   static JobInfo from(JsonAnswer a) {
     return new JobInfo(

@@ -72,16 +72,6 @@ final class JsonAnswer {
    * @throws IOException when the stream fails
    */
   static <T> List<T> list(InputStream json, String name, Function<JsonAnswer, T> read) throws IOException {
-    return list(json, name, read, null);
-  }
-
-  /**
-   * {@link #list(InputStream, String, Function)}; or, when the answer has {@code "lines"} instead
-   * (text the service rendered, one line per element, as it does for squeue when asked to), those
-   * lines, each made into an element by {@code line}.
-   */
-  static <T> List<T> list(InputStream json, String name, Function<JsonAnswer, T> read, Function<String, T> line)
-      throws IOException {
     try (JsonParser p = FACTORY.createParser(json)) {
       first(p);
       if (p.currentToken() != JsonToken.START_OBJECT) {
@@ -102,8 +92,6 @@ final class JsonAnswer {
             throw new MalformedAnswerException("rows: no fields before them");
           }
           out = rows(p, rowFields, read);
-        } else if (line != null && field.equals("lines") && token == JsonToken.START_ARRAY) {
-          out = lines(p, line);
         } else {
           value(p);
         }
@@ -127,18 +115,6 @@ final class JsonAnswer {
     List<T> out = new ArrayList<>();
     for (int index = 0; p.nextToken() != JsonToken.END_ARRAY; index++) {
       keep(out, element(p, name, index, read));
-    }
-    return out;
-  }
-
-  /** A {@code "lines"} array at the parser, each line made into an element by {@code line}. */
-  private static <T> List<T> lines(JsonParser p, Function<String, T> line) throws IOException {
-    List<T> out = new ArrayList<>();
-    while (p.nextToken() != JsonToken.END_ARRAY) {
-      if (p.currentToken() != JsonToken.VALUE_STRING) {
-        throw new MalformedAnswerException("lines[" + out.size() + "]: expected a string, got " + describe(value(p)));
-      }
-      out.add(line.apply(p.getText()));
     }
     return out;
   }
@@ -227,7 +203,7 @@ final class JsonAnswer {
   }
 
   /** The answer as read by {@link #values}, which must be an object. */
-  static JsonAnswer of(Object answer) {
+  private static JsonAnswer of(Object answer) {
     if (answer instanceof Map<?, ?> map) {
       return new JsonAnswer(cast(map), "");
     }

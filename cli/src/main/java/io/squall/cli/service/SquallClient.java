@@ -112,36 +112,7 @@ public final class SquallClient {
     return jobsAnswer(query, fields, each);
   }
 
-  /**
-   * squeue's lines, one per job of {@code query}: rendered by the service when it can apply every
-   * filter of the query itself ({@code rendering}, the parameters that ask it to: {@code format}
-   * and what the format's times need), with the CLI's own code; else, or when the service
-   * answers jobs rather than lines (a controller from before them), each made here by {@code
-   * line} from the job's {@code fields}. At 100,000 jobs reading the rows and rendering them took
-   * the client a second; reading the lines takes a tenth of that.
-   */
-  public List<String> jobLines(JobQuery query, Set<String> fields, Function<JobInfo, String> line,
-      Map<String, String> rendering) {
-    if (query.perJob().size() > 1 || !query.fieldsKept().isEmpty()) {
-      return jobs(query, fields, line); // filtered here in part: the lines are made here
-    }
-    Map<String, String> parameters = rowsParameters(query, fields);
-    parameters.putAll(rendering);
-    return send("GET", "/v1/jobs", parameters, null, in -> {
-      List<String> lines = JsonAnswer.list(in, "jobs", a -> line.apply(JobInfo.from(a)), Function.identity());
-      return lines == null ? List.of() : lines;
-    });
-  }
-
   private <R> List<R> jobsAnswer(JobQuery q, Set<String> fields, Function<JobInfo, R> each) {
-    return send("GET", "/v1/jobs", rowsParameters(q, fields), null, list("jobs", a -> {
-      JobInfo job = JobInfo.from(a);
-      return q.keeps(job) ? each.apply(job) : null;
-    }));
-  }
-
-  /** The query's parameters, asking for {@code fields} (null: every field) as rows. */
-  private static Map<String, String> rowsParameters(JobQuery q, Set<String> fields) {
     Map<String, String> parameters = q.parameters();
     if (fields != null) {
       Set<String> asked = new LinkedHashSet<>(List.of("job_id"));
@@ -152,7 +123,10 @@ public final class SquallClient {
       // jobs, parsed without a map per job. A service from before rows answers objects: read too.
       parameters.put("rows", "true");
     }
-    return parameters;
+    return send("GET", "/v1/jobs", parameters, null, list("jobs", a -> {
+      JobInfo job = JobInfo.from(a);
+      return q.keeps(job) ? each.apply(job) : null;
+    }));
   }
 
   /** {@code GET /v1/jobs/{id}}: the job with its request and allocation. */

@@ -58,16 +58,18 @@ public final class CompletingRuns {
 
   /**
    * A run of the job ended (staged, on the writer thread, before the job can be seen pending): it
-   * may not start again until each of {@code nodes}, those of the run with an agent, is clean.
+   * may not start again until each of {@code nodes}, those of the run with an agent, is clean, as
+   * well as any node still waited for from before (a job that never ran adds none).
    */
   public void ended(JobKey job, Collection<String> nodes) {
     if (nodes.isEmpty()) {
-      ended.remove(job);
       return;
     }
-    Map<String, Boolean> waiting = new ConcurrentHashMap<>();
-    nodes.forEach(n -> waiting.put(n, false));
-    ended.put(job, waiting);
+    ended.compute(job, (k, waiting) -> {
+      Map<String, Boolean> all = waiting != null ? waiting : new ConcurrentHashMap<>();
+      nodes.forEach(n -> all.put(n, false));
+      return all;
+    });
   }
 
   /**

@@ -22,7 +22,7 @@ final class JobTable {
   /** Deleted, and some of their processes not yet seen to exit: still reported as held. */
   private final ConcurrentMap<String, NodeJob> dying = new ConcurrentHashMap<>();
   /** Guarded by this, as are adds: a job's last deleted run. */
-  private final Map<String, Integer> ended = new LinkedHashMap<>(16, 0.75f, false) {
+  private final Map<String, Integer> ended = new LinkedHashMap<>() {
     private static final long serialVersionUID = 1L;
 
     @Override

@@ -121,7 +121,7 @@ final class NodeJob {
   /**
    * Waits, at most {@code patience}, for every process launched for the job here to exit (after
    * {@link #delete}, which SIGKILLs them, that takes milliseconds unless one is stuck in the
-   * kernel); answers whether they all have.
+   * kernel); answers whether nothing of the job is left, as {@link #anyAlive} says.
    */
   boolean awaitGone(Duration patience) {
     long deadline = System.nanoTime() + patience.toNanos();
@@ -135,7 +135,7 @@ final class NodeJob {
         return false;
       }
     }
-    return true;
+    return !anyAlive();
   }
 
   /** SIGKILLs one step's tasks and their groups: srun, which owned them, is gone. */

@@ -26,8 +26,10 @@ import java.util.concurrent.ConcurrentMap;
  * <ul>
  *   <li>A run that ended while this controller ran: each node of it with an agent counts until the
  *       agent answers the clean-up with nothing of the run left, or reports without the job once
- *       the clean-up was sent (taken or not), or the node is gone: DOWN, or without an agent (its
- *       machine given up: a provider's terminate returns once it has the machine).
+ *       the clean-up was sent (taken or not), or the node is gone: DOWN, or without an agent, as
+ *       Slurm takes a DOWN node. A machine given up is marked so before its terminate is sent: a
+ *       cloud instance stops its processes as it shuts down, seconds later (README: High
+ *       availability).
  *   <li>After this controller starts (a restart, or a standby's takeover), runs a controller that
  *       died ended without telling their nodes: every job that ran before (one more restart than
  *       none) waits until each node that had an agent when the state was loaded has reported

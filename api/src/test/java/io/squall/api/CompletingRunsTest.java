@@ -111,6 +111,30 @@ class CompletingRunsTest {
     }
   }
 
+  @Test
+  void aJobHeldBackLeavesTheGpusItWouldHaveTakenToTheNextJob() {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      agent.register(h, "node-1");
+      long first = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n");
+      time.tick();
+      time.awaitLaunchBack(Long.toString(first));
+      agent.deletedRunsLinger();
+      agent.exit(h, "node-1", Long.toString(first), 0);
+      Poll.until("the node told to drop what is left of it", LONG, () -> agent.called("DELETE /jobs/" + first));
+      assertThat(h.post("alice-token", "/v1/jobs/" + first + "/requeue", Map.of()).status()).isEqualTo(200);
+
+      // The requeued job is first in the queue but held back: the cycle leaves it out, as Slurm's
+      // scheduler skips a completing job, so the next job takes the node.
+      long second = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n");
+      heartbeat(h, List.of(Long.toString(first)));
+      time.tick();
+      assertThat(h.jobState(first)).isEqualTo("PENDING");
+      assertThat(h.jobState(second)).isEqualTo("RUNNING");
+    }
+  }
+
   /** Requeues the job as a drain or a lost node would; the fake agent goes on holding its run. */
   private static void requeue(Controllers.Running c, String job) {
     c.bean(StateWriter.class).write(b -> {

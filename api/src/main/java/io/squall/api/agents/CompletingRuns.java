@@ -5,12 +5,13 @@ import io.squall.api.state.ClusterState;
 import io.squall.api.state.NodeStatus;
 import io.squall.api.state.StateWriter;
 import io.squall.api.state.StoredJob;
+import io.squall.core.model.ClusterSnapshot;
 import io.squall.core.model.JobKey;
+import io.squall.core.model.JobState;
 import io.squall.core.model.NodeState;
-import io.squall.core.schedule.Action;
-import io.squall.core.schedule.Plan;
 import jakarta.inject.Singleton;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -113,10 +114,14 @@ public final class CompletingRuns {
     }
   }
 
-  /** {@code plan} without the starts of jobs held back; the plan itself while nothing is. */
-  public Plan filter(Plan plan) {
+  /**
+   * The pending jobs held back now, for the cycle to leave out ({@link ClusterSnapshot#completing}):
+   * called after the cycle's snapshot is read, so that every job it sees pending whose run had
+   * ended is among them.
+   */
+  public Set<JobKey> held() {
     if (unheard.isEmpty() && ended.isEmpty()) {
-      return plan;
+      return Set.of();
     }
     ClusterState state = writer.state();
     // A node gone since (DOWN, released, its agent gone) holds nothing that could still run.
@@ -127,20 +132,21 @@ public final class CompletingRuns {
         return waiting.isEmpty() ? null : waiting;
       });
     }
-    if (unheard.isEmpty() && ended.isEmpty()) {
-      return plan;
+    Set<JobKey> held = new HashSet<>();
+    for (JobKey job : ended.keySet()) {
+      StoredJob j = state.job(job);
+      if (j != null && j.job().state() == JobState.PENDING) {
+        held.add(job);
+      }
     }
-    List<Action> kept = plan.actions().stream().filter(a -> !(a instanceof Action.Start s && heldBack(state, s.job())))
-        .toList();
-    return kept.size() == plan.actions().size() ? plan : new Plan(kept);
-  }
-
-  private boolean heldBack(ClusterState state, JobKey key) {
-    if (ended.containsKey(key)) {
-      return true;
+    if (!unheard.isEmpty()) {
+      for (StoredJob j : state.jobs()) {
+        if (j.job().state() == JobState.PENDING && j.job().restartCount() > 0) {
+          held.add(j.key());
+        }
+      }
     }
-    StoredJob j = state.job(key);
-    return !unheard.isEmpty() && j != null && j.job().restartCount() > 0;
+    return held;
   }
 
   private static boolean gone(ClusterState state, String name) {

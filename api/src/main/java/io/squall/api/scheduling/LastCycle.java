@@ -34,7 +34,7 @@ record LastCycle(ClusterSnapshot input, Instant at, Instant nextTrigger) {
         && same(input.nodes(), snapshot.nodes()) && input.budgets().equals(snapshot.budgets())
         && input.reservations().equals(snapshot.reservations()) && input.partitions().equals(snapshot.partitions())
         && input.qos().equals(snapshot.qos()) && input.accounts().equals(snapshot.accounts())
-        && input.users().equals(snapshot.users());
+        && input.users().equals(snapshot.users()) && input.completing().equals(snapshot.completing());
   }
 
   private static boolean same(List<?> a, List<?> b) {

@@ -135,12 +135,13 @@ public final class SchedulingCycle {
           return null;
         }).get();
       }
-      ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get().withBudgets(budgets.limits(now));
+      // A job whose last run may still go on somewhere is left out (CompletingRuns).
+      ClusterSnapshot snapshot = writer.read(s -> s.snapshot(layout)).get().withBudgets(budgets.limits(now))
+          .withCompleting(completing.held());
       if (!always && last.covers(snapshot, now)) {
         return 0;
       }
-      // A job whose last run may still go on somewhere does not start again (CompletingRuns).
-      Plan plan = completing.filter(scheduler.cycle(snapshot, now));
+      Plan plan = scheduler.cycle(snapshot, now);
       int started = writer.write(b -> applier.apply(b, plan)).get();
       last = new LastCycle(snapshot, now, scheduler.nextTimeTrigger(snapshot, now));
       metrics.cycleTook(Duration.ofNanos(System.nanoTime() - began));

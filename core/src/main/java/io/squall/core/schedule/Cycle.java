@@ -154,7 +154,7 @@ final class Cycle {
     for (Job job : snapshot.jobs()) {
       if (job.state().holdsResources()) {
         holdRunning(job);
-      } else if (job.state() == io.squall.core.model.JobState.PENDING) {
+      } else if (job.state() == io.squall.core.model.JobState.PENDING && !snapshot.completing().contains(job.key())) {
         pending.add(job);
       }
     }

@@ -80,6 +80,17 @@ class SchedulerScenarioTest {
   }
 
   @Test
+  void aCompletingJobIsLeftOutSoTheNextJobTakesTheNodeItWouldHaveTaken() {
+    // Job 1, first in the queue, was requeued and its last run may still go on (Slurm's COMPLETING).
+    ClusterSnapshot s = simple(1, 1, List.of(job(1, "--gres=gpu:8"), job(2, "--gres=gpu:8")));
+    assertThat(startOf(scheduler.cycle(s, T0), JobKey.of(1))).isNotNull();
+
+    Plan plan = scheduler.cycle(s.withCompleting(Set.of(JobKey.of(1))), T0);
+    assertThat(startOf(plan, JobKey.of(1))).isNull();
+    assertThat(startOf(plan, JobKey.of(2))).isNotNull();
+  }
+
+  @Test
   void singleGpuJobsShareANodeWithDistinctGpuIndices() {
     Plan plan = scheduler.cycle(simple(2, 2, List.of(job(1, "--gres=gpu:3"), job(2, "--gres=gpu:2"))), T0);
     GpuGrant a = startOf(plan, JobKey.of(1)).grants().get(0);

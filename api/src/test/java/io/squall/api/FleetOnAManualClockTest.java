@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FleetOnAManualClockTest {
   @TempDir Path dir;
+  @AutoClose
+  private final FakeAgent agent = new FakeAgent();
 
   private Map<String, Object> settings() {
     Map<String, Object> s = Controllers.settings(dir.resolve("data"), null, "local");
@@ -91,6 +94,39 @@ class FleetOnAManualClockTest {
 
       time.tickAfter(Duration.ofSeconds(5));
       assertThat(h.nodeState(node)).isEqualTo("CLOUD");
+      assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
+    }
+  }
+
+  @Test
+  void aJobFromACloudNodeThatStoppedAnsweringWaitsUntilTheNodesMachineIsGone() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      long job = submitOneNodeJob(h);
+      time.allocateAndLaunch(Duration.ofSeconds(1)); // launched, booting
+      String node = h.job(job).get("nodes").asText();
+      agent.register(h, node); // its agent: the job starts there
+      time.awaitLaunchBack(Long.toString(job));
+      assertThat(h.jobState(job)).isEqualTo("RUNNING");
+
+      // The agent stops answering (a network partition): no heartbeat for the node timeout, and its
+      // processes, for all the controller knows, still run. The node goes DOWN, the job is requeued.
+      agent.deletedRunsLinger();
+      time.tickAfter(Duration.ofSeconds(31));
+      assertThat(h.nodeState(node)).isEqualTo("DOWN");
+      assertThat(h.job(job).get("restart_count").asInt()).isEqualTo(1);
+      // DOWN is not enough for a cloud node: its machine runs until it is terminated.
+      time.tickAfter(Duration.ofSeconds(1));
+      assertThat(h.jobState(job)).isEqualTo("PENDING");
+
+      time.tickAfter(Duration.ofSeconds(5)); // DOWN for 5 s: the machine is terminated, the node back to CLOUD
+      assertThat(h.nodeState(node)).isEqualTo("CLOUD");
+      assertThat(h.jobState(job)).isEqualTo("PENDING");
+      // The terminate was accepted; the job waits for a list of the provider's instances without it.
+      time.tick(); // the cycle first (held), then the fleet's list
+      assertThat(h.jobState(job)).isEqualTo("PENDING");
+      time.tick();
       assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
     }
   }

@@ -1,5 +1,6 @@
 package io.squall.api.agents;
 
+import io.squall.api.fleet.EndingMachines;
 import io.squall.api.scheduling.Wakeup;
 import io.squall.api.state.ClusterState;
 import io.squall.api.state.NodeStatus;
@@ -28,9 +29,9 @@ import java.util.concurrent.ConcurrentMap;
  *   <li>A run that ended while this controller ran: each node of it with an agent counts until the
  *       agent answers the clean-up with nothing of the run left, or reports without the job once
  *       the clean-up was sent (taken or not), or the node is gone: DOWN, or without an agent, as
- *       Slurm takes a DOWN node. A machine given up is marked so before its terminate is sent: a
- *       cloud instance stops its processes as it shuts down, seconds later (README: High
- *       availability).
+ *       Slurm takes a DOWN node, and for a cloud node its machine gone as well: terminated, and no
+ *       longer listed by the provider ({@link EndingMachines}), since an instance shutting down
+ *       may still run what was on it.
  *   <li>After this controller starts (a restart, or a standby's takeover), runs a controller that
  *       died ended without telling their nodes: every job that ran before (one more restart than
  *       none) waits until each node that had an agent when the state was loaded has reported
@@ -48,8 +49,10 @@ public final class CompletingRuns {
   private final Set<String> unheard = ConcurrentHashMap.newKeySet();
   private final StateWriter writer;
   private final Wakeup scheduler;
+  private final EndingMachines machines;
 
-  public CompletingRuns(StateWriter writer, Wakeup scheduler) {
+  public CompletingRuns(StateWriter writer, Wakeup scheduler, EndingMachines machines) {
+    this.machines = machines;
     this.writer = writer;
     this.scheduler = scheduler;
     for (NodeStatus n : writer.state().nodes()) {
@@ -149,8 +152,19 @@ public final class CompletingRuns {
     return held;
   }
 
-  private static boolean gone(ClusterState state, String name) {
+  /**
+   * Whether nothing can still run on the node: it is DOWN or without an agent, as Slurm takes a
+   * DOWN node, and if it is a cloud node, its machine is gone too. A cloud node has its machine
+   * until the fleet's terminate of it is accepted, and the machine is ending until the provider no
+   * longer lists it; the state is read before the ending machines, as the fleet marks a machine
+   * ending before the node loses it in the state.
+   */
+  private boolean gone(ClusterState state, String name) {
     NodeStatus n = state.node(name);
-    return n == null || n.address() == null || n.state() == NodeState.DOWN;
+    if (n == null) {
+      return true;
+    }
+    boolean hasMachine = n.node().capacityType() != null;
+    return (n.address() == null || n.state() == NodeState.DOWN) && !hasMachine && !machines.ending(name);
   }
 }

@@ -78,9 +78,13 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   /** The last failure to learn the layout, logged once rather than every reconcile interval. */
   private String layoutFailure;
 
+  private final EndingMachines ending;
+  /** When the provider was last listed for the ending machines. */
+  private Instant endingCheck;
   public ElasticFleet(Providers providers, ClusterLayout layout, SquallConfig config, StateWriter writer,
       StoredFleetLedger ledger, LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
-      SquallMetrics metrics, Provider<InterruptionResponder> interruptions) {
+      SquallMetrics metrics, Provider<InterruptionResponder> interruptions, EndingMachines ending) {
+    this.ending = ending;
     this.provider = providers.provider();
     this.controllerUrl = providers.controllerUrl();
     this.interruptions = interruptions;
@@ -146,6 +150,7 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         LOG.warn("terminating orphan instance {} (node {}, launch {})", i.id(), i.nodeName(), i.launchToken());
         provider.terminate(i);
         if (i.nodeName() != null) {
+          ending.terminated(i.nodeName(), i.id());
           instances.findById(i.nodeName()).filter(row -> row.instanceId().equals(i.id())).ifPresent(instances::delete);
         }
         metrics.orphanTerminated();
@@ -176,17 +181,32 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   }
 
   /**
+   * The ids of the cluster's instances the provider lists (every one it has not terminated),
+   * which also settle the machines whose terminate was sent ({@link EndingMachines}); null when
+   * the provider cannot be listed now.
+   */
+  private Set<String> listLive(Instant now) {
+    Set<String> live = new TreeSet<>();
+    try {
+      provider.list(config.getClusterName()).forEach(i -> live.add(i.id()));
+    } catch (ProviderException e) {
+      LOG.warn("cannot list the provider's instances: {}", e.getMessage());
+      return null;
+    }
+    endingCheck = now;
+    ending.listed(live);
+    return live;
+  }
+
+  /**
    * Recorded instances the provider no longer lists: their machines went without notice. Each
    * becomes an interruption of kind GONE (its jobs are requeued at once). An instance must be
    * missing from two lists in a row, a reconcile interval apart: a new one may simply not be
    * listed yet (EC2's describe calls are eventually consistent).
    */
   private void findVanished(Instant now, Iterable<InstanceRow> recorded) {
-    Set<String> live = new TreeSet<>();
-    try {
-      provider.list(config.getClusterName()).forEach(i -> live.add(i.id()));
-    } catch (ProviderException e) {
-      LOG.warn("cannot list the provider's instances to find vanished machines: {}", e.getMessage());
+    Set<String> live = listLive(now);
+    if (live == null) {
       return;
     }
     Set<String> missingNow = new TreeSet<>();
@@ -268,6 +288,9 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
         instances.findAll().forEach(recorded::add);
         findVanished(now, recorded);
         learnNetworkLayout(recorded);
+      }
+      if (ending.any() && (endingCheck == null || !now.isBefore(endingCheck.plus(EndingMachines.CHECK_EVERY)))) {
+        listLive(now);
       }
       actuator.tick(now);
     } catch (RuntimeException e) {

@@ -78,10 +78,12 @@ public final class StoredFleetLedger implements FleetLedger {
   private final InstantSource clock;
   private volatile String controllerUrl;
 
+  private final EndingMachines ending;
   public StoredFleetLedger(ClusterLayout layout, SquallConfig config, StateWriter writer, JobLifecycle lifecycle,
       LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
       InstanceBillRepository bills, AgentCredentials credentials, SquallMetrics metrics,
-      Provider<BudgetWatch> budgets, CheckpointedProgress progress, InstantSource clock) {
+      Provider<BudgetWatch> budgets, CheckpointedProgress progress, InstantSource clock, EndingMachines ending) {
+    this.ending = ending;
     this.budgets = budgets;
     this.clock = clock;
     this.progress = progress;
@@ -205,6 +207,8 @@ public final class StoredFleetLedger implements FleetLedger {
 
   @Override
   public void instanceGone(String node, Instance instance, Instant now) {
+    // Before the node loses its machine in the state, so that CompletingRuns never sees it with neither.
+    ending.terminated(node, instance.id());
     bills.findById(instance.id()).filter(b -> b.gone() == null).ifPresent(b -> bills.update(b.goneAt(now)));
     instances.findById(node).filter(row -> row.instanceId().equals(instance.id())).ifPresent(instances::delete);
     machine(node, null);

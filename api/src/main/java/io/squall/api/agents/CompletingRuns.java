@@ -45,6 +45,11 @@ import java.util.concurrent.ConcurrentMap;
 public final class CompletingRuns {
   /** Ended runs' nodes not yet known clean, by job; a node's flag says whether its clean-up was sent. */
   private final ConcurrentMap<JobKey, Map<String, Boolean>> ended = new ConcurrentHashMap<>();
+  /**
+   * The same runs by node, those whose clean-up was sent: what a node's report may settle, so that
+   * a heartbeat looks at its own node's runs only, however many are waited for elsewhere.
+   */
+  private final ConcurrentMap<String, Set<JobKey>> sent = new ConcurrentHashMap<>();
   /** The nodes not yet heard from, clean, since the start. */
   private final Set<String> unheard = ConcurrentHashMap.newKeySet();
   private final StateWriter writer;
@@ -86,8 +91,8 @@ public final class CompletingRuns {
     Map<String, Boolean> left = ended.computeIfPresent(job, (k, waiting) -> {
       if (over) {
         waiting.remove(node);
-      } else {
-        waiting.replace(node, true);
+      } else if (waiting.replace(node, true) != null) {
+        sent.computeIfAbsent(node, n -> ConcurrentHashMap.newKeySet()).add(job);
       }
       return waiting.isEmpty() ? null : waiting;
     });
@@ -102,14 +107,23 @@ public final class CompletingRuns {
    */
   void reported(String node, Set<String> held, boolean clean) {
     boolean freed = clean && unheard.remove(node) && unheard.isEmpty();
-    if (!ended.isEmpty()) {
-      for (Map.Entry<JobKey, Map<String, Boolean>> e : ended.entrySet()) {
-        if (Boolean.TRUE.equals(e.getValue().get(node)) && !held.contains(e.getKey().toString())) {
-          freed |= ended.computeIfPresent(e.getKey(), (k, waiting) -> {
-            waiting.remove(node);
-            return waiting.isEmpty() ? null : waiting;
-          }) == null;
+    Set<JobKey> jobs = sent.get(node);
+    if (jobs != null) {
+      for (JobKey job : List.copyOf(jobs)) {
+        if (held.contains(job.toString())) {
+          continue;
         }
+        jobs.remove(job);
+        boolean[] emptied = {false};
+        ended.computeIfPresent(job, (k, waiting) -> {
+          // Only a clean-up already sent: a later run's end there is settled by a later report.
+          if (Boolean.TRUE.equals(waiting.get(node))) {
+            waiting.remove(node);
+          }
+          emptied[0] = waiting.isEmpty();
+          return emptied[0] ? null : waiting;
+        });
+        freed |= emptied[0];
       }
     }
     if (freed) {
@@ -129,6 +143,7 @@ public final class CompletingRuns {
     ClusterState state = writer.state();
     // A node gone since (DOWN, released, its agent gone) holds nothing that could still run.
     unheard.removeIf(name -> gone(state, name));
+    sent.keySet().removeIf(name -> gone(state, name));
     for (JobKey job : List.copyOf(ended.keySet())) {
       ended.computeIfPresent(job, (k, waiting) -> {
         waiting.keySet().removeIf(name -> gone(state, name));

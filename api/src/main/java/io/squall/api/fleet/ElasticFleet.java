@@ -77,10 +77,10 @@ public final class ElasticFleet implements ApplicationEventListener<ServerStartu
   private boolean askLayout = true;
   /** The last failure to learn the layout, logged once rather than every reconcile interval. */
   private String layoutFailure;
-
   private final EndingMachines ending;
-  /** When the provider was last listed for the ending machines. */
+  /** When the provider's instances were last listed, for the ending machines among other things. */
   private Instant endingCheck;
+
   public ElasticFleet(Providers providers, ClusterLayout layout, SquallConfig config, StateWriter writer,
       StoredFleetLedger ledger, LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
       SquallMetrics metrics, Provider<InterruptionResponder> interruptions, EndingMachines ending) {

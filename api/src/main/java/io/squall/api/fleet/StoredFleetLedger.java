@@ -77,8 +77,8 @@ public final class StoredFleetLedger implements FleetLedger {
   private final CheckpointedProgress progress;
   private final InstantSource clock;
   private volatile String controllerUrl;
-
   private final EndingMachines ending;
+
   public StoredFleetLedger(ClusterLayout layout, SquallConfig config, StateWriter writer, JobLifecycle lifecycle,
       LaunchIntentRepository intents, InstanceRepository instances, PriceRepository prices,
       InstanceBillRepository bills, AgentCredentials credentials, SquallMetrics metrics,

@@ -84,16 +84,8 @@ class CompletingRunsTest {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      agent.register(h, "node-1");
-      long id = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n");
+      long id = requeuedWhileItsLastRunLingers(h, time);
       String job = Long.toString(id);
-      time.tick(); // the cycle starts the job
-      time.awaitLaunchBack(job);
-      agent.deletedRunsLinger();
-      agent.exit(h, "node-1", job, 0);
-      Poll.until("the node told to drop what is left of it", LONG, () -> agent.called("DELETE /jobs/" + job));
-
-      assertThat(h.post("alice-token", "/v1/jobs/" + id + "/requeue", Map.of()).status()).isEqualTo(200);
       for (int i = 0; i < 3; i++) {
         // Still dying there: the controller no longer runs it on the node (a stray), and holds it back.
         assertThat(heartbeat(h, List.of(job)).body()).contains(job);
@@ -116,14 +108,7 @@ class CompletingRunsTest {
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
-      agent.register(h, "node-1");
-      long first = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n");
-      time.tick();
-      time.awaitLaunchBack(Long.toString(first));
-      agent.deletedRunsLinger();
-      agent.exit(h, "node-1", Long.toString(first), 0);
-      Poll.until("the node told to drop what is left of it", LONG, () -> agent.called("DELETE /jobs/" + first));
-      assertThat(h.post("alice-token", "/v1/jobs/" + first + "/requeue", Map.of()).status()).isEqualTo(200);
+      long first = requeuedWhileItsLastRunLingers(h, time);
 
       // The requeued job is first in the queue but held back: the cycle leaves it out, as Slurm's
       // scheduler skips a completing job, so the next job takes the node.
@@ -133,6 +118,23 @@ class CompletingRunsTest {
       assertThat(h.jobState(first)).isEqualTo("PENDING");
       assertThat(h.jobState(second)).isEqualTo("RUNNING");
     }
+  }
+
+  /**
+   * A whole-node job run on node-1 and ended there, its processes still dying when the node was
+   * told to drop them (the fake agent answers the delete as not over), then requeued by its user.
+   */
+  private long requeuedWhileItsLastRunLingers(Http h, ManualTime time) {
+    agent.register(h, "node-1");
+    long id = h.submit("#!/bin/bash\n#SBATCH --gres=gpu:8 --output=/dev/null\nsleep 600\n");
+    String job = Long.toString(id);
+    time.tick(); // the cycle starts the job
+    time.awaitLaunchBack(job);
+    agent.deletedRunsLinger();
+    agent.exit(h, "node-1", job, 0);
+    Poll.until("the node told to drop what is left of it", LONG, () -> agent.called("DELETE /jobs/" + job));
+    assertThat(h.post("alice-token", "/v1/jobs/" + id + "/requeue", Map.of()).status()).isEqualTo(200);
+    return id;
   }
 
   /** Requeues the job as a drain or a lost node would; the fake agent goes on holding its run. */

@@ -31,6 +31,12 @@ class FleetOnAManualClockTest {
     return s;
   }
 
+  /** The job allocated a node, whose machine is then launched: returns the node, booting. */
+  private static String launched(Http h, ManualTime time, long job) {
+    time.allocateAndLaunch(Duration.ofSeconds(1));
+    return h.job(job).get("nodes").asText();
+  }
+
   private long submitOneNodeJob(Http h) {
     return h.submit("#!/bin/bash\n#SBATCH -N 1 --gres=gpu:8 --output=" + dir.resolve("out") + "\nhostname\n");
   }
@@ -77,8 +83,7 @@ class FleetOnAManualClockTest {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
       long job = submitOneNodeJob(h);
-      time.allocateAndLaunch(Duration.ofSeconds(1)); // launched, booting
-      String node = h.job(job).get("nodes").asText();
+      String node = launched(h, time, job);
       Http.Answer a = h.post("admin-token", "/v1/nodes/" + node + "/interrupt", Map.of("notice_seconds", 120));
       assertThat(a.status()).as(a.body()).isEqualTo(202);
 
@@ -104,8 +109,7 @@ class FleetOnAManualClockTest {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
       long job = submitOneNodeJob(h);
-      time.allocateAndLaunch(Duration.ofSeconds(1)); // launched, booting
-      String node = h.job(job).get("nodes").asText();
+      String node = launched(h, time, job);
       agent.register(h, node); // its agent: the job starts there
       time.awaitLaunchBack(Long.toString(job));
       assertThat(h.jobState(job)).isEqualTo("RUNNING");

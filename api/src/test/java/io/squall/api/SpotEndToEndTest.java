@@ -71,10 +71,15 @@ class SpotEndToEndTest {
 
 
   private static JsonNode awaitState(ManualTime time, Http h, long id, String state) {
-    return time.until("job " + id + " " + state, LONG, () -> {
-      JsonNode j = h.job(id);
-      return j.get("state").asText().equals(state) ? j : null;
-    });
+    try {
+      return time.until("job " + id + " " + state, LONG, () -> {
+        JsonNode j = h.job(id);
+        return j.get("state").asText().equals(state) ? j : null;
+      });
+    } catch (AssertionError e) {
+      // What it waited on, for a failure on a busy machine to say why (one did, in a CI run).
+      throw new AssertionError(e.getMessage() + "\njob: " + h.job(id) + "\nnodes: " + h.get("admin-token", "/v1/nodes").body(), e);
+    }
   }
 
   private static List<String> nodesOf(JsonNode job) {

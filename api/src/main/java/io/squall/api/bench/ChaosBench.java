@@ -45,7 +45,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  * Jobs that did not finish in time are reported as {@code unfinished}. {@code takeover_ms_*} is
  * how long each controller kill left the cluster without a controller that takes writes: from the
- * kill to the first acknowledged submission after it.
+ * kill to the first acknowledged submission after it. {@code slow_requests} lists the bench's
+ * requests to one controller that took 5 s or more to be answered or to fail (a 30 s takeover is
+ * a request that went unanswered until its timeout): to which address, and how long after a kill.
  *
  * <p>With {@code --controllers 2} (high availability; needs {@code --postgres JDBC_URL}, whose
  * schema it empties) two controllers share the database: a controller kill kills the leader, the
@@ -89,7 +91,8 @@ public final class ChaosBench {
 
   /** The counts; all but {@code jobs} and {@code kills} must be 0. */
   public record Result(int controllers, int kills, int jobs, int acknowledgedLost, int doubleStarts,
-      int orphanInstances, int leakedProcesses, int unfinished, List<Long> takeoverMillis, int interruptions) {
+      int orphanInstances, int leakedProcesses, int unfinished, List<Long> takeoverMillis, int interruptions,
+      List<String> slowRequests) {
     public long takeoverMedianMillis() {
       List<Long> sorted = takeoverMillis.stream().sorted().toList();
       return sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
@@ -112,6 +115,7 @@ public final class ChaosBench {
       m.put("takeover_ms_median", takeoverMedianMillis());
       m.put("takeover_ms_max", takeoverMaxMillis());
       m.put("interruptions_under_way", interruptions);
+      m.put("slow_requests", slowRequests);
       try {
         return JSON.writeValueAsString(m);
       } catch (IOException e) {
@@ -130,10 +134,19 @@ public final class ChaosBench {
   /** The jobs submitted to time takeovers: checked for loss, not counted as the workload. */
   private final Set<Long> probes = ConcurrentHashMap.newKeySet();
   private final List<Long> takeovers = new ArrayList<>();
+  /**
+   * Requests to one controller that took longer than {@link #SLOW} to answer or fail: which
+   * controller, what, how long, how it ended. A takeover of 30 s (the request timeout) means one
+   * went unanswered; this says where.
+   */
+  private final List<String> slowRequests = java.util.Collections.synchronizedList(new ArrayList<>());
+  private static final Duration SLOW = Duration.ofSeconds(5);
   /** Leader kills made while an interruption was under way. */
   private final AtomicInteger interruptions = new AtomicInteger();
   private final Process[] controllers;
   private int started;
+  /** When the last controller kill was made (System.nanoTime), 0 before any. */
+  private volatile long lastKill;
 
   private ChaosBench(Options options, Path dir) {
     this.options = options;
@@ -203,7 +216,7 @@ public final class ChaosBench {
     int doubles = Files.exists(dir.resolve("doubles"))
         ? new TreeSet<>(Files.readAllLines(dir.resolve("doubles"))).size() : 0;
     return new Result(controllers.length, kills.get(), acknowledged.size(), lost, doubles, orphans, leaked, unfinished,
-        List.copyOf(takeovers), interruptions.get());
+        List.copyOf(takeovers), interruptions.get(), List.copyOf(slowRequests));
   }
 
   /** Empties the database's schema: the bench starts from a fresh cluster, as it does on H2. */
@@ -362,6 +375,7 @@ public final class ChaosBench {
       victim = leader();
     }
     long killed = System.nanoTime();
+    lastKill = killed;
     controllers[victim].destroyForcibly().waitFor();
     if (!ha()) {
       startController(victim);
@@ -521,8 +535,8 @@ public final class ChaosBench {
     String path = b.build().uri().toString().substring(SOME_CONTROLLER.length());
     b.header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(30));
     try {
-      HttpResponse<String> r = addresses.send(base -> http.send(b.uri(URI.create(base + path)).build(),
-          HttpResponse.BodyHandlers.ofString()));
+      HttpResponse<String> r = addresses.send(base -> timed(base, path, () -> http.send(
+          b.uri(URI.create(base + path)).build(), HttpResponse.BodyHandlers.ofString())));
       JsonNode json = r.body().isEmpty() ? null : JSON.readTree(r.body());
       return new Answer(r.statusCode(), json);
     } catch (IOException e) {
@@ -530,6 +544,32 @@ public final class ChaosBench {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Answer(0, null);
+    }
+  }
+
+  private interface Call<R> {
+    R call() throws IOException, InterruptedException;
+  }
+
+  /** {@code call}, to controller {@code base}, noted in {@link #slowRequests} if it took long. */
+  private <R> R timed(URI base, String path, Call<R> call) throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
+    String outcome = "answered";
+    try {
+      R r = call.call();
+      if (r instanceof HttpResponse<?> h) {
+        outcome = "answered " + h.statusCode();
+      }
+      return r;
+    } catch (IOException e) {
+      outcome = e.getClass().getSimpleName();
+      throw e;
+    } finally {
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      if (ms >= SLOW.toMillis()) {
+        slowRequests.add(String.format("%s to %s: %s after %d ms, sent %s after the last kill", path, base,
+            outcome, ms, lastKill == 0 ? "-" : TimeUnit.NANOSECONDS.toMillis(t0 - lastKill) + " ms"));
+      }
     }
   }
 

@@ -150,13 +150,15 @@ final class Agent implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return; // stood down already (then the process exits, and its shutdown hook comes here)
     }
+    // No heartbeat or registration from here on: a stopping agent must not offer its node again
+    // (killing its jobs can take seconds, and its server is closing).
+    linkThread.shutdownNow();
     if (watch != null) {
       watch.close();
     }
     server.close();
     control.killEverything();
     controllerThreads.shutdownNow();
-    linkThread.shutdownNow();
     timers.shutdownNow();
     workers.shutdownNow();
     try {

@@ -83,8 +83,13 @@ public final class FakeAgent implements AutoCloseable {
 
   /** {@link #register(Http, String)}, the agent holding the jobs {@code held}; the controller's answer. */
   public Http.Answer register(Http h, String node, List<String> held) {
-    return accepted(h.post(TOKEN, "/v1/agent/register", Map.of("name", node, "address", address(), "gpus", 8,
-        "cpus", 32, "memory_mb", 262144, "running", held)));
+    return accepted(tryRegister(h, node, held));
+  }
+
+  /** {@link #register(Http, String, List)}, whatever the controller answers. */
+  public Http.Answer tryRegister(Http h, String node, List<String> held) {
+    return h.post(TOKEN, "/v1/agent/register", Map.of("name", node, "address", address(), "gpus", 8,
+        "cpus", 32, "memory_mb", 262144, "running", held));
   }
 
   /** A heartbeat of {@code node}'s agent saying that it holds the jobs {@code held} (and no other); the answer. */

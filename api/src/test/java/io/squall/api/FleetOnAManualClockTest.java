@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -74,6 +75,37 @@ class FleetOnAManualClockTest {
       time.tickAfter(Duration.ofSeconds(5)); // DOWN for 5 s, then powered down; the job is allocated again
       assertThat(h.nodeState(node)).isEqualTo("CLOUD");
       assertThat(h.jobState(job)).isEqualTo("CONFIGURING");
+    }
+  }
+
+  @Test
+  void anAgentWhoseMachineWasGivenUpDoesNotTakeItsNodeBack() throws Exception {
+    try (Controllers.Running c = Controllers.start(settings())) {
+      Http h = new Http(c.url());
+      ManualTime time = ManualTime.of(c);
+      // Nothing launched a machine for a powered-down node: an agent that says it is one is not taken.
+      Http.Answer unasked = agent.tryRegister(h, "cloud-2", List.of());
+      assertThat(unasked.status()).as(unasked.body()).isEqualTo(409);
+      assertThat(unasked.body()).contains("node cloud-2 is CLOUD", "its machine was given up");
+      assertThat(h.nodeState("cloud-2")).isEqualTo("CLOUD");
+
+      long job = submitOneNodeJob(h);
+      String node = launched(h, time, job);
+      time.tickAfter(Duration.ofMinutes(10)); // not up within ResumeTimeout: released, its machine terminated
+      assertThat(h.nodeState(node)).isEqualTo("DOWN");
+      assertThat(h.jobState(job)).isEqualTo("PENDING");
+
+      // Its agent starts at last, on a machine that is being terminated: taken back, the node would
+      // be IDLE and the job would start there, its launch failing once the machine is gone.
+      Http.Answer late = agent.tryRegister(h, node, List.of());
+      assertThat(late.status()).as(late.body()).isEqualTo(409);
+      assertThat(late.body()).contains("node " + node + " is DOWN (not up within ResumeTimeout");
+      time.tick(); // a cycle: the job goes to the other node, if anywhere
+      assertThat(h.nodeState(node)).isEqualTo("DOWN");
+      JsonNode after = h.job(job);
+      assertThat(after.get("state").asText()).isIn("PENDING", "CONFIGURING");
+      assertThat(after.path("nodes").asText("")).isNotEqualTo(node);
+      assertThat(after.get("restart_count").asInt()).isEqualTo(1);
     }
   }
 

@@ -64,6 +64,9 @@ public final class AgentReports {
   /**
    * Records the node and what its agent runs; answers the strays among those runs (see {@link
    * #strays}), which the agent kills.
+   *
+   * @throws ApiException 404 for a node no partition has; 409 for an elastic node whose machine the
+   *     fleet has given up ({@link #machineGivenUp}): the agent keeps trying until its machine goes
    */
   public CompletableFuture<List<String>> register(Registration r) {
     return writer.write(b -> {
@@ -72,6 +75,12 @@ public final class AgentReports {
         throw ApiException.notFound("node " + r.name() + " is not configured in any partition");
       }
       NodeStatus known = b.node(r.name());
+      if (layout.isElastic(r.name()) && machineGivenUp(known)) {
+        throw ApiException.conflict("node " + r.name() + " is " + known.state()
+            + (known.reason() == null ? "" : " (" + known.reason() + ")")
+            + ": its machine was given up, so its agent is not taken back; the node comes back with a new"
+            + " machine when the fleet resumes it");
+      }
       String group = r.placementGroup() == null || r.placementGroup().isBlank() ? configured.placementGroup()
           : r.placementGroup();
       Node reported = new Node(r.name(), r.gpus(), r.gpuType() == null ? configured.gpuType() : r.gpuType(),
@@ -89,6 +98,23 @@ public final class AgentReports {
       requeueLost(b, r.name(), held);
       return reported(b, r.name(), held, strays(b.jobsHolding(r.name()), r.running()));
     });
+  }
+
+  /**
+   * Whether the fleet has given up an elastic node's machine: powered down or powering down, or
+   * released (DOWN, its agent's address forgotten: it did not come up in time, or its machine was
+   * taken). Its agent may still run while its machine is terminated (an agent stopping, an
+   * instance shutting down) and register again; taking it back would offer jobs a node whose
+   * machine is about to go, and each such job's launch would fail. A node DOWN because its agent
+   * stopped answering keeps the address and comes back when the agent does, as Slurm's
+   * ReturnToService=1 returns a node that was DOWN for being non-responsive.
+   */
+  private static boolean machineGivenUp(NodeStatus n) {
+    return switch (n.state()) {
+      case CLOUD, POWERING_DOWN -> true;
+      case DOWN -> n.address() == null;
+      case POWERING_UP, IDLE, MIXED, ALLOCATED, DRAINING -> false;
+    };
   }
 
   /**

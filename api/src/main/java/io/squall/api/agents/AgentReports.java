@@ -22,6 +22,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What node agents tell the controller (registration, heartbeats, exits, failed launches) and
@@ -30,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
  */
 @Singleton
 public final class AgentReports {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentReports.class);
   private final StateWriter writer;
   private final JobLifecycle lifecycle;
   private final ClusterLayout layout;
@@ -89,6 +92,10 @@ public final class AgentReports {
           known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state(),
           known.node().zone(), known.node().capacityType()); // where the fleet launched its machine, and as what
       b.update(new NodeStatus(reported, null, r.address(), b.now(), known.version()), true);
+      if (known.state() == NodeState.DOWN && known.address() != null) {
+        // Rare (not a first registration), and what a failure's log must show: a node taking work again.
+        LOG.info("node {} is back: its agent at {} registered (it was DOWN: {})", r.name(), r.address(), known.reason());
+      }
       for (StoredJob j : b.jobsHolding(r.name())) {
         if (j.job().state() == JobState.CONFIGURING) {
           lifecycle.nodesReady(b, j); // it waited for this node to boot, and may start now

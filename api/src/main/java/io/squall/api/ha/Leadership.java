@@ -35,6 +35,7 @@ public final class Leadership {
     long acquiredAt;
     OptionalLong term = OptionalLong.empty();
     String lastError = null;
+    LeaderClasses loadingClasses = null;
     do {
       acquiredAt = System.nanoTime();
       try {
@@ -42,6 +43,11 @@ public final class Leadership {
         term = lease.tryAcquire();
         if (term.isEmpty() && standby != null) {
           standby.leader(lease.holder().orElse(null));
+        }
+        if (term.isEmpty() && loadingClasses == null) {
+          // Another controller leads: this one will stand by a while. (One that leads at once would
+          // only slow its own start with classes it does not need.)
+          loadingClasses = LeaderClasses.loadInBackground();
         }
         lastError = null;
       } catch (SQLException e) {
@@ -58,6 +64,9 @@ public final class Leadership {
     } while (term.isEmpty());
     if (standby != null) {
       standby.close();
+    }
+    if (loadingClasses != null) {
+      loadingClasses.stop();
     }
     long t = term.getAsLong();
     LOG.info("took the controller lease at term {}; loading the state", t);

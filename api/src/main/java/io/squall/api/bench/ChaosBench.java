@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -139,7 +140,7 @@ public final class ChaosBench {
    * controller, what, how long, how it ended. A takeover of 30 s (the request timeout) means one
    * went unanswered; this says where.
    */
-  private final List<String> slowRequests = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> slowRequests = Collections.synchronizedList(new ArrayList<>());
   private static final Duration SLOW = Duration.ofSeconds(5);
   /** Leader kills made while an interruption was under way. */
   private final AtomicInteger interruptions = new AtomicInteger();
@@ -547,19 +548,17 @@ public final class ChaosBench {
     }
   }
 
-  private interface Call<R> {
-    R call() throws IOException, InterruptedException;
+  private interface Call {
+    HttpResponse<String> call() throws IOException, InterruptedException;
   }
 
   /** {@code call}, to controller {@code base}, noted in {@link #slowRequests} if it took long. */
-  private <R> R timed(URI base, String path, Call<R> call) throws IOException, InterruptedException {
+  private HttpResponse<String> timed(URI base, String path, Call call) throws IOException, InterruptedException {
     long t0 = System.nanoTime();
-    String outcome = "answered";
+    String outcome = "interrupted"; // unless answered or failed
     try {
-      R r = call.call();
-      if (r instanceof HttpResponse<?> h) {
-        outcome = "answered " + h.statusCode();
-      }
+      HttpResponse<String> r = call.call();
+      outcome = "answered " + r.statusCode();
       return r;
     } catch (IOException e) {
       outcome = e.getClass().getSimpleName();

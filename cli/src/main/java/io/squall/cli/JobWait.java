@@ -97,8 +97,9 @@ final class JobWait {
   }
 
   /**
-   * A signal makes 1, as in Slurm; so does a job that ended without an exit code of its own (a
-   * pending job cancelled, a node that failed), unless it completed: there is no success to report.
+   * A signal makes 1, as in Slurm. A job cancelled before it ran has no exit code of its own: Slurm
+   * records 0:0 for it (as sacct prints), so sbatch exits 0. Any other job that ended without one
+   * (a node that failed, a launch that failed) makes 1: there is no success to report.
    */
   static int status(String state, Integer exitCode, Integer exitSignal) {
     if (exitSignal != null && exitSignal != 0) {
@@ -107,6 +108,6 @@ final class JobWait {
     if (exitCode != null) {
       return exitCode;
     }
-    return "COMPLETED".equals(state) ? 0 : 1;
+    return "COMPLETED".equals(state) || "CANCELLED".equals(state) ? 0 : 1;
   }
 }

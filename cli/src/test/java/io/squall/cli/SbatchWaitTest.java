@@ -70,12 +70,16 @@ class SbatchWaitTest {
   }
 
   @Test
-  void aJobThatCompletedExitsZeroAndASignalMakesOne() {
+  void aJobThatCompletedOrWasCancelledBeforeItRanExitsZeroAndASignalMakesOne() {
     fake.onEach("GET", "/v1/jobs", jobs(job("42", "COMPLETED", 0, null)));
     assertThat(cli.run("sbatch", "-W", "train.sh").exit()).isZero();
     fake.onEach("GET", "/v1/jobs", jobs(job("42", "CANCELLED", 0, 15)));
     assertThat(cli.run("sbatch", "--wait", "train.sh").exit()).isEqualTo(1);
+    // Cancelled while pending: Slurm records 0:0 and sbatch --wait exits 0 (WEXITSTATUS of it).
     fake.onEach("GET", "/v1/jobs", jobs(job("42", "CANCELLED", null, null)));
+    assertThat(cli.run("sbatch", "--wait", "train.sh").exit()).isZero();
+    // Ended without an exit code of its own otherwise: nothing to call a success.
+    fake.onEach("GET", "/v1/jobs", jobs(job("42", "NODE_FAIL", null, null)));
     assertThat(cli.run("sbatch", "--wait", "train.sh").exit()).isEqualTo(1);
   }
 

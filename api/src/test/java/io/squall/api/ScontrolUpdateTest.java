@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -146,6 +147,7 @@ class ScontrolUpdateTest {
 
   @Test
   void operatorsDrainAndResumeNodes() {
+    String drainedAt;
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
       ManualTime time = ManualTime.of(c);
@@ -164,22 +166,31 @@ class ScontrolUpdateTest {
           .isEqualTo(200);
       assertThat(h.nodeState("node-1")).isEqualTo("DRAINING");
       assertThat(h.node("node-1").get("reason").asText()).isEqualTo("bad disk");
+      // Who set the reason and when, as sinfo -R prints them: the operator, at the controller's clock.
+      assertThat(h.node("node-1").get("reason_user").asText()).isEqualTo("admin");
+      assertThat(h.node("node-1").get("reason_time").asText()).isEqualTo(time.clock().instant().truncatedTo(ChronoUnit.SECONDS).toString());
+      assertThat(h.node("node-2").get("reason_user").asText()).as("set by the controller").isEqualTo("squall");
       long job = h.submit(SCRIPT);
       time.tick();
       assertThat(h.jobState(job)).isEqualTo("PENDING");
 
       assertThat(h.post("admin-token", "/v1/nodes/node-1/resume", null).status()).isEqualTo(200);
       assertThat(h.nodeState("node-1")).isEqualTo("IDLE");
+      assertThat(h.node("node-1").get("reason_user").isNull()).as("no reason, no one who set it").isTrue();
       time.tick();
       Poll.until("the launch", LONG, () -> agent.called("POST /jobs"));
       assertThat(h.jobState(job)).isEqualTo("RUNNING");
+      time.clock().advance(Duration.ofMinutes(3));
       assertThat(h.post("admin-token", "/v1/nodes/node-1/drain", Map.of("reason", "after this job")).status())
           .isEqualTo(200);
+      drainedAt = time.clock().instant().truncatedTo(ChronoUnit.SECONDS).toString();
     }
     try (Controllers.Running c = Controllers.start(settings())) {
       Http h = new Http(c.url());
       assertThat(h.nodeState("node-1")).as("a drain outlives a restart").isEqualTo("DRAINING");
       assertThat(h.node("node-1").get("reason").asText()).isEqualTo("after this job");
+      assertThat(h.node("node-1").get("reason_user").asText()).isEqualTo("admin");
+      assertThat(h.node("node-1").get("reason_time").asText()).as("stored with the reason").isEqualTo(drainedAt);
     }
   }
 }

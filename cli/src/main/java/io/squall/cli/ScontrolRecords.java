@@ -83,7 +83,9 @@ final class ScontrolRecords {
     t.line().put("PlacementGroup", n.placementGroup()).put("LastHeartbeat", time(n.lastHeartbeat()));
     t.line().put("Jobs", n.jobs().isEmpty() ? null : String.join(",", n.jobs()));
     if (n.reason() != null && !n.reason().isBlank()) {
-      t.line().put("Reason", n.reason());
+      // As scontrol prints it: who set the reason and when, in brackets.
+      t.line().put("Reason", n.reason() + " [" + (n.reasonUser() == null ? "Unknown" : n.reasonUser()) + "@"
+          + time(n.reasonTime()) + "]");
     }
     return t;
   }

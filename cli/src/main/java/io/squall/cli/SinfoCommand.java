@@ -10,9 +10,14 @@ import io.squall.cli.service.PartitionInfo;
 import io.squall.cli.service.ReservationInfo;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
+import java.time.Duration;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,10 +25,19 @@ import java.util.Set;
 /**
  * {@code sinfo}: partitions and their nodes, one line per group of nodes that print alike
  * (the same state, and the same GRES, CPUs ... when those are shown), or one per node with {@code -N}.
+ * Without a format the options pick sinfo's own ({@code -s}, {@code -l}, {@code -N}, {@code -R},
+ * then {@code SINFO_FORMAT}); {@code -t}, {@code -n}, {@code -d}, {@code -r} and {@code -R} list only
+ * some nodes, and a partition none of whose nodes is listed is left out, as sinfo does when it
+ * filters.
  */
 final class SinfoCommand extends ServiceCommand {
   static final String DEFAULT_FORMAT = "%#P %.5a %.10l %.6D %.6t %N";
+  static final String LONG_FORMAT = "%#P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %.11i %N";
+  static final String SUMMARY_FORMAT = "%#P %.5a %.10l %.16F %N";
   static final String NODE_FORMAT = "%#N %.6D %#P %6t";
+  static final String NODE_LONG_FORMAT = "%#N %.6D %#P %.11T %.4c %.8z %.6m %.8d %.6w %.8f %20E";
+  static final String REASONS_FORMAT = "%20E %9u %19H %N";
+  static final String REASONS_LONG_FORMAT = "%20E %12U %19H %6t %N";
 
   SinfoCommand(Invocation io) {
     super("sinfo", io);
@@ -37,6 +51,20 @@ final class SinfoCommand extends ServiceCommand {
         Getopt.Option.flag('h', "noheader"),
         Getopt.Option.value('o', "format"),
         Getopt.Option.flag('a', "all"),
+        Getopt.Option.flag('l', "long"),
+        Getopt.Option.flag('s', "summarize"),
+        Getopt.Option.flag('R', "list-reasons"),
+        Getopt.Option.value('t', "states"),
+        Getopt.Option.value('n', "nodes"),
+        Getopt.Option.flag('d', "dead"),
+        Getopt.Option.flag('r', "responding"),
+        Getopt.Option.flag('e', "exact"),
+        Getopt.Option.value('i', "iterate"),
+        Getopt.Option.value('S', "sort"),
+        Getopt.Option.flag('v', "verbose"),
+        Getopt.Option.flag('\0', "hide"),
+        Getopt.Option.flag('\0', "local"),
+        Getopt.Option.flag('\0', "noconvert"),
         Getopt.Option.flag('T', "reservation"),
         Getopt.Option.flag('\0', "json"));
   }
@@ -46,9 +74,19 @@ final class SinfoCommand extends ServiceCommand {
     return """
         Usage: sinfo [OPTIONS]
           -N, --Node             one line per node
+          -l, --long             more about partitions (job size, reservation) or nodes (S:C:T, reason)
+          -s, --summarize        one line per partition: nodes allocated/idle/other/total
+          -R, --list-reasons     why nodes are down, drained or draining, who said so and when
           -p, --partition=LIST   only these partitions
+          -n, --nodes=HOSTLIST   only these nodes
+          -t, --states=LIST      only nodes in these states (idle, mix, alloc, drain, down, cloud, all, ...)
+          -d, --dead             only nodes that stopped responding (down)
+          -r, --responding       only nodes that respond
           -o, --format=FORMAT    e.g. "%P %a %l %D %T %N %G %c %m"
+          -S, --sort=FIELDS      e.g. "-P,N": format letters, - for descending
+          -i, --iterate=SECONDS  print again every SECONDS, until interrupted
           -h, --noheader         no header line
+          -e, --exact, -v, --hide, --local, --noconvert: accepted (nodes are always grouped exactly)
           -T, --reservation      advanced reservations: name, state, start, end, duration, nodes
               --json             partitions and node states as Slurm 23.02's sinfo --json prints them""";
   }
@@ -75,30 +113,145 @@ final class SinfoCommand extends ServiceCommand {
     if (args.has("reservation")) {
       return reservations(!args.has("noheader"));
     }
-    boolean perNode = args.has("Node");
-    Map<String, Column<SinfoRow>> columns = SinfoColumns.of();
-    LineTemplate template;
+    Duration every = null;
+    if (args.has("iterate")) {
+      every = positiveSeconds(args.last("iterate"));
+    }
+    if (args.has("all") && args.has("partition")) {
+      throw new UsageException("Conflicting options, -a and -p, specified. Please choose one or the other.");
+    }
+    NodeFilter filter = NodeFilter.of(args);
     boolean json = args.has("json");
+    String format = json ? DEFAULT_FORMAT : format(args);
+    TimeFormat time = timeFormat();
+    Map<String, String> inReservation = new HashMap<>();
+    Map<String, Column<SinfoRow>> columns = SinfoColumns.of(inReservation::get, time);
+    LineTemplate template;
     try {
       // --json describes the lines sinfo prints by default, whatever the format, as sinfo does.
-      template = LineTemplate.percent(args.has("format") && !json ? args.last("format")
-          : perNode && !json ? NODE_FORMAT : DEFAULT_FORMAT, LineTemplate.letters(columns.keySet()));
+      template = LineTemplate.percent(format, LineTemplate.letters(columns.keySet()));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    Set<String> wanted = Set.copyOf(args.list("partition"));
-    List<PartitionInfo> partitions = client().partitions().stream()
-        .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
-        .toList();
-    List<NodeInfo> nodes = client().nodes();
-    if (json) {
-      List<SinfoRow> rows = grouped(partitions, nodes, template, columns);
-      io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "sinfo", rows.stream().map(SinfoJson::row).toList())));
-      return 0;
+    Comparator<SinfoRow> order = SinfoSort.parse(args.last("sort"), columns);
+    while (true) {
+      Set<String> wanted = Set.copyOf(args.list("partition"));
+      List<PartitionInfo> partitions = client().partitions().stream()
+          .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
+          .toList();
+      List<NodeInfo> nodes = client().nodes().stream().filter(filter::includes).toList();
+      inReservation.clear();
+      if (template.fields().stream().anyMatch(f -> f.key().equals("i"))) {
+        inReservation.putAll(activeReservations());
+      }
+      if (json) {
+        List<SinfoRow> rows = grouped(partitions, nodes, template, columns, filter.any());
+        io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "sinfo", rows.stream().map(SinfoJson::row).toList())));
+        return 0;
+      }
+      boolean perNode = args.has("Node") && !args.has("summarize");
+      List<SinfoRow> rows = new ArrayList<>(perNode ? perNode(partitions, nodes)
+          : grouped(partitions, nodes, template, columns, filter.any()));
+      if (order != null) {
+        rows.sort(order);
+      }
+      if (every != null && !args.has("noheader")) {
+        io.out().println(CTIME.format(io.clock().instant().atZone(io.zone())));
+      }
+      print(new Table<>(template, columns).lines(rows, !args.has("noheader"), false));
+      if (every == null) {
+        return 0;
+      }
+      io.out().println();
+      io.out().flush();
+      try {
+        io.sleeper().sleep(every);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 0;
+      }
     }
-    List<SinfoRow> rows = perNode ? perNode(partitions, nodes) : grouped(partitions, nodes, template, columns);
-    print(new Table<>(template, columns).lines(rows, !args.has("noheader"), false));
-    return 0;
+  }
+
+  /** How {@code -i} headed each round in sinfo: the moment as ctime(3) prints it. */
+  private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+
+  /** The format sinfo would use: {@code -o}, else its own for the options given, else {@code SINFO_FORMAT}. */
+  private String format(Getopt.Parsed args) {
+    boolean longer = args.has("long");
+    if (args.has("format")) {
+      return args.last("format");
+    }
+    if (args.has("summarize")) {
+      return SUMMARY_FORMAT;
+    }
+    if (args.has("Node")) {
+      return longer ? NODE_LONG_FORMAT : NODE_FORMAT;
+    }
+    if (args.has("list-reasons")) {
+      return longer ? REASONS_LONG_FORMAT : REASONS_FORMAT;
+    }
+    String env = io.env().get("SINFO_FORMAT");
+    if (env != null && !env.isBlank()) {
+      return env;
+    }
+    return longer ? LONG_FORMAT : DEFAULT_FORMAT;
+  }
+
+  private static Duration positiveSeconds(String value) {
+    try {
+      long seconds = Long.parseLong(value.strip());
+      if (seconds > 0) {
+        return Duration.ofSeconds(seconds);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException("Error: invalid entry for --iterate=" + value);
+  }
+
+  /** Each node in an advanced reservation that is active now, with the reservation's name. */
+  private Map<String, String> activeReservations() {
+    Map<String, String> in = new HashMap<>();
+    for (ReservationInfo r : client().reservations()) {
+      if (!"ACTIVE".equalsIgnoreCase(r.state()) || r.nodes() == null || r.nodes().isBlank()) {
+        continue;
+      }
+      try {
+        Hostlist.expand(r.nodes()).forEach(n -> in.putIfAbsent(n, r.name()));
+      } catch (HostlistException e) {
+        // A reservation whose node list cannot be read marks no node.
+      }
+    }
+    return in;
+  }
+
+  /** Which nodes are listed: {@code -n}, {@code -t}, {@code -d}, {@code -r} and {@code -R}'s states. */
+  private record NodeFilter(Set<String> names, SinfoStates states, boolean dead, boolean responding) {
+    static NodeFilter of(Getopt.Parsed args) {
+      Set<String> names = null;
+      if (args.has("nodes")) {
+        try {
+          names = new HashSet<>(Hostlist.expand(args.last("nodes")));
+        } catch (HostlistException e) {
+          throw new UsageException("'" + args.last("nodes") + "' invalid entry for --nodes");
+        }
+      }
+      SinfoStates states = args.has("states") ? SinfoStates.parse(String.join(",", args.values().get("states")))
+          : args.has("list-reasons") ? SinfoStates.forReasons() : null;
+      return new NodeFilter(names, states, args.has("dead"), args.has("responding"));
+    }
+
+    /** Whether some nodes are left out: sinfo then prints no line for a partition with none listed. */
+    boolean any() {
+      return names != null || states != null || dead || responding;
+    }
+
+    boolean includes(NodeInfo n) {
+      boolean down = "DOWN".equalsIgnoreCase(n.state());
+      return (names == null || names.contains(n.name())) && (states == null || states.includes(n))
+          && (!dead || down) && (!responding || !down);
+    }
   }
 
   private static List<SinfoRow> perNode(List<PartitionInfo> partitions, List<NodeInfo> nodes) {
@@ -115,13 +268,25 @@ final class SinfoCommand extends ServiceCommand {
     return rows;
   }
 
-  /** Nodes of each partition grouped by what the template prints about them, in first-seen order. */
+  /**
+   * Nodes of each partition grouped by what the template prints about them, in first-seen order.
+   * A template that prints nothing of a partition lists each node once, in the first partition
+   * that has it (sinfo merges such lines across partitions). With {@code filtered}, a partition
+   * without a listed node gets no line.
+   */
   private static List<SinfoRow> grouped(List<PartitionInfo> partitions, List<NodeInfo> nodes, LineTemplate template,
-      Map<String, Column<SinfoRow>> columns) {
+      Map<String, Column<SinfoRow>> columns, boolean filtered) {
+    boolean byPartition = template.fields().stream().anyMatch(f -> SinfoColumns.OF_PARTITION.contains(f.key()));
     List<SinfoRow> rows = new ArrayList<>();
+    Map<List<String>, List<NodeInfo>> merged = new LinkedHashMap<>();
+    Map<List<String>, PartitionInfo> mergedPartition = new HashMap<>();
+    Set<String> seen = new HashSet<>();
     for (PartitionInfo p : partitions) {
-      Map<List<String>, List<NodeInfo>> groups = new LinkedHashMap<>();
+      Map<List<String>, List<NodeInfo>> groups = byPartition ? new LinkedHashMap<>() : merged;
       for (NodeInfo n : members(p, nodes)) {
+        if (!byPartition && !seen.add(n.name())) {
+          continue;
+        }
         SinfoRow single = new SinfoRow(p, List.of(n));
         List<String> key = new ArrayList<>();
         for (LineTemplate.Field f : template.fields()) {
@@ -130,12 +295,18 @@ final class SinfoCommand extends ServiceCommand {
           }
         }
         groups.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
+        if (!byPartition) {
+          mergedPartition.putIfAbsent(key, p);
+        }
       }
-      if (groups.isEmpty()) {
-        rows.add(new SinfoRow(p, List.of()));
+      if (byPartition) {
+        if (groups.isEmpty() && !filtered) {
+          rows.add(new SinfoRow(p, List.of()));
+        }
+        groups.values().forEach(group -> rows.add(new SinfoRow(p, group)));
       }
-      groups.values().forEach(group -> rows.add(new SinfoRow(p, group)));
     }
+    merged.forEach((key, group) -> rows.add(new SinfoRow(mergedPartition.get(key), group)));
     return rows;
   }
 

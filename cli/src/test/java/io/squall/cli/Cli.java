@@ -31,6 +31,8 @@ final class Cli {
   private String stdin = "";
   /** Every pause a verb asked for; none is slept, so tests never wait on the wall clock. */
   private final List<Duration> pauses = new CopyOnWriteArrayList<>();
+  /** After this many pauses the next one is interrupted, as a loop like {@code sinfo -i} is stopped. */
+  private int pauseLimit = Integer.MAX_VALUE;
 
   Cli(FakeSquall fake) {
     this(fake.url());
@@ -67,6 +69,12 @@ final class Cli {
     return this;
   }
 
+  /** Interrupts the {@code n}th pause, ending a verb that loops until it is stopped. */
+  Cli interruptPause(int n) {
+    pauseLimit = n;
+    return this;
+  }
+
   List<Duration> pauses() {
     return List.copyOf(pauses);
   }
@@ -80,8 +88,16 @@ final class Cli {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Invocation io = new Invocation(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-        Map.copyOf(env), cwd, InstantSource.fixed(NOW), zone, pauses::add);
+        Map.copyOf(env), cwd, InstantSource.fixed(NOW), zone, pause -> {
+          pauses.add(pause);
+          if (pauses.size() >= pauseLimit) {
+            throw new InterruptedException("stopped");
+          }
+        });
     int exit = Main.run(List.of(args), io);
+    // A verb stopped by an interrupted pause keeps the thread's interrupt flag set, as it should;
+    // this thread runs the next test, so the flag is cleared here.
+    Thread.interrupted();
     return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

@@ -21,7 +21,8 @@ class ScontrolCommandTest {
       {"nodes":[{"name":"node-1","state":"MIXED","reason":null,"partitions":["gpu"],"gpus":8,"gpus_allocated":2,
         "gpu_type":"h100","cpus":96,"memory_mb":1000000,"features":["h100","ib"],"placement_group":"pg0",
         "jobs":["42_3"],"last_heartbeat":"2026-11-21T11:59:50Z"},
-       {"name":"node-9","state":"DOWN","reason":"agent lost","partitions":[],"gpus":0,"jobs":[]}]}""";
+       {"name":"node-9","state":"DOWN","reason":"agent lost","reason_user":"squall","reason_time":"2026-11-21T11:58:00Z",
+        "partitions":[],"gpus":0,"jobs":[]}]}""";
   private static final String PARTITIONS = """
       {"partitions":[{"name":"gpu","default":true,"nodes":"node-[1-4]","total_nodes":4,"nodes_by_state":{"IDLE":4},
         "total_gpus":32,"max_time_minutes":null,"default_time_minutes":60,"max_nodes":2,"priority_tier":1,
@@ -100,6 +101,12 @@ class ScontrolCommandTest {
     r = cli.run("scontrol", "show", "node", "node-7");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("scontrol: error: Node node-7 not found\n");
+  }
+
+  @Test
+  void aNodesReasonSaysWhoSetItAndWhen() {
+    assertThat(cli.run("scontrol", "show", "node", "node-9").out())
+        .contains("\n   Reason=agent lost [squall@2026-11-21T11:58:00]\n");
   }
 
   @Test

@@ -55,6 +55,8 @@ public final class ClusterController {
       m.put("name", n.name());
       m.put("state", occupancy.state(n));
       m.put("reason", n.reason());
+      m.put("reason_user", n.reasonUser());
+      m.put("reason_time", n.reasonTime() == null ? null : n.reasonTime().toString());
       m.put("partitions", layout.partitionsOf(n.name()));
       m.put("gpus", node.gpus());
       m.put("gpus_allocated", occupancy.gpusUsed(n.name()));

@@ -57,7 +57,7 @@ public final class NodeDrainController {
         throw ApiException.conflict("Invalid node state specified: " + name + " is " + n.state()
             + "; only a node that is up (idle, mixed or allocated) can be drained");
       }
-      b.update(n.withState(NodeState.DRAINING, reason), true);
+      b.update(n.withState(NodeState.DRAINING, reason, caller.user()), true);
       return Map.<String, Object>of("name", name, "state", NodeState.DRAINING.name(), "reason", reason);
     });
   }

@@ -196,9 +196,12 @@ public final class Batch {
     return staged != null ? staged : committed.node(name);
   }
 
-  /** Replaces a node; {@code durable} is false for changes not worth a row update (heartbeats). */
+  /**
+   * Replaces a node; {@code durable} is false for changes not worth a row update (heartbeats). A
+   * new reason is stamped with who set it and this batch's instant ({@link NodeStatus#stampedAfter}).
+   */
   public void update(NodeStatus node, boolean durable) {
-    nodes.put(node.name(), node);
+    nodes.put(node.name(), node.stampedAfter(node(node.name()), now));
     if (durable) {
       changedNodes.add(node.name());
     }

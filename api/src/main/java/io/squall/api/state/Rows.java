@@ -71,7 +71,8 @@ public final class Rows {
 
   public NodeRow node(NodeStatus n) {
     Node node = n.node();
-    return new NodeRow(node.name(), node.state().name(), n.reason(), n.address(), node.gpus(), node.gpuType(),
+    return new NodeRow(node.name(), node.state().name(), n.reason(), n.reasonUser(), n.reasonTime(), n.address(),
+        node.gpus(), node.gpuType(),
         node.cpus(), node.memoryMb(), String.join(",", new TreeSet<>(node.features())), node.placementGroup(),
         n.version());
   }
@@ -80,7 +81,7 @@ public final class Rows {
     Set<String> features = r.features().isEmpty() ? Set.of() : Set.copyOf(Arrays.asList(r.features().split(",")));
     Node node = new Node(r.name(), r.gpus(), r.gpuType(), r.cpus(), r.memoryMb(), features, r.placementGroup(),
         NodeState.valueOf(r.state()));
-    return new NodeStatus(node, r.reason(), r.address(), null, r.version());
+    return new NodeStatus(node, r.reason(), r.address(), null, r.version(), r.reasonUser(), r.reasonTime());
   }
 
   private String write(Object value) {

@@ -78,7 +78,7 @@ public final class StateLoader {
     }
     for (Node n : layout.nodes()) {
       if (state.node(n.name()) == null) {
-        state.publishNode(new NodeStatus(n, "agent not registered yet", null, now, null));
+        state.publishNode(new NodeStatus(n, "agent not registered yet", null, now, null, NodeStatus.CONTROLLER, now));
       }
     }
     // Memory holds what slurmctld's would: unfinished jobs, those finished within MinJobAge, and

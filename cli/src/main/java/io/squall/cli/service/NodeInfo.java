@@ -3,11 +3,16 @@ package io.squall.cli.service;
 import java.time.Instant;
 import java.util.List;
 
-/** A node as {@code GET /v1/nodes} lists it; {@code state} uses Squall's names (IDLE, MIXED, CLOUD, ...). */
+/**
+ * A node as {@code GET /v1/nodes} lists it; {@code state} uses Squall's names (IDLE, MIXED, CLOUD,
+ * ...); {@code reasonUser} and {@code reasonTime} say who set the reason and when (null when unknown).
+ */
 public record NodeInfo(
     String name,
     String state,
     String reason,
+    String reasonUser,
+    Instant reasonTime,
     List<String> partitions,
     Integer gpus,
     Integer gpusAllocated,
@@ -24,6 +29,8 @@ public record NodeInfo(
         a.requiredString("name"),
         a.string("state"),
         a.string("reason"),
+        a.string("reason_user"),
+        a.instant("reason_time"),
         a.strings("partitions"),
         a.integer("gpus"),
         a.integer("gpus_allocated"),

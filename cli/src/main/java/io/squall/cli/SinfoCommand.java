@@ -11,13 +11,11 @@ import io.squall.cli.service.ReservationInfo;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
 import java.time.Duration;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -113,10 +111,7 @@ final class SinfoCommand extends ServiceCommand {
     if (args.has("reservation")) {
       return reservations(!args.has("noheader"));
     }
-    Duration every = null;
-    if (args.has("iterate")) {
-      every = positiveSeconds(args.last("iterate"));
-    }
+    Duration every = args.has("iterate") ? Iterate.period(args.last("iterate")) : null;
     if (args.has("all") && args.has("partition")) {
       throw new UsageException("Conflicting options, -a and -p, specified. Please choose one or the other.");
     }
@@ -133,8 +128,8 @@ final class SinfoCommand extends ServiceCommand {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    Comparator<SinfoRow> order = SinfoSort.parse(args.last("sort"), columns);
-    while (true) {
+    Comparator<SinfoRow> order = FieldSort.parse(args.last("sort"), columns);
+    do {
       Set<String> wanted = Set.copyOf(args.list("partition"));
       List<PartitionInfo> partitions = client().partitions().stream()
           .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
@@ -156,25 +151,12 @@ final class SinfoCommand extends ServiceCommand {
         rows.sort(order);
       }
       if (every != null && !args.has("noheader")) {
-        io.out().println(CTIME.format(io.clock().instant().atZone(io.zone())));
+        io.out().println(Iterate.heading(io));
       }
       print(new Table<>(template, columns).lines(rows, !args.has("noheader"), false));
-      if (every == null) {
-        return 0;
-      }
-      io.out().println();
-      io.out().flush();
-      try {
-        io.sleeper().sleep(every);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return 0;
-      }
-    }
+    } while (every != null && Iterate.pause(io, every));
+    return 0;
   }
-
-  /** How {@code -i} headed each round in sinfo: the moment as ctime(3) prints it. */
-  private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
 
   /** The format sinfo would use: {@code -o}, else its own for the options given, else {@code SINFO_FORMAT}. */
   private String format(Getopt.Parsed args) {
@@ -196,18 +178,6 @@ final class SinfoCommand extends ServiceCommand {
       return env;
     }
     return longer ? LONG_FORMAT : DEFAULT_FORMAT;
-  }
-
-  private static Duration positiveSeconds(String value) {
-    try {
-      long seconds = Long.parseLong(value.strip());
-      if (seconds > 0) {
-        return Duration.ofSeconds(seconds);
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new UsageException("Error: invalid entry for --iterate=" + value);
   }
 
   /** Each node in an advanced reservation that is active now, with the reservation's name. */

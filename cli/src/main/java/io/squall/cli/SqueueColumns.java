@@ -59,6 +59,9 @@ final class SqueueColumns {
         "job_id");
     put(c, 'K', "ARRAY_TASK_ID", SqueueColumns::arrayTask, "array_pending", "array_task_id");
     put(c, 'Z', "WORK_DIR", JobInfo::workDir, "work_dir");
+    // The nodes backfill expects a pending job to start on: Squall does not say, and squeue prints
+    // (null) for a job the scheduler has named none for.
+    put(c, 'Y', "SCHEDNODES", j -> "(null)");
     return c;
   }
 

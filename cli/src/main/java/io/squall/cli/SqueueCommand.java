@@ -6,6 +6,10 @@ import io.squall.cli.format.LinesBehind;
 import io.squall.cli.format.Table;
 import io.squall.cli.service.JobInfo;
 import io.squall.cli.service.JobQuery;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +18,7 @@ import java.util.Set;
 final class SqueueCommand extends ServiceCommand {
   static final String DEFAULT_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
   static final String LONG_FORMAT = "%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R";
+  static final String START_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
 
   SqueueCommand(Invocation io) {
     super("squeue", io);
@@ -33,6 +38,17 @@ final class SqueueCommand extends ServiceCommand {
         Getopt.Option.flag('h', "noheader"),
         Getopt.Option.flag('l', "long"),
         Getopt.Option.flag('a', "all"),
+        Getopt.Option.value('w', "nodelist"),
+        Getopt.Option.value('q', "qos"),
+        Getopt.Option.value('R', "reservation"),
+        Getopt.Option.flag('\0', "start"),
+        Getopt.Option.flag('r', "array"),
+        Getopt.Option.value('S', "sort"),
+        Getopt.Option.value('i', "iterate"),
+        Getopt.Option.flag('v', "verbose"),
+        Getopt.Option.flag('\0', "hide"),
+        Getopt.Option.flag('\0', "local"),
+        Getopt.Option.flag('\0', "noconvert"),
         Getopt.Option.flag('\0', "json"),
         Getopt.Option.flag('\0', "me"));
   }
@@ -47,6 +63,13 @@ final class SqueueCommand extends ServiceCommand {
           -t, --states=LIST      states: PD,R,CG,CD,F,CA,TO,PR,NF or names, or all
           -j, --jobs=LIST        these jobs (any state)
           -n, --name=LIST        jobs with these names
+          -q, --qos=LIST         jobs of these QOS
+          -R, --reservation=NAME jobs in this advanced reservation
+          -w, --nodelist=HOSTS   jobs on these nodes
+              --start            pending jobs, soonest expected start first, with that start
+          -r, --array            one line per array task, pending ones too
+          -S, --sort=FIELDS      e.g. "-t,i": format letters, - for descending
+          -i, --iterate=SECONDS  print again every SECONDS, until interrupted
           -o, --format=FORMAT    e.g. "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R" (default: $SQUEUE_FORMAT)
           -O, --Format=FIELDS    e.g. "jobid:10,name:30,state" (default: $SQUEUE_FORMAT2)
           -l, --long             show state and time limit
@@ -60,14 +83,18 @@ final class SqueueCommand extends ServiceCommand {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
     }
     List<String> jobIds = JobIds.expand(args.values().getOrDefault("jobs", List.of()));
-    // Like Slurm: unfinished jobs by default, any state when jobs are named, all with -t all.
-    List<String> states = states(args, "states", args.has("jobs") ? List.of() : JobStates.ACTIVE);
+    // Like Slurm: unfinished jobs by default, any state when jobs are named, all with -t all;
+    // --start lists pending jobs.
+    List<String> states = states(args, "states", args.has("jobs") ? List.of()
+        : args.has("start") ? List.of("PENDING") : JobStates.ACTIVE);
     JobQuery query = new JobQuery(states, users(args), args.list("account"), args.list("partition"), args.list("name"),
         jobIds);
+    SqueueFilter filter = SqueueFilter.of(args);
+    Duration every = args.has("iterate") ? Iterate.period(args.last("iterate")) : null;
     if (args.has("json")) {
       // Formatting options do not apply to --json, as in squeue; the filters do (Slurm 23.11 and later).
       // It prints most fields, so it asks for all of them.
-      List<JobInfo> jobs = client().jobs(query);
+      List<JobInfo> jobs = client().jobs(query).stream().filter(filter::keeps).toList();
       io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "jobs", jobs.stream().map(SqueueJson::job).toList())));
       return 0;
     }
@@ -79,24 +106,54 @@ final class SqueueCommand extends ServiceCommand {
       throw new UsageException(e.getMessage());
     }
     // Only what the format prints: at 100,000 jobs every field is 61 MB to build, send and read.
-    Set<String> fields = SqueueColumns.fieldsRead(columns, template);
+    Set<String> fields = new LinkedHashSet<>(SqueueColumns.fieldsRead(columns, template));
+    fields.addAll(filter.fieldsRead());
     Table<JobInfo> table = new Table<>(template, SqueueColumns.columns(columns));
-    if (table.fitted()) {
-      print(table.lines(client().jobs(query, fields), !args.has("noheader"), false));
-      return 0;
+    String sort = args.has("sort") ? args.last("sort") : args.has("start") ? "S" : null;
+    Comparator<JobInfo> order = FieldSort.parse(sort, SqueueColumns.columns(columns));
+    if (order != null) {
+      fields.addAll(SqueueColumns.fieldsRead(columns, LineTemplate.percent(sortLetters(sort), LineTemplate.letters(columns.keySet()))));
     }
-    // Each job's line is rendered as the job is read (100,000 jobs held at once cost 0.25 s in
-    // garbage collection), on a thread of its own, while the next jobs are read.
-    List<String> lines;
-    try (LinesBehind<JobInfo> rendering = new LinesBehind<>(table::line)) {
-      client().jobs(query, fields, rendering::add);
-      lines = rendering.lines();
-    }
-    if (!args.has("noheader")) {
-      io.out().println(table.header());
-    }
-    print(lines);
+    boolean whole = table.fitted() || order != null || filter.any() || args.has("array");
+    do {
+      if (every != null && !args.has("noheader")) {
+        io.out().println(Iterate.heading(io));
+      }
+      if (whole) {
+        List<JobInfo> jobs = new ArrayList<>();
+        for (JobInfo j : client().jobs(query, fields)) {
+          if (filter.keeps(j)) {
+            jobs.addAll(args.has("array") ? SqueueFilter.tasks(j) : List.of(j));
+          }
+        }
+        if (order != null) {
+          jobs.sort(order);
+        }
+        print(table.lines(jobs, !args.has("noheader"), false));
+      } else {
+        // Each job's line is rendered as the job is read (100,000 jobs held at once cost 0.25 s in
+        // garbage collection), on a thread of its own, while the next jobs are read.
+        List<String> lines;
+        try (LinesBehind<JobInfo> rendering = new LinesBehind<>(table::line)) {
+          client().jobs(query, fields, rendering::add);
+          lines = rendering.lines();
+        }
+        if (!args.has("noheader")) {
+          io.out().println(table.header());
+        }
+        print(lines);
+      }
+    } while (every != null && Iterate.pause(io, every));
     return 0;
+  }
+
+  /** The letters of a sort specification as a format, to learn which fields sorting reads. */
+  private static String sortLetters(String sort) {
+    StringBuilder f = new StringBuilder();
+    for (String part : sort.split(",")) {
+      f.append('%').append(part.strip().replaceFirst("^[-+]", "")).append(' ');
+    }
+    return f.toString();
   }
 
   /**
@@ -117,6 +174,9 @@ final class SqueueCommand extends ServiceCommand {
     String env = io.env().get("SQUEUE_FORMAT");
     if (env != null && !env.isBlank()) {
       return env;
+    }
+    if (args.has("start")) {
+      return START_FORMAT;
     }
     return args.has("long") ? LONG_FORMAT : DEFAULT_FORMAT;
   }

@@ -3,6 +3,7 @@ package io.squall.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.cli.fake.FakeSquall;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -161,5 +162,71 @@ class SqueueCommandTest {
     Cli.Result r = cli.run("squeue", "--help");
     assertThat(r.exit()).isZero();
     assertThat(r.out()).startsWith("Usage: squeue");
+  }
+
+  @Test
+  void nodesQosAndReservationFilterTheListedJobs() {
+    assertThat(cli.run("squeue", "-h", "-w", "node-2", "-o", "%i").out()).isEqualTo("42\n");
+    assertThat(fake.last().query().get("fields")).contains("nodes");
+    assertThat(cli.run("squeue", "-h", "--nodelist=node-[5-6]", "-o", "%i").out()).isEmpty();
+    assertThat(cli.run("squeue", "-h", "-q", "NORMAL", "-o", "%i %q").out()).isEqualTo("42 normal\n");
+    assertThat(cli.run("squeue", "-w", "node-[1").err()).isEqualTo("squeue: error: Invalid node name node-[1\n");
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"50","state":"PENDING","reservation":"maint"},{"job_id":"51","state":"PENDING"}]}""");
+    assertThat(cli.run("squeue", "-h", "-R", "maint", "-o", "%i %v").out()).isEqualTo("50 maint\n");
+  }
+
+  @Test
+  void startListsPendingJobsSoonestFirstWithTheirExpectedStart() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[
+          {"job_id":"43","name":"eval","user":"bob","partition":"gpu","state":"PENDING","reason":"Priority",
+           "num_nodes":1,"expected_start":"2026-11-21T13:00:00Z"},
+          {"job_id":"44","name":"sweep","user":"alice","partition":"gpu","state":"PENDING","reason":"Resources",
+           "num_nodes":1,"expected_start":null},
+          {"job_id":"45","name":"train","user":"alice","partition":"gpu","state":"PENDING","reason":"Resources",
+           "num_nodes":4,"expected_start":"2026-11-21T12:30:00Z"}
+        ]}""");
+    Cli.Result r = cli.run("squeue", "--start");
+    assertThat(fake.last().query()).containsEntry("state", "PENDING");
+    assertThat(r.out()).isEqualTo("""
+                     JOBID PARTITION     NAME     USER ST          START_TIME  NODES SCHEDNODES           NODELIST(REASON)
+                        45       gpu    train    alice PD 2026-11-21T12:30:00      4 (null)               (Resources)
+                        43       gpu     eval      bob PD 2026-11-21T13:00:00      1 (null)               (Priority)
+                        44       gpu    sweep    alice PD                 N/A      1 (null)               (Resources)
+        """);
+  }
+
+  @Test
+  void arrayListsEachPendingTaskOnALineOfItsOwn() {
+    assertThat(cli.run("squeue", "-h", "-r", "-o", "%i %F %K %t").out()).isEqualTo("""
+        42 42 N/A R
+        43 43 N/A PD
+        44_4 44 4 PD
+        44_5 44 5 PD
+        44_6 44 6 PD
+        44_7 44 7 PD
+        44_8 44 8 PD
+        44_9 44 9 PD
+        """);
+  }
+
+  @Test
+  void sortOrdersByTheFieldsGivenNumbersAsNumbers() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"100","user":"bob","state":"PENDING"},{"job_id":"42","user":"carol","state":"RUNNING"},
+                 {"job_id":"7","user":"bob","state":"RUNNING"}]}""");
+    assertThat(cli.run("squeue", "-h", "--sort=-i", "-o", "%i").out()).isEqualTo("100\n42\n7\n");
+    assertThat(cli.run("squeue", "-h", "-S", "u,i", "-o", "%i %u").out()).isEqualTo("7 bob\n100 bob\n42 carol\n");
+    assertThat(fake.last().query().get("fields")).contains("user");
+    assertThat(cli.run("squeue", "-S", "%").err()).isEqualTo("squeue: error: Invalid sort specification: %\n");
+  }
+
+  @Test
+  void iteratePrintsTheTimeAndTheQueueEveryPeriodUntilStopped() {
+    Cli.Result r = cli.interruptPause(2).run("squeue", "-i", "30", "-o", "%i %t");
+    assertThat(cli.pauses()).containsExactly(Duration.ofSeconds(30), Duration.ofSeconds(30));
+    assertThat(r.out()).isEqualTo("Sat Nov 21 12:00:00 2026\nJOBID ST\n42 R\n43 PD\n44_[4-9%2] PD\n\n".repeat(2));
+    assertThat(r.exit()).isZero();
   }
 }

@@ -98,6 +98,17 @@ public record JobInfo(
     }
   }
 
+  /**
+   * One task of the array's pending remainder, as {@code squeue -r} lists it: {@code 42_4}, with
+   * everything else as the remainder says.
+   */
+  public JobInfo pendingTask(long task) {
+    return new JobInfo(arrayJobId + "_" + task, jobIdRaw, arrayJobId, task, null, name, user, account, partition,
+        qos, reservation, state, reason, nodes, numNodes, numGpus, numTasks, timeLimitMinutes, submitTime,
+        eligibleTime, startTime, endTime, elapsedSeconds, expectedStart, restartCount, exitCode, exitSignal, workDir,
+        stdout, stderr, request, allocation, batch);
+  }
+
   /** The id squeue shows: the array's pending remainder prints as {@code 42_[4-9%2]}. */
   public String displayId() {
     if (arrayPending != null && !arrayPending.isEmpty() && arrayJobId != null) {

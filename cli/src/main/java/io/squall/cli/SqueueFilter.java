@@ -1,0 +1,107 @@
+package io.squall.cli;
+
+import io.squall.cli.service.JobInfo;
+import io.squall.core.hostlist.Hostlist;
+import io.squall.core.hostlist.HostlistException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The squeue filters the service does not take, applied to the jobs it lists: {@code -w} (jobs
+ * with a node in the hostlist: running ones, as squeue's), {@code -q} (QOS, in any case, as Slurm
+ * names them) and {@code -R} (advanced reservation). Also {@code -r}'s expansion of an array's
+ * pending remainder into its tasks.
+ */
+record SqueueFilter(Set<String> nodes, Set<String> qos, String reservation) {
+  static SqueueFilter of(Getopt.Parsed args) {
+    Set<String> nodes = null;
+    if (args.has("nodelist")) {
+      nodes = new HashSet<>();
+      for (String value : args.values().get("nodelist")) {
+        try {
+          nodes.addAll(Hostlist.expand(value));
+        } catch (HostlistException e) {
+          throw new UsageException("Invalid node name " + value);
+        }
+      }
+    }
+    Set<String> qos = null;
+    if (args.has("qos")) {
+      qos = new HashSet<>();
+      for (String q : args.list("qos")) {
+        qos.add(q.toLowerCase(Locale.ROOT));
+      }
+    }
+    return new SqueueFilter(nodes, qos, args.last("reservation"));
+  }
+
+  boolean any() {
+    return nodes != null || qos != null || reservation != null;
+  }
+
+  /** The summary fields {@link #keeps} reads. */
+  List<String> fieldsRead() {
+    List<String> fields = new ArrayList<>();
+    if (nodes != null) {
+      fields.add("nodes");
+    }
+    if (qos != null) {
+      fields.add("qos");
+    }
+    if (reservation != null) {
+      fields.add("reservation");
+    }
+    return fields;
+  }
+
+  boolean keeps(JobInfo j) {
+    return (qos == null || (j.qos() != null && qos.contains(j.qos().toLowerCase(Locale.ROOT))))
+        && (reservation == null || reservation.equals(j.reservation()))
+        && (nodes == null || onListedNode(j));
+  }
+
+  private boolean onListedNode(JobInfo j) {
+    if (j.nodes() == null || j.nodes().isBlank()) {
+      return false;
+    }
+    try {
+      return Hostlist.expand(j.nodes()).stream().anyMatch(nodes::contains);
+    } catch (HostlistException e) {
+      return false;
+    }
+  }
+
+  /**
+   * {@code squeue -r}: the array's pending remainder ({@code 42_[4-9%2]}) as one line per task, in
+   * task order; any other job as it is.
+   */
+  static List<JobInfo> tasks(JobInfo j) {
+    if (j.arrayPending() == null || j.arrayPending().isEmpty() || j.arrayJobId() == null) {
+      return List.of(j);
+    }
+    String spec = j.arrayPending().replace("[", "").replace("]", "");
+    int throttle = spec.indexOf('%');
+    if (throttle >= 0) {
+      spec = spec.substring(0, throttle);
+    }
+    List<JobInfo> tasks = new ArrayList<>();
+    for (String part : spec.split(",")) {
+      String[] stepped = part.strip().split(":");
+      String[] range = stepped[0].split("-");
+      try {
+        long first = Long.parseLong(range[0].strip());
+        long last = range.length > 1 ? Long.parseLong(range[1].strip()) : first;
+        long step = stepped.length > 1 ? Math.max(1, Long.parseLong(stepped[1].strip())) : 1;
+        for (long t = first; t <= last; t += step) {
+          tasks.add(j.pendingTask(t));
+        }
+      } catch (NumberFormatException e) {
+        return List.of(j); // not a task list this client can read: the remainder as the service put it
+      }
+    }
+    return tasks;
+  }
+}

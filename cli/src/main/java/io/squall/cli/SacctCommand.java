@@ -34,6 +34,18 @@ final class SacctCommand extends ServiceCommand {
         Getopt.Option.flag('p', "parsable"),
         Getopt.Option.flag('a', "allusers"),
         Getopt.Option.flag('b', "brief"),
+        Getopt.Option.flag('l', "long"),
+        Getopt.Option.value('\0', "name"),
+        Getopt.Option.value('r', "partition"),
+        Getopt.Option.value('q', "qos"),
+        Getopt.Option.value('N', "nodelist"),
+        Getopt.Option.value('\0', "delimiter"),
+        Getopt.Option.flag('e', "helpformat"),
+        Getopt.Option.flag('D', "duplicates"),
+        Getopt.Option.flag('L', "allclusters"),
+        Getopt.Option.flag('v', "verbose"),
+        Getopt.Option.flag('\0', "local"),
+        Getopt.Option.flag('\0', "noconvert"),
         Getopt.Option.flag('\0', "json"));
   }
 
@@ -51,10 +63,19 @@ final class SacctCommand extends ServiceCommand {
           -o, --format=FIELDS    (default: $SACCT_FORMAT) e.g. JobID,JobName%30,State,ExitCode,Start,End,Elapsed,NNodes,
                                  NodeList,AllocTRES,ReqTRES,Timelimit,QOS,GPUHours,User,Account,Partition,Submit,
                                  Eligible,RestartCount,Cost (USD),CapacityType (spot, on-demand),InstanceType
+              --name=LIST        jobs with these names
+          -r, --partition=LIST   jobs in these partitions
+          -q, --qos=LIST         jobs of these QOS
+          -N, --nodelist=HOSTS   jobs that ran on these nodes
           -b, --brief            JobID,State,ExitCode
+          -l, --long             sacct's long list of fields (step statistics print empty)
+          -e, --helpformat       the fields --format takes
           -n, --noheader         no header lines
           -P, --parsable2        '|' between fields     -p, --parsable   and after the last
+              --delimiter=CHARS  between fields instead of '|' (with -p or -P)
           -X, --allocations      accepted (Squall has no job steps)
+          -D, --duplicates       accepted (one record per job, its last run)
+          -L, --allclusters, -v, --local, --noconvert: accepted (one cluster)
               --json             the jobs as Slurm 23.02's sacct --json prints them""";
   }
 
@@ -63,6 +84,11 @@ final class SacctCommand extends ServiceCommand {
     if (!args.operands().isEmpty()) {
       throw new UsageException("Unrecognized option: " + args.operands().get(0));
     }
+    if (args.has("helpformat")) {
+      print(SacctField.helpFormat());
+      return 0;
+    }
+    SacctFilter filter = SacctFilter.of(args);
     // Formatting options do not apply to --json, as in sacct; a bad --format is still found before asking.
     List<LineTemplate.Field> fields = args.has("json") ? List.of() : fields(args);
     Instant now = io.clock().instant();
@@ -73,15 +99,16 @@ final class SacctCommand extends ServiceCommand {
     List<String> jobIds = JobIds.expand(args.values().getOrDefault("jobs", List.of()));
     AccountingQuery query = new AccountingQuery(args.list("user"), args.list("accounts"), jobIds,
         states(args, "state", List.of()), start, end);
-    List<AccountingJob> jobs = client().accounting(query);
+    List<AccountingJob> jobs = client().accounting(query).stream().filter(filter::keeps).toList();
     if (args.has("json")) {
       io.out().println(Json.pretty(SlurmJson.answer(commandLine(), "jobs", jobs.stream().map(SacctJson::job).toList())));
       return 0;
     }
     boolean parsable = args.has("parsable2") || args.has("parsable");
+    String delimiter = args.has("delimiter") ? args.last("delimiter") : "|";
     LineTemplate template = parsable
-        ? LineTemplate.columns(fields.stream().map(f -> f.withWidth(0)).toList(), "|", args.has("parsable") ? "|" : "",
-            LineTemplate.Overflow.MARK)
+        ? LineTemplate.columns(fields.stream().map(f -> f.withWidth(0)).toList(), delimiter,
+            args.has("parsable") ? delimiter : "", LineTemplate.Overflow.MARK)
         : LineTemplate.columns(fields, " ", "", LineTemplate.Overflow.MARK);
     Map<String, Column<AccountingJob>> columns = new LinkedHashMap<>();
     TimeFormat time = timeFormat();
@@ -95,14 +122,17 @@ final class SacctCommand extends ServiceCommand {
 
   /**
    * {@code JobID,JobName%30,State%-12}: names in any case, each with an optional width. As in sacct,
-   * {@code --brief}'s fields follow {@code --format}'s, and {@code SACCT_FORMAT} is used only when
-   * neither was given.
+   * {@code --brief}'s and then {@code --long}'s fields follow {@code --format}'s, and
+   * {@code SACCT_FORMAT} is used only when none was given.
    */
   private List<LineTemplate.Field> fields(Getopt.Parsed args) {
     List<String> names = new ArrayList<>();
     args.values().getOrDefault("format", List.of()).forEach(v -> names.addAll(List.of(v.split(","))));
     if (args.has("brief")) {
       SacctField.BRIEF.forEach(f -> names.add(f.title()));
+    }
+    if (args.has("long")) {
+      names.addAll(List.of(SacctField.LONG.split(",")));
     }
     String env = io.env().get("SACCT_FORMAT");
     if (names.isEmpty() && env != null) {

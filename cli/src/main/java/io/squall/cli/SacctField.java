@@ -72,6 +72,42 @@ enum SacctField {
   static final List<SacctField> DEFAULT = List.of(JOBID, JOBNAME, PARTITION, ACCOUNT, ALLOCCPUS, STATE, EXITCODE);
   /** {@code --brief}. */
   static final List<SacctField> BRIEF = List.of(JOBID, STATE, EXITCODE);
+  /** sacct's {@code --long} fields, as sacct.h lists them (step statistics print empty here). */
+  static final String LONG = "jobid,jobidraw,jobname,partition,maxvmsize,maxvmsizenode,maxvmsizetask,avevmsize,"
+      + "maxrss,maxrssnode,maxrsstask,averss,maxpages,maxpagesnode,maxpagestask,avepages,mincpu,mincpunode,"
+      + "mincputask,avecpu,ntasks,alloccpus,elapsed,state,exitcode,avecpufreq,reqcpufreqmin,reqcpufreqmax,"
+      + "reqcpufreqgov,reqmem,consumedenergy,maxdiskread,maxdiskreadnode,maxdiskreadtask,avediskread,maxdiskwrite,"
+      + "maxdiskwritenode,maxdiskwritetask,avediskwrite,reqtres,alloctres,tresusageinave,tresusageinmax,"
+      + "tresusageinmaxn,tresusageinmaxt,tresusageinmin,tresusageinminn,tresusageinmint,tresusageintot,"
+      + "tresusageoutmax,tresusageoutmaxn,tresusageoutmaxt,tresusageoutave,tresusageouttot";
+
+  /** Every field name {@code --format} takes, recorded or not, in alphabetical order (case aside). */
+  static List<String> allTitles() {
+    List<String> titles = new ArrayList<>();
+    for (SacctField f : values()) {
+      titles.add(f.title);
+    }
+    titles.addAll(NOT_RECORDED.keySet());
+    titles.sort(String.CASE_INSENSITIVE_ORDER);
+    return titles;
+  }
+
+  /** {@code sacct -e}: the field names, several to a line in columns, as sacct prints them. */
+  static List<String> helpFormat() {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (String title : allTitles()) {
+      if (line.length() >= 4 * 20) {
+        lines.add(line.toString().stripTrailing());
+        line.setLength(0);
+      }
+      line.append(String.format(Locale.ROOT, "%-20s", title));
+    }
+    if (line.length() > 0) {
+      lines.add(line.toString().stripTrailing());
+    }
+    return lines;
+  }
 
   private final String title;
   private final int width;
@@ -110,14 +146,18 @@ enum SacctField {
     if (n.equals("reserved")) {
       return PLANNED.title;
     }
-    for (SacctField f : values()) {
-      if (f.title.toLowerCase(Locale.ROOT).equals(n)) {
-        return f.title;
+    for (String title : allTitles()) {
+      if (title.toLowerCase(Locale.ROOT).equals(n)) {
+        return title;
       }
     }
-    for (String other : NOT_RECORDED.keySet()) {
-      if (other.toLowerCase(Locale.ROOT).equals(n)) {
-        return other;
+    // As sacct: a name may be the start of one, the first in alphabetical order ("jobn" is JobName,
+    // "tresusageinmaxn" TRESUsageInMaxNode, as sacct's own --long list writes it).
+    if (!n.isEmpty()) {
+      for (String title : allTitles()) {
+        if (title.toLowerCase(Locale.ROOT).startsWith(n)) {
+          return title;
+        }
       }
     }
     List<String> names = new ArrayList<>();

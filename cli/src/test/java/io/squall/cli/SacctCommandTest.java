@@ -193,4 +193,32 @@ class SacctCommandTest {
         "------------ ---------- ---- --------");
     assertThat(r.out().lines().skip(2).findFirst()).hasValue("42                                0:0");
   }
+
+  @Test
+  void nameNodePartitionAndQosFilterTheRecords() {
+    assertThat(cli.run("sacct", "-n", "-P", "--name=train,oom", "-o", "JobID").out()).isEqualTo("42\n44\n");
+    assertThat(cli.run("sacct", "-n", "-P", "-r", "cpu", "-o", "JobID").out()).isEqualTo("43_1\n");
+    assertThat(cli.run("sacct", "-n", "-P", "-N", "node-[2-3]", "-o", "JobID,NodeList").out())
+        .isEqualTo("42|node-[1-2]\n43_1|node-3\n");
+    assertThat(cli.run("sacct", "-n", "-P", "-q", "normal", "-o", "JobID").out()).as("no record names a QOS").isEmpty();
+    assertThat(cli.run("sacct", "-N", "node-[").err()).isEqualTo("sacct: error: Invalid node list: node-[\n");
+  }
+
+  @Test
+  void aFieldNameMayBeTheStartOfOneAndADelimiterReplacesTheBar() {
+    assertThat(cli.run("sacct", "-n", "-p", "--delimiter=,", "-o", "jobn,exitc").out().lines())
+        .containsExactly("train,0:0,", "preprocessing,2:0,", "oom,0:9,");
+  }
+
+  @Test
+  void longAndHelpFormatAreSacctsLists() {
+    Cli.Result r = cli.run("sacct", "-l", "-P", "-j", "42");
+    assertThat(r.err()).isEmpty();
+    String header = r.out().lines().findFirst().orElseThrow();
+    assertThat(header).startsWith("JobID|JobIDRaw|JobName|Partition|MaxVMSize|MaxVMSizeNode|")
+        .contains("|TRESUsageInMaxNode|TRESUsageInMaxTask|").endsWith("|TRESUsageOutTot");
+    assertThat(header.split("\\|")).hasSize(54);
+    String help = cli.run("sacct", "-e").out();
+    assertThat(help).contains("JobID").contains("TRESUsageOutTot").contains("GPUHours");
+  }
 }

@@ -1,0 +1,60 @@
+package io.squall.cli;
+
+import io.squall.cli.service.AccountingJob;
+import io.squall.core.hostlist.Hostlist;
+import io.squall.core.hostlist.HostlistException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The sacct filters the service's accounting query does not take, applied to the records it
+ * returns: {@code --name}, {@code -r/--partition} (a job submitted to several counts in each),
+ * {@code -q/--qos} (in any case, as Slurm names QOS) and {@code -N/--nodelist} (jobs that ran on
+ * any of the nodes). Each takes a comma-separated list; a filter not given keeps every record.
+ */
+record SacctFilter(Set<String> names, Set<String> partitions, Set<String> qos, Set<String> nodes) {
+  static SacctFilter of(Getopt.Parsed args) {
+    Set<String> nodes = null;
+    if (args.has("nodelist")) {
+      nodes = new HashSet<>();
+      for (String value : args.values().get("nodelist")) {
+        try {
+          nodes.addAll(Hostlist.expand(value));
+        } catch (HostlistException e) {
+          throw new UsageException("Invalid node list: " + value);
+        }
+      }
+    }
+    return new SacctFilter(set(args, "name", false), set(args, "partition", false), set(args, "qos", true), nodes);
+  }
+
+  private static Set<String> set(Getopt.Parsed args, String option, boolean anyCase) {
+    if (!args.has(option)) {
+      return null;
+    }
+    Set<String> values = new HashSet<>();
+    args.list(option).forEach(v -> values.add(anyCase ? v.toLowerCase(Locale.ROOT) : v));
+    return values;
+  }
+
+  boolean keeps(AccountingJob j) {
+    return (names == null || names.contains(j.name()))
+        && (partitions == null || (j.partition() != null && List.of(j.partition().split(",")).stream()
+            .anyMatch(partitions::contains)))
+        && (qos == null || (j.qos() != null && qos.contains(j.qos().toLowerCase(Locale.ROOT))))
+        && (nodes == null || ranOnListed(j));
+  }
+
+  private boolean ranOnListed(AccountingJob j) {
+    if (j.nodes() == null || j.nodes().isBlank() || j.nodes().equals("None assigned")) {
+      return false;
+    }
+    try {
+      return Hostlist.expand(j.nodes()).stream().anyMatch(nodes::contains);
+    } catch (HostlistException e) {
+      return false;
+    }
+  }
+}

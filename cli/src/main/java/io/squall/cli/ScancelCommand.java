@@ -28,7 +28,12 @@ final class ScancelCommand extends ServiceCommand {
         Getopt.Option.value('p', "partition"),
         Getopt.Option.value('n', "name"),
         Getopt.Option.value('A', "account"),
+        Getopt.Option.value('w', "nodelist"),
+        Getopt.Option.value('q', "qos"),
+        Getopt.Option.value('R', "reservation"),
         Getopt.Option.flag('\0', "me"),
+        Getopt.Option.flag('v', "verbose"),
+        Getopt.Option.flag('H', "hurry"),
         Getopt.Option.flag('Q', "quiet"));
   }
 
@@ -42,6 +47,10 @@ final class ScancelCommand extends ServiceCommand {
           -p, --partition=PART   jobs in PART
           -n, --name=NAME        jobs named NAME
           -A, --account=ACCOUNT  jobs of ACCOUNT
+          -q, --qos=QOS          jobs of QOS
+          -R, --reservation=NAME jobs in this advanced reservation
+          -w, --nodelist=HOSTS   jobs running on these nodes
+          -v, --verbose, -H, --hurry: accepted
           -Q, --quiet            no error for jobs that already finished
         With job ids and filters, only the listed jobs that match are cancelled.""";
   }
@@ -49,13 +58,14 @@ final class ScancelCommand extends ServiceCommand {
   @Override
   int execute(Getopt.Parsed args) {
     List<String> ids = JobIds.expand(args.operands());
+    JobFilter more = JobFilter.of(args);
     boolean filtered = args.has("user") || args.has("me") || args.has("state") || args.has("partition")
-        || args.has("name") || args.has("account");
+        || args.has("name") || args.has("account") || more.any();
     if (ids.isEmpty() && !filtered) {
       throw new UsageException("No job identification provided");
     }
     String signal = args.has("signal") ? signal(args.last("signal")) : null;
-    List<String> targets = filtered ? matching(args, ids) : ids;
+    List<String> targets = filtered ? matching(args, ids, more) : ids;
     int failures = 0;
     for (String id : targets) {
       try {
@@ -84,11 +94,14 @@ final class ScancelCommand extends ServiceCommand {
   }
 
   /** The ids of listed jobs matching the filters; with ids given, only those among them. */
-  private List<String> matching(Getopt.Parsed args, List<String> ids) {
+  private List<String> matching(Getopt.Parsed args, List<String> ids, JobFilter more) {
     JobQuery query = new JobQuery(states(args, "state", JobStates.ACTIVE), users(args), args.list("account"),
         args.list("partition"), args.list("name"), List.of());
     Set<String> targets = new LinkedHashSet<>();
     for (JobInfo job : client().jobs(query)) {
+      if (!more.keeps(job)) {
+        continue;
+      }
       String arrayId = job.arrayJobId() == null ? null : job.arrayJobId().toString();
       String ownId = job.jobIdRaw() == null ? null : job.jobIdRaw().toString();
       // The pending remainder of an array stands for its tasks: cancel those, not the array id

@@ -89,7 +89,7 @@ final class SqueueCommand extends ServiceCommand {
         : args.has("start") ? List.of("PENDING") : JobStates.ACTIVE);
     JobQuery query = new JobQuery(states, users(args), args.list("account"), args.list("partition"), args.list("name"),
         jobIds);
-    SqueueFilter filter = SqueueFilter.of(args);
+    JobFilter filter = JobFilter.of(args);
     Duration every = args.has("iterate") ? Iterate.period(args.last("iterate")) : null;
     if (args.has("json")) {
       // Formatting options do not apply to --json, as in squeue; the filters do (Slurm 23.11 and later).
@@ -123,7 +123,7 @@ final class SqueueCommand extends ServiceCommand {
         List<JobInfo> jobs = new ArrayList<>();
         for (JobInfo j : client().jobs(query, fields)) {
           if (filter.keeps(j)) {
-            jobs.addAll(args.has("array") ? SqueueFilter.tasks(j) : List.of(j));
+            jobs.addAll(args.has("array") ? JobFilter.tasks(j) : List.of(j));
           }
         }
         if (order != null) {

@@ -162,4 +162,19 @@ class ScancelCommandTest {
         + " the highest any Slurm cluster allows (MaxArraySize is at most 4000001)\n");
     assertThat(fake.requests()).isEmpty();
   }
+
+  @Test
+  void nodesQosAndReservationPickTheJobsToCancel() {
+    fake.on("GET", "/v1/jobs", 200, """
+        {"jobs":[{"job_id":"42","state":"RUNNING","nodes":"node-[1-2]","qos":"high","reservation":"maint"},
+                 {"job_id":"50","state":"RUNNING","nodes":"node-3","qos":"normal"}]}""");
+    fake.on("DELETE", "/v1/jobs/50", 200, CANCELLED);
+    assertThat(cli.run("scancel", "-w", "node-2").exit()).isZero();
+    assertThat(cli.run("scancel", "-q", "NORMAL").exit()).isZero();
+    assertThat(cli.run("scancel", "-R", "maint").exit()).isZero();
+    assertThat(fake.requests()).extracting(FakeSquall.Request::method, FakeSquall.Request::path).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("GET", "/v1/jobs"), org.assertj.core.groups.Tuple.tuple("DELETE", "/v1/jobs/42"),
+        org.assertj.core.groups.Tuple.tuple("GET", "/v1/jobs"), org.assertj.core.groups.Tuple.tuple("DELETE", "/v1/jobs/50"),
+        org.assertj.core.groups.Tuple.tuple("GET", "/v1/jobs"), org.assertj.core.groups.Tuple.tuple("DELETE", "/v1/jobs/42"));
+  }
 }

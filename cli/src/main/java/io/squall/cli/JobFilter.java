@@ -3,6 +3,7 @@ package io.squall.cli;
 import io.squall.cli.service.JobInfo;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
+import io.squall.core.sbatch.ArraySpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -10,13 +11,13 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The squeue filters the service does not take, applied to the jobs it lists: {@code -w} (jobs
+ * The squeue and scancel filters the service does not take, applied to the jobs it lists: {@code -w} (jobs
  * with a node in the hostlist: running ones, as squeue's), {@code -q} (QOS, in any case, as Slurm
  * names them) and {@code -R} (advanced reservation). Also {@code -r}'s expansion of an array's
  * pending remainder into its tasks.
  */
-record SqueueFilter(Set<String> nodes, Set<String> qos, String reservation) {
-  static SqueueFilter of(Getopt.Parsed args) {
+record JobFilter(Set<String> nodes, Set<String> qos, String reservation) {
+  static JobFilter of(Getopt.Parsed args) {
     Set<String> nodes = null;
     if (args.has("nodelist")) {
       nodes = new HashSet<>();
@@ -35,7 +36,7 @@ record SqueueFilter(Set<String> nodes, Set<String> qos, String reservation) {
         qos.add(q.toLowerCase(Locale.ROOT));
       }
     }
-    return new SqueueFilter(nodes, qos, args.last("reservation"));
+    return new JobFilter(nodes, qos, args.last("reservation"));
   }
 
   boolean any() {
@@ -82,26 +83,18 @@ record SqueueFilter(Set<String> nodes, Set<String> qos, String reservation) {
     if (j.arrayPending() == null || j.arrayPending().isEmpty() || j.arrayJobId() == null) {
       return List.of(j);
     }
-    String spec = j.arrayPending().replace("[", "").replace("]", "");
-    int throttle = spec.indexOf('%');
-    if (throttle >= 0) {
-      spec = spec.substring(0, throttle);
+    String spec = j.arrayPending();
+    if (spec.startsWith("[") && spec.endsWith("]")) {
+      spec = spec.substring(1, spec.length() - 1);
     }
-    List<JobInfo> tasks = new ArrayList<>();
-    for (String part : spec.split(",")) {
-      String[] stepped = part.strip().split(":");
-      String[] range = stepped[0].split("-");
-      try {
-        long first = Long.parseLong(range[0].strip());
-        long last = range.length > 1 ? Long.parseLong(range[1].strip()) : first;
-        long step = stepped.length > 1 ? Math.max(1, Long.parseLong(stepped[1].strip())) : 1;
-        for (long t = first; t <= last; t += step) {
-          tasks.add(j.pendingTask(t));
-        }
-      } catch (NumberFormatException e) {
-        return List.of(j); // not a task list this client can read: the remainder as the service put it
-      }
+    List<Integer> taskIds;
+    try {
+      taskIds = ArraySpec.parse(spec).taskIds();
+    } catch (IllegalArgumentException e) {
+      return List.of(j); // not a task list this client can read: the remainder as the service put it
     }
+    List<JobInfo> tasks = new ArrayList<>(taskIds.size());
+    taskIds.forEach(t -> tasks.add(j.pendingTask(t)));
     return tasks;
   }
 }

@@ -1,8 +1,6 @@
 package io.squall.cli;
 
 import io.squall.cli.service.JobInfo;
-import io.squall.core.hostlist.Hostlist;
-import io.squall.core.hostlist.HostlistException;
 import io.squall.core.sbatch.ArraySpec;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,19 +14,9 @@ import java.util.Set;
  * names them) and {@code -R} (advanced reservation). Also {@code -r}'s expansion of an array's
  * pending remainder into its tasks.
  */
-record JobFilter(Set<String> nodes, Set<String> qos, String reservation) {
+record JobFilter(NodeNames nodes, Set<String> qos, String reservation) {
   static JobFilter of(Getopt.Parsed args) {
-    Set<String> nodes = null;
-    if (args.has("nodelist")) {
-      nodes = new HashSet<>();
-      for (String value : args.values().get("nodelist")) {
-        try {
-          nodes.addAll(Hostlist.expand(value));
-        } catch (HostlistException e) {
-          throw new UsageException("Invalid node name " + value);
-        }
-      }
-    }
+    NodeNames nodes = NodeNames.of(args, "nodelist", value -> "Invalid node name " + value);
     Set<String> qos = null;
     if (args.has("qos")) {
       qos = new HashSet<>();
@@ -61,18 +49,7 @@ record JobFilter(Set<String> nodes, Set<String> qos, String reservation) {
   boolean keeps(JobInfo j) {
     return (qos == null || (j.qos() != null && qos.contains(j.qos().toLowerCase(Locale.ROOT))))
         && (reservation == null || reservation.equals(j.reservation()))
-        && (nodes == null || onListedNode(j));
-  }
-
-  private boolean onListedNode(JobInfo j) {
-    if (j.nodes() == null || j.nodes().isBlank()) {
-      return false;
-    }
-    try {
-      return Hostlist.expand(j.nodes()).stream().anyMatch(nodes::contains);
-    } catch (HostlistException e) {
-      return false;
-    }
+        && (nodes == null || nodes.meets(j.nodes()));
   }
 
   /**

@@ -1,8 +1,6 @@
 package io.squall.cli;
 
 import io.squall.cli.service.AccountingJob;
-import io.squall.core.hostlist.Hostlist;
-import io.squall.core.hostlist.HostlistException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -14,19 +12,9 @@ import java.util.Set;
  * {@code -q/--qos} (in any case, as Slurm names QOS) and {@code -N/--nodelist} (jobs that ran on
  * any of the nodes). Each takes a comma-separated list; a filter not given keeps every record.
  */
-record SacctFilter(Set<String> names, Set<String> partitions, Set<String> qos, Set<String> nodes) {
+record SacctFilter(Set<String> names, Set<String> partitions, Set<String> qos, NodeNames nodes) {
   static SacctFilter of(Getopt.Parsed args) {
-    Set<String> nodes = null;
-    if (args.has("nodelist")) {
-      nodes = new HashSet<>();
-      for (String value : args.values().get("nodelist")) {
-        try {
-          nodes.addAll(Hostlist.expand(value));
-        } catch (HostlistException e) {
-          throw new UsageException("Invalid node list: " + value);
-        }
-      }
-    }
+    NodeNames nodes = NodeNames.of(args, "nodelist", value -> "Invalid node list: " + value);
     return new SacctFilter(set(args, "name", false), set(args, "partition", false), set(args, "qos", true), nodes);
   }
 
@@ -44,17 +32,6 @@ record SacctFilter(Set<String> names, Set<String> partitions, Set<String> qos, S
         && (partitions == null || (j.partition() != null && List.of(j.partition().split(",")).stream()
             .anyMatch(partitions::contains)))
         && (qos == null || (j.qos() != null && qos.contains(j.qos().toLowerCase(Locale.ROOT))))
-        && (nodes == null || ranOnListed(j));
-  }
-
-  private boolean ranOnListed(AccountingJob j) {
-    if (j.nodes() == null || j.nodes().isBlank() || j.nodes().equals("None assigned")) {
-      return false;
-    }
-    try {
-      return Hostlist.expand(j.nodes()).stream().anyMatch(nodes::contains);
-    } catch (HostlistException e) {
-      return false;
-    }
+        && (nodes == null || nodes.meets(j.nodes()));
   }
 }

@@ -197,16 +197,9 @@ final class SinfoCommand extends ServiceCommand {
   }
 
   /** Which nodes are listed: {@code -n}, {@code -t}, {@code -d}, {@code -r} and {@code -R}'s states. */
-  private record NodeFilter(Set<String> names, SinfoStates states, boolean dead, boolean responding) {
+  private record NodeFilter(NodeNames names, SinfoStates states, boolean dead, boolean responding) {
     static NodeFilter of(Getopt.Parsed args) {
-      Set<String> names = null;
-      if (args.has("nodes")) {
-        try {
-          names = new HashSet<>(Hostlist.expand(args.last("nodes")));
-        } catch (HostlistException e) {
-          throw new UsageException("'" + args.last("nodes") + "' invalid entry for --nodes");
-        }
-      }
+      NodeNames names = NodeNames.of(args, "nodes", value -> "'" + value + "' invalid entry for --nodes");
       SinfoStates states = args.has("states") ? SinfoStates.parse(String.join(",", args.values().get("states")))
           : args.has("list-reasons") ? SinfoStates.forReasons() : null;
       return new NodeFilter(names, states, args.has("dead"), args.has("responding"));

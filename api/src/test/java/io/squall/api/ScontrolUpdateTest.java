@@ -189,6 +189,9 @@ class ScontrolUpdateTest {
       Http h = new Http(c.url());
       assertThat(h.nodeState("node-1")).as("a drain outlives a restart").isEqualTo("DRAINING");
       assertThat(h.node("node-1").get("reason").asText()).isEqualTo("after this job");
+      register(h);
+      assertThat(h.nodeState("node-1")).as("and its agent's registration").isEqualTo("DRAINING");
+      assertThat(h.node("node-1").get("reason").asText()).isEqualTo("after this job");
       assertThat(h.node("node-1").get("reason_user").asText()).isEqualTo("admin");
       assertThat(h.node("node-1").get("reason_time").asText()).as("stored with the reason").isEqualTo(drainedAt);
     }

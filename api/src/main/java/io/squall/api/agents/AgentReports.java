@@ -86,12 +86,15 @@ public final class AgentReports {
       }
       String group = r.placementGroup() == null || r.placementGroup().isBlank() ? configured.placementGroup()
           : r.placementGroup();
+      NodeState state = known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state();
       Node reported = new Node(r.name(), r.gpus(), r.gpuType() == null ? configured.gpuType() : r.gpuType(),
           r.cpus() > 0 ? r.cpus() : configured.cpus(), r.memoryMb() > 0 ? r.memoryMb() : configured.memoryMb(),
           r.features() == null || r.features().isEmpty() ? configured.features() : Set.copyOf(r.features()), group,
-          known.state() == NodeState.DOWN || known.state().resumable() ? NodeState.IDLE : known.state(),
-          known.node().zone(), known.node().capacityType()); // where the fleet launched its machine, and as what
-      b.update(new NodeStatus(reported, null, r.address(), b.now(), known.version()), true);
+          state, known.node().zone(), known.node().capacityType()); // where the fleet launched its machine, and as what
+      // A node that keeps its state (a drain) keeps its reason, and who set it when; one that comes
+      // back into service has none, as a node Slurm returns to service.
+      String reason = state == known.state() ? known.reason() : null;
+      b.update(new NodeStatus(reported, reason, r.address(), b.now(), known.version()), true);
       if (known.state() == NodeState.DOWN && known.address() != null) {
         // Rare (not a first registration), and what a failure's log must show: a node taking work again.
         LOG.info("node {} is back: its agent at {} registered (it was DOWN: {})", r.name(), r.address(), known.reason());

@@ -55,6 +55,7 @@ final class ScontrolCommand extends ServiceCommand {
                                    hold nodes for a window for some users' jobs (operators)
           delete ReservationName=NAME
                                    delete a reservation no job runs in (operators)
+          ping                     whether each controller of $SQUALL_URL is UP or DOWN
           -o, --oneliner           each record on one line""";
   }
 
@@ -86,10 +87,36 @@ final class ScontrolCommand extends ServiceCommand {
         return new ScontrolReservation(client(), this::error, io.out()).create(rest.subList(1, rest.size()));
       case "delete":
         return new ScontrolReservation(client(), this::error, io.out()).delete(rest);
+      case "ping":
+        return ping();
       default:
         throw new UsageException("Invalid command: " + words.get(0)
-            + " (use show, update, create, delete, hold, release or requeue)");
+            + " (use show, update, create, delete, hold, release, requeue or ping)");
     }
+  }
+
+  /**
+   * {@code scontrol ping}: each configured controller, named by its place in the list as
+   * scontrol names slurmctld's (primary, backup, backup2, ...), UP when it answers as the leader
+   * or a standby. Exits 0 when one is up; when one is down, root gets scontrol's banner too.
+   */
+  private int ping() {
+    List<java.net.URI> all = client().controllers();
+    boolean anyUp = false;
+    boolean anyDown = false;
+    for (int i = 0; i < all.size(); i++) {
+      boolean up = client().ping(all.get(i));
+      anyUp |= up;
+      anyDown |= !up;
+      String mode = i == 0 ? "primary" : i == 1 && all.size() == 2 ? "backup" : "backup" + i;
+      io.out().println("Slurmctld(" + mode + ") at " + all.get(i) + " is " + (up ? "UP" : "DOWN"));
+    }
+    if (anyDown && "root".equals(localUser())) {
+      io.out().println("*****************************************");
+      io.out().println("** RESTORE SLURMCTLD DAEMON TO SERVICE **");
+      io.out().println("*****************************************");
+    }
+    return anyUp ? 0 : 1;
   }
 
   private int show(List<String> words, boolean oneLine) {

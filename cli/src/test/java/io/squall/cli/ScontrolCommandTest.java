@@ -202,4 +202,29 @@ class ScontrolCommandTest {
     assertThat(cli.run("scontrol", "hold").err()).startsWith("scontrol: error: hold needs a job id");
     assertThat(fake.requests()).isEmpty();
   }
+
+  @Test
+  void pingSaysWhetherEachControllerIsUpByItsPlaceInTheList() throws Exception {
+    fake.on("GET", "/ha", 200, "{\"status\":\"UP\",\"role\":\"standby\",\"leader\":null}");
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    String down = "http://127.0.0.1:" + closed;
+    cli.env("SQUALL_URL", fake.url() + "," + down);
+    Cli.Result r = cli.run("scontrol", "ping");
+    assertThat(r.out()).isEqualTo("Slurmctld(primary) at " + fake.url() + " is UP\n"
+        + "Slurmctld(backup) at " + down + " is DOWN\n");
+    assertThat(r.exit()).as("one is up").isZero();
+    assertThat(fake.last().header("Authorization")).as("open, like /health").isNull();
+    cli.env("USER", "root");
+    assertThat(cli.run("scontrol", "ping").out()).endsWith("** RESTORE SLURMCTLD DAEMON TO SERVICE **\n"
+        + "*****************************************\n");
+    cli.env("SQUALL_URL", down);
+    r = cli.run("scontrol", "ping");
+    assertThat(r.out()).isEqualTo("Slurmctld(primary) at " + down + " is DOWN\n"
+        + "*****************************************\n** RESTORE SLURMCTLD DAEMON TO SERVICE **\n"
+        + "*****************************************\n");
+    assertThat(r.exit()).isEqualTo(1);
+  }
 }

@@ -77,6 +77,29 @@ public final class SquallClient {
     return address;
   }
 
+  /** Every controller address configured, in the order given (several with high availability). */
+  public List<URI> controllers() {
+    return controllers.all();
+  }
+
+  /**
+   * Whether the controller at {@code base} answers {@code GET /ha} (open, like {@code /health}) as
+   * up: the leader, or a standby ready to take over. Asks that address alone; follows no leader.
+   */
+  public boolean ping(URI base) {
+    try {
+      Transport.Reply<Object> r = transport(base).exchange("GET", URI.create(base + "/ha"),
+          Map.of("Accept", "application/json"), null, ANY);
+      return r.status() >= 200 && r.status() < 300 && r.read() && r.value() instanceof Map<?, ?> m
+          && "UP".equals(m.get("status"));
+    } catch (IOException | JsonAnswer.MalformedAnswerException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   /** {@code POST /v1/jobs} with a JSON body: 201 with the id, or 200 for a test-only submission. */
   public SubmitResult submit(Submission submission) {
     return post("/v1/jobs", submission.body(), object(SubmitResult::from));

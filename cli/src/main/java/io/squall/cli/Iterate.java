@@ -5,9 +5,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * {@code -i/--iterate=SECONDS} of sinfo and squeue: each round is headed by the moment as ctime(3)
- * prints it (unless {@code -h}), followed by a blank line, and the next comes after the period,
- * until the command is stopped.
+ * {@code -i/--iterate=SECONDS} of sinfo and squeue: each round is followed by a blank line, and
+ * the next comes after the period, until the command is stopped. Each round, and the only one of
+ * a long or verbose listing, is headed by the moment as ctime(3) prints it, unless {@code -h}.
  */
 final class Iterate {
   private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
@@ -25,6 +25,11 @@ final class Iterate {
       // reported below
     }
     throw new UsageException("Error: invalid entry for --iterate=" + value);
+  }
+
+  /** Whether a round starts with the date: as sinfo and squeue, when iterating, long or verbose, and with a header. */
+  static boolean dated(Getopt.Parsed args, Duration every, String longOption) {
+    return !args.has("noheader") && (every != null || args.has(longOption) || args.has("verbose"));
   }
 
   static String heading(Invocation io) {

@@ -150,7 +150,7 @@ final class SinfoCommand extends ServiceCommand {
       if (order != null) {
         rows.sort(order);
       }
-      if (every != null && !args.has("noheader")) {
+      if (Iterate.dated(args, every, "long")) {
         io.out().println(Iterate.heading(io));
       }
       print(new Table<>(template, columns).lines(rows, !args.has("noheader"), false));

@@ -116,7 +116,7 @@ final class SqueueCommand extends ServiceCommand {
     }
     boolean whole = table.fitted() || order != null || filter.any() || args.has("array");
     do {
-      if (every != null && !args.has("noheader")) {
+      if (Iterate.dated(args, every, "long")) {
         io.out().println(Iterate.heading(io));
       }
       if (whole) {

@@ -105,6 +105,7 @@ class SinfoCommandTest {
     Cli.Result r = cli.run("sinfo", "-l", "-p", "gpu");
     assertThat(r.err()).isEmpty();
     assertThat(r.out()).isEqualTo("""
+        Sat Nov 21 12:00:00 2026
         PARTITION AVAIL  TIMELIMIT   JOB_SIZE ROOT OVERSUBS     GROUPS  NODES       STATE RESERVATION NODELIST
         gpu*         up 1-00:00:00 1-infinite   no       NO        all      1        idle             node-1
         gpu*         up 1-00:00:00 1-infinite   no       NO        all      1       mixed             node-2
@@ -117,6 +118,7 @@ class SinfoCommandTest {
   void longNodesShowSocketsCoresThreadsAndReasons() {
     Cli.Result r = cli.run("sinfo", "-N", "-l", "-n", "node-[4-5]");
     assertThat(r.out()).isEqualTo("""
+        Sat Nov 21 12:00:00 2026
         NODELIST  NODES PARTITION         STATE CPUS    S:C:T MEMORY TMP_DISK WEIGHT AVAIL_FE REASON
         node-4        1 gpu*          allocated   96   96:1:1 100000        0      1   (null) none
         node-4        1 interactive   allocated   96   96:1:1 100000        0      1   (null) none
@@ -155,6 +157,7 @@ class SinfoCommandTest {
         old                  Unknown   Unknown             node-5
         """);
     assertThat(cli.run("sinfo", "-R", "-l", "-t", "drain").out()).isEqualTo("""
+        Sat Nov 21 12:00:00 2026
         REASON               USER         TIMESTAMP           STATE  NODELIST
         bad disk             root         2026-11-20T08:30:00 drain  node-1
         bad disk             root         2026-11-20T08:30:00 drng   node-2

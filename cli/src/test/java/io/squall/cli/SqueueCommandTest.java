@@ -102,8 +102,10 @@ class SqueueCommandTest {
   void headersFollowTheFormatAndLongShowsStateAndLimit() {
     assertThat(cli.run("squeue", "-o", "%.5i %j %A %F %K").out().lines().findFirst()).hasValue(
         "JOBID NAME JOBID ARRAY_JOB_ID ARRAY_TASK_ID");
-    assertThat(cli.run("squeue", "-l").out().lines().findFirst()).hasValue(
+    // A long listing starts with the date, as squeue's (not with -h).
+    assertThat(cli.run("squeue", "-l").out().lines().limit(2)).containsExactly("Sat Nov 21 12:00:00 2026",
         "             JOBID PARTITION     NAME     USER    STATE       TIME TIME_LIMI  NODES NODELIST(REASON)");
+    assertThat(cli.run("squeue", "-l", "-h").out()).doesNotContain("2026");
   }
 
   /** As squeue(1): %i is 44_3, %A the task's own job id, %F its array's id, %K its index. */

@@ -8,6 +8,10 @@ import io.squall.cli.service.ReservationInfo;
 import io.squall.cli.service.ServiceException;
 import io.squall.core.hostlist.Hostlist;
 import io.squall.core.hostlist.HostlistException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -56,6 +60,8 @@ final class ScontrolCommand extends ServiceCommand {
           delete ReservationName=NAME
                                    delete a reservation no job runs in (operators)
           ping                     whether each controller of $SQUALL_URL is UP or DOWN
+          write batch_script ID [FILE]
+                                   the job's batch script into FILE (slurm-ID.sh; - for standard output)
           -o, --oneliner           each record on one line""";
   }
 
@@ -89,10 +95,53 @@ final class ScontrolCommand extends ServiceCommand {
         return new ScontrolReservation(client(), this::error, io.out()).delete(rest);
       case "ping":
         return ping();
+      case "write":
+        return writeBatchScript(rest);
       default:
         throw new UsageException("Invalid command: " + words.get(0)
-            + " (use show, update, create, delete, hold, release, requeue or ping)");
+            + " (use show, update, create, delete, hold, release, requeue, write or ping)");
     }
+  }
+
+  /**
+   * {@code scontrol write batch_script JOBID [FILE]}: the job's batch script into FILE
+   * ({@code slurm-JOBID.sh} by default, standard output for {@code -}), as scontrol writes it; a
+   * failed retrieval leaves no file.
+   */
+  private int writeBatchScript(List<String> words) {
+    if (words.size() < 2 || !words.get(0).equalsIgnoreCase("batch_script")) {
+      throw new UsageException("write needs batch_script JOBID [FILE]");
+    }
+    String id = words.get(1);
+    String file = words.size() > 2 ? words.get(2) : "slurm-" + id + ".sh";
+    String script;
+    try {
+      script = client().batchScript(id);
+    } catch (ServiceException e) {
+      if (e.status() == 401) {
+        throw e;
+      }
+      io.err().println("job script retrieval failed: " + (e.status() == 404 ? "Invalid job id specified" : e.getMessage()));
+      return 1;
+    }
+    if (script == null) {
+      io.err().println("job script retrieval failed: job " + id + " is an interactive allocation, without a batch script");
+      return 1;
+    }
+    if (file.equals("-")) {
+      io.out().print(script);
+      io.out().flush();
+      return 0;
+    }
+    Path target = io.cwd().resolve(file);
+    try {
+      Files.writeString(target, script);
+    } catch (IOException e) {
+      io.err().println("failed to open file `" + file + "`: " + e.getMessage());
+      return 1;
+    }
+    io.out().println("batch script for job " + id + " written to " + file);
+    return 0;
   }
 
   /**
@@ -101,7 +150,7 @@ final class ScontrolCommand extends ServiceCommand {
    * or a standby. Exits 0 when one is up; when one is down, root gets scontrol's banner too.
    */
   private int ping() {
-    List<java.net.URI> all = client().controllers();
+    List<URI> all = client().controllers();
     boolean anyUp = false;
     boolean anyDown = false;
     for (int i = 0; i < all.size(); i++) {

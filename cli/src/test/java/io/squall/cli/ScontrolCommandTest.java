@@ -227,4 +227,26 @@ class ScontrolCommandTest {
         + "*****************************************\n");
     assertThat(r.exit()).isEqualTo(1);
   }
+
+  @Test
+  void writeBatchScriptPutsTheJobsScriptInAFileOrOnStandardOutput(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    fake.on("GET", "/v1/jobs/42", 200, "{\"job_id\":\"42\",\"batch\":true,\"script\":\"#!/bin/bash\\nsrun hostname\\n\"}");
+    fake.on("GET", "/v1/jobs/43", 200, "{\"job_id\":\"43\",\"batch\":false,\"script\":\"#!/bin/sh\\n\"}");
+    fake.on("GET", "/v1/jobs/99", 404, "{\"error\":\"no such job 99\"}");
+    cli.cwd(dir);
+    Cli.Result r = cli.run("scontrol", "write", "batch_script", "42");
+    assertThat(r.out()).isEqualTo("batch script for job 42 written to slurm-42.sh\n");
+    assertThat(java.nio.file.Files.readString(dir.resolve("slurm-42.sh"))).isEqualTo("#!/bin/bash\nsrun hostname\n");
+    assertThat(cli.run("scontrol", "write", "batch_script", "42", "-").out()).isEqualTo("#!/bin/bash\nsrun hostname\n");
+    cli.run("scontrol", "write", "batch_script", "42", "mine.sh");
+    assertThat(dir.resolve("mine.sh")).exists();
+    r = cli.run("scontrol", "write", "batch_script", "99");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("job script retrieval failed: Invalid job id specified\n");
+    assertThat(dir.resolve("slurm-99.sh")).doesNotExist();
+    r = cli.run("scontrol", "write", "batch_script", "43");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("interactive allocation");
+  }
 }

@@ -152,6 +152,15 @@ public final class SquallClient {
     }));
   }
 
+  /**
+   * The batch script job {@code id} was submitted with ({@code GET /v1/jobs/{id}}), or null for an
+   * interactive allocation, which has none.
+   */
+  public String batchScript(String id) {
+    return send("GET", "/v1/jobs/" + segment(id), Map.of(), null,
+        object(a -> Boolean.FALSE.equals(a.bool("batch")) ? null : a.string("script")));
+  }
+
   /** {@code GET /v1/jobs/{id}}: the job with its request and allocation. */
   public JobInfo job(String id) {
     return send("GET", "/v1/jobs/" + segment(id), Map.of(), null, object(JobInfo::from));

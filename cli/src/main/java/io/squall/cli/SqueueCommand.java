@@ -109,10 +109,14 @@ final class SqueueCommand extends ServiceCommand {
     Set<String> fields = new LinkedHashSet<>(SqueueColumns.fieldsRead(columns, template));
     fields.addAll(filter.fieldsRead());
     Table<JobInfo> table = new Table<>(template, SqueueColumns.columns(columns));
-    String sort = args.has("sort") ? args.last("sort") : args.has("start") ? "S" : null;
-    Comparator<JobInfo> order = FieldSort.parse(sort, SqueueColumns.columns(columns));
+    Comparator<JobInfo> order = FieldSort.parse(args.last("sort"), SqueueColumns.columns(columns));
     if (order != null) {
-      fields.addAll(SqueueColumns.fieldsRead(columns, LineTemplate.percent(sortLetters(sort), LineTemplate.letters(columns.keySet()))));
+      fields.addAll(SqueueColumns.fieldsRead(columns,
+          LineTemplate.percent(sortLetters(args.last("sort")), LineTemplate.letters(columns.keySet()))));
+    } else if (args.has("start")) {
+      // Soonest expected start first, jobs without one last: by the moment, whatever SLURM_TIME_FORMAT prints.
+      order = Comparator.comparing(SqueueColumns::start, Comparator.nullsLast(Comparator.naturalOrder()));
+      fields.addAll(columns.get("S").fields());
     }
     boolean whole = table.fitted() || order != null || filter.any() || args.has("array");
     do {

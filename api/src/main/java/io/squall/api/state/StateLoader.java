@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -78,7 +79,8 @@ public final class StateLoader {
     }
     for (Node n : layout.nodes()) {
       if (state.node(n.name()) == null) {
-        state.publishNode(new NodeStatus(n, "agent not registered yet", null, now, null, NodeStatus.CONTROLLER, now));
+        state.publishNode(new NodeStatus(n, "agent not registered yet", null, now, null, NodeStatus.CONTROLLER,
+            now.truncatedTo(ChronoUnit.SECONDS)));
       }
     }
     // Memory holds what slurmctld's would: unfinished jobs, those finished within MinJobAge, and

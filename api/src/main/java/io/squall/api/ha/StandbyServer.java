@@ -62,6 +62,11 @@ final class StandbyServer implements AutoCloseable {
     return standby;
   }
 
+  /** Whether a connection has been accepted and is being answered (its request read, or its answer written). */
+  boolean answering() {
+    return current != null;
+  }
+
   /** The lease's holder as last read; null when none has ever led. */
   void leader(ControllerLease.Holder holder) {
     this.leader = holder;

@@ -3,6 +3,7 @@ package io.squall.api.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.squall.agent.ControllerAddresses;
+import io.squall.api.Poll;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -11,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** What a standby answers while another controller leads, and while none does. */
@@ -58,7 +60,7 @@ class StandbyServerTest {
       // A request whose head has not all arrived when the takeover begins.
       client.getOutputStream().write("POST /v1/jobs HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
       client.getOutputStream().flush();
-      Thread.sleep(100);
+      Poll.until("the standby to take the connection", Duration.ofSeconds(10), standby::answering);
       standby.close();
       // Closed, not left open until the client's own timeout (a SocketTimeoutException here).
       assertThat(readAll(client)).isEmpty();

@@ -3,10 +3,7 @@ package io.squall.cli;
 import io.squall.cli.service.JobInfo;
 import io.squall.core.sbatch.ArraySpec;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * The squeue and scancel filters the service does not take, applied to the jobs it lists: {@code -w} (jobs
@@ -14,17 +11,10 @@ import java.util.Set;
  * names them) and {@code -R} (advanced reservation). Also {@code -r}'s expansion of an array's
  * pending remainder into its tasks.
  */
-record JobFilter(NodeNames nodes, Set<String> qos, String reservation) {
+record JobFilter(NodeNames nodes, QosNames qos, String reservation) {
   static JobFilter of(Getopt.Parsed args) {
     NodeNames nodes = NodeNames.of(args, "nodelist", value -> "Invalid node name " + value);
-    Set<String> qos = null;
-    if (args.has("qos")) {
-      qos = new HashSet<>();
-      for (String q : args.list("qos")) {
-        qos.add(q.toLowerCase(Locale.ROOT));
-      }
-    }
-    return new JobFilter(nodes, qos, args.last("reservation"));
+    return new JobFilter(nodes, QosNames.of(args, "qos"), args.last("reservation"));
   }
 
   boolean any() {
@@ -47,7 +37,7 @@ record JobFilter(NodeNames nodes, Set<String> qos, String reservation) {
   }
 
   boolean keeps(JobInfo j) {
-    return (qos == null || (j.qos() != null && qos.contains(j.qos().toLowerCase(Locale.ROOT))))
+    return (qos == null || qos.contains(j.qos()))
         && (reservation == null || reservation.equals(j.reservation()))
         && (nodes == null || nodes.meets(j.nodes()));
   }

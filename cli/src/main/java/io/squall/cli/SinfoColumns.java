@@ -69,8 +69,9 @@ final class SinfoColumns {
     }));
     put(c, 'E', "REASON", r -> node(r, n -> n.reason() == null || n.reason().isBlank() ? "none" : n.reason()));
     // Slurm's %U adds the uid in brackets; Squall's users are names only.
-    put(c, 'u', "USER", r -> node(r, n -> n.reasonUser() == null ? "Unknown" : n.reasonUser()));
-    put(c, 'U', "USER", r -> node(r, n -> n.reasonUser() == null ? "Unknown" : n.reasonUser()));
+    Function<SinfoRow, String> reasonUser = r -> node(r, n -> n.reasonUser() == null ? "Unknown" : n.reasonUser());
+    put(c, 'u', "USER", reasonUser);
+    put(c, 'U', "USER", reasonUser);
     put(c, 'H', "TIMESTAMP", r -> node(r, n -> time.format(n.reasonTime(), "Unknown")));
     return c;
   }

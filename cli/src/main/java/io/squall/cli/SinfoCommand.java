@@ -129,8 +129,8 @@ final class SinfoCommand extends ServiceCommand {
       throw new UsageException(e.getMessage());
     }
     Comparator<SinfoRow> order = FieldSort.parse(args.last("sort"), columns);
+    Set<String> wanted = Set.copyOf(args.list("partition"));
     do {
-      Set<String> wanted = Set.copyOf(args.list("partition"));
       List<PartitionInfo> partitions = client().partitions().stream()
           .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
           .toList();

@@ -1,5 +1,6 @@
 package io.squall.cli;
 
+import io.squall.cli.format.NodeStates;
 import io.squall.cli.service.NodeInfo;
 import io.squall.core.model.NodeState;
 import java.util.ArrayList;
@@ -100,10 +101,8 @@ final class SinfoStates {
 
   /** The canonical names a node answers to. */
   static List<String> statesOf(NodeInfo n) {
-    NodeState state;
-    try {
-      state = NodeState.valueOf(n.state() == null ? "" : n.state().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
+    NodeState state = NodeStates.known(n.state());
+    if (state == null) {
       return List.of("unknown");
     }
     int used = n.gpusAllocated() == null ? 0 : n.gpusAllocated();

@@ -54,7 +54,8 @@ public final class NodeStates {
     };
   }
 
-  private static NodeState known(String state) {
+  /** The core's state of a name the service gave (any case), or null for one the core does not have. */
+  public static NodeState known(String state) {
     if (state == null) {
       return null;
     }
